@@ -1,0 +1,68 @@
+"""Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+
+from ..errors import InputError
+from ..records import Document
+from ..tags import TagSet
+from .brat import read_brat, write_brat
+from .conll import read_conll, write_conll
+from .inline_text import read_inline, write_inline
+from .jsonl import read_jsonl, write_jsonl
+
+READERS: dict[str, Callable[..., Iterator[Document]]] = {
+    "jsonl": read_jsonl,
+    "brat": read_brat,
+    "conll": read_conll,
+    "inline": read_inline,
+}
+WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
+    "jsonl": write_jsonl,
+    "brat": write_brat,
+    "conll": write_conll,
+    "inline": write_inline,
+}
+_SUFFIXES = {
+    ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
+    ".conll": "conll", ".bio": "conll", ".iob": "conll", ".conllu": "conll",
+    ".inline": "inline", ".ann": "brat",
+}
+
+
+def guess_format(path: str | Path, *, for_writing: bool = False) -> str:
+    """The format a path's name implies: a folder (or a path without suffix, when writing) is BRAT."""
+    p = Path(path)
+    if p.name.endswith(".inline.txt"):
+        return "inline"
+    if p.suffix.lower() in _SUFFIXES:
+        return _SUFFIXES[p.suffix.lower()]
+    if p.is_dir() or (for_writing and not p.suffix and not p.exists()):
+        return "brat"
+    raise InputError(
+        "cannot tell the format from the name",
+        path=p,
+        fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt) or a BRAT folder, or pass --from/--to "
+        "(" + ", ".join(READERS) + ")",
+    )
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in READERS:
+        raise InputError(f"unknown format {fmt!r}", fix="use one of " + ", ".join(READERS))
+    return fmt
+
+
+def read_documents(path: str | Path, fmt: str | None = None, tagset: TagSet | None = None) -> Iterator[Document]:
+    """Documents from ``path`` in ``fmt`` (guessed from the name when not given)."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("not found", path=p, fix="check the path (params.yaml or the command line)")
+    return READERS[check_format(fmt or guess_format(p))](p, tagset=tagset)
+
+
+def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None = None) -> int:
+    p = Path(path)
+    return WRITERS[check_format(fmt or guess_format(p, for_writing=True))](docs, p)

@@ -1,0 +1,111 @@
+"""BRAT standoff folders: ``NAME.txt`` with ``NAME.ann`` beside it.
+
+Offsets in ``.ann`` count characters of the UTF-8 text, a byte-order mark included: the reader
+strips the BOM and shifts the offsets. Discontinuous spans (``0 5;9 14``) become one span per
+fragment. Only text-bound annotations (``T`` lines) are spans; other lines are ignored.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..errors import InputError
+from ..records import Document, Span
+from ..tags import TagSet
+from .textfile import read_text
+
+_T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
+_SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split())
+
+
+def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None) -> Document:
+    text = read_text(txt)
+    shift = 1 if text.startswith("\ufeff") else 0
+    text = text[shift:]
+    ann = txt.with_suffix(".ann")
+    if not ann.exists():
+        raise InputError(
+            "no .ann file beside the .txt file",
+            path=txt,
+            fix=f"create {ann.name} (an empty file for a note without PHI)",
+        )
+    spans: list[Span] = []
+    for lineno, line in enumerate(read_text(ann).split("\n"), start=1):
+        line = line.lstrip("\ufeff").rstrip("\r")
+        if not line.startswith("T"):
+            continue  # attributes, relations, notes and events are not spans
+        m = _T_LINE.match(line)
+        if not m:
+            raise InputError(
+                f"malformed text-bound annotation {line[:60]!r}",
+                path=ann, line=lineno,
+                fix="write 'T<n><TAB><label> <start> <end>[;<start> <end>...]<TAB><text>'",
+            )
+        fragments = []
+        for frag in m.group(3).split(";"):
+            a, b = (int(x) - shift for x in frag.split())
+            if a < 0 or b > len(text) or a >= b:
+                raise InputError(
+                    f"{m.group(1)}: offsets {a + shift}-{b + shift} are outside the text "
+                    f"({len(text) + shift} characters) or empty",
+                    path=ann, line=lineno,
+                    fix="offsets count characters (not bytes) of the UTF-8 .txt file, end exclusive",
+                )
+            fragments.append((a, b))
+        surface = " ".join(text[a:b] for a, b in fragments)
+        if m.group(4) and _norm(surface) != _norm(m.group(4)):
+            raise InputError(
+                f"{m.group(1)}: the annotated text {m.group(4)!r} differs from the .txt at "
+                f"{m.group(3)}: {surface!r}",
+                path=ann, line=lineno,
+                fix="the .ann offsets do not match the .txt: re-export the pair from the annotation tool",
+            )
+        spans.extend(Span(a, b, m.group(2)) for a, b in fragments)
+    try:
+        return Document.create(doc_id, text, spans, tagset=tagset)
+    except InputError as e:
+        raise e.located(path=ann) from None
+
+
+def read_brat(folder: str | Path, tagset: TagSet | None = None) -> Iterator[Document]:
+    """Every ``.txt``/``.ann`` pair under ``folder`` (sorted; ids are relative paths without suffix)."""
+    root = Path(folder)
+    if not root.is_dir():
+        raise InputError("BRAT folder not found", path=root,
+                         fix="name a folder holding .txt and .ann files")
+    txts = sorted(root.rglob("*.txt"))
+    if not txts:
+        raise InputError("no .txt files in the BRAT folder", path=root,
+                         fix="put each note in NAME.txt with its annotations in NAME.ann")
+    for txt in txts:
+        yield read_brat_document(txt, txt.relative_to(root).with_suffix("").as_posix(), tagset)
+
+
+def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
+    """Write one ``.txt``/``.ann`` pair per document; returns the count."""
+    root = Path(folder)
+    root.mkdir(parents=True, exist_ok=True)
+    n = 0
+    for doc in docs:
+        if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
+            raise InputError(
+                "the document id cannot be used as a file name",
+                doc_id=doc.id,
+                fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)",
+            )
+        txt = root / f"{doc.id}.txt"
+        txt.parent.mkdir(parents=True, exist_ok=True)
+        txt.write_text(doc.text, encoding="utf-8", newline="")
+        lines = [
+            f"T{i}\t{s.label} {s.start} {s.end}\t{_norm(doc.surface(s))}\n"
+            for i, s in enumerate(doc.spans, start=1)
+        ]
+        txt.with_suffix(".ann").write_text("".join(lines), encoding="utf-8", newline="\n")
+        n += 1
+    return n

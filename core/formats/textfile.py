@@ -1,0 +1,40 @@
+"""Reading text files with errors that name the file, line and fix."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..errors import InputError
+
+
+def read_text(path: str | Path) -> str:
+    """The file's text as UTF-8 (a BOM is kept as U+FEFF so that offsets stay true)."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("file not found", path=p, fix="check the path (params.yaml or the command line)")
+    if p.is_dir():
+        raise InputError("is a folder, not a file", path=p, fix="name a file, or use the BRAT format for folders")
+    data = p.read_bytes()
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise InputError(
+            f"undecodable bytes {data[e.start:e.end]!r} at byte {e.start}: the file is not UTF-8",
+            path=p,
+            line=line,
+            fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
+        ) from None
+
+
+def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
+    """(line number, line without its newline) for each line of a UTF-8 file."""
+    text = read_text(path)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    for i, line in enumerate(text.split("\n"), start=1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        if i > 1 or line:
+            yield i, line

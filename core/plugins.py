@@ -1,0 +1,95 @@
+"""The plugin manager: built-in plugins, then third-party ones from the ``synthdeid`` entry points."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from functools import lru_cache
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .registry import Entry, Registry
+
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "synthdeid.plugins.languages.nl",
+    "synthdeid.plugins.deduce_annotator",
+)
+
+# hook name -> registry kind
+KINDS: dict[str, str] = {
+    "register_annotators": "annotator",
+    "register_generators": "generator",
+    "register_decoders": "decoder",
+    "register_taggers": "tagger",
+    "register_privacy_metrics": "privacy_metric",
+    "register_languages": "language",
+}
+
+LOAD_ENV = "SYNTHDEID_LOAD_PLUGINS"
+
+
+@lru_cache(maxsize=1)
+def get_plugin_manager() -> pluggy.PluginManager:
+    """The process-wide plugin manager, loaded once.
+
+    ``SYNTHDEID_LOAD_PLUGINS`` (comma-separated distribution names, empty for none) limits
+    which third-party packages are loaded; built-ins are always loaded.
+    """
+    pm = pluggy.PluginManager("synthdeid")
+    pm.add_hookspecs(hookspecs)
+    for name in DEFAULT_PLUGINS:
+        pm.register(importlib.import_module(name), name=name)
+    only = os.environ.get(LOAD_ENV)
+    if only is None:
+        pm.load_setuptools_entrypoints("synthdeid")
+    else:
+        for dist in filter(None, (d.strip() for d in only.split(","))):
+            _load_distribution(pm, dist)
+    pm.check_pending()
+    return pm
+
+
+def _load_distribution(pm: pluggy.PluginManager, dist_name: str) -> None:
+    from importlib.metadata import distribution
+
+    dist = distribution(dist_name)
+    for ep in dist.entry_points:
+        if ep.group == "synthdeid" and pm.get_plugin(ep.name) is None:
+            pm.register(ep.load(), name=ep.name)
+
+
+def _sources(pm: pluggy.PluginManager) -> dict[int, tuple[str, str]]:
+    from . import __version__
+
+    found = {id(p): (d.project_name, d.version) for p, d in pm.list_plugin_distinfo()}
+    for name in DEFAULT_PLUGINS:
+        plugin = pm.get_plugin(name)
+        if plugin is not None:
+            found.setdefault(id(plugin), ("synthdeid", __version__))
+    return found
+
+
+def registry(kind: str) -> Registry:
+    """The registry of one kind ("annotator", "generator", "decoder", "tagger",
+    "privacy_metric", "language"), built from every loaded plugin."""
+    hook_name = next((h for h, k in KINDS.items() if k == kind), None)
+    if hook_name is None:
+        raise ValueError(f"unknown plugin kind {kind!r}; kinds: {', '.join(KINDS.values())}")
+    pm = get_plugin_manager()
+    sources = _sources(pm)
+    reg = Registry(kind)
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
+        package, version = sources.get(id(impl.plugin), ("(registered in-process)", ""))
+
+        def register(name: str, factory: Any, _impl: Any = impl, _p: str = package, _v: str = version) -> None:
+            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v))
+
+        impl.function(register=register)
+    return reg
+
+
+def all_entries() -> list[Entry]:
+    """Every registered plugin object of every kind, sorted by kind and name."""
+    return [e for kind in KINDS.values() for e in registry(kind)]

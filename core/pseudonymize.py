@@ -1,0 +1,40 @@
+"""Replace every PHI span of a document by a surrogate from a language pack."""
+
+from __future__ import annotations
+
+from .errors import SurrogateError
+from .language import LanguagePack, derive_seed
+from .records import Document, Span
+
+
+def pseudonymize(doc: Document, pack: LanguagePack, seed: int) -> Document:
+    """The document with each span's text replaced by a surrogate and offsets shifted.
+
+    Fails closed: a span without an acceptable surrogate raises ``SurrogateError`` naming the
+    document and span; no PHI passes through unchanged.
+    """
+    source = pack.surrogates(doc.id, derive_seed(seed, doc.id))
+    pieces: list[str] = []
+    spans: list[Span] = []
+    pos = 0
+    length = 0
+    for span in doc.spans:
+        before = doc.text[pos : span.start]
+        pieces.append(before)
+        length += len(before)
+        original = doc.text[span.start : span.end]
+        try:
+            new = source.surrogate(original, span.label)
+        except SurrogateError as e:
+            raise SurrogateError(f"document {doc.id!r}, span {span.start}-{span.end} {span.label}: {e}") from None
+        if not new or new.strip() != new or new == original:
+            raise SurrogateError(
+                f"document {doc.id!r}, span {span.start}-{span.end} {span.label}: the language pack "
+                f"{pack.code!r} returned an unusable surrogate {new!r} (empty, padded or equal to the original)"
+            )
+        spans.append(Span(length, length + len(new), span.label))
+        pieces.append(new)
+        length += len(new)
+        pos = span.end
+    pieces.append(doc.text[pos:])
+    return Document.create(doc.id, "".join(pieces), spans)

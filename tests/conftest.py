@@ -1,0 +1,32 @@
+"""Shared pytest fixtures."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+
+@pytest.fixture
+def register_plugin() -> Iterator[Callable[[Any, str], Any]]:
+    """Register in-test plugins on the plugin manager; they are unregistered after the test.
+
+    ``register_plugin(obj, name)`` takes a plugin object (a module, an instance whose methods
+    carry ``@hookimpl``, or a class, which is instantiated) and returns what was registered.
+    """
+    from synthdeid.plugins import get_plugin_manager
+
+    registered = []
+
+    def register(obj: Any, name: str) -> Any:
+        plugin = obj() if inspect.isclass(obj) else obj
+        pm = get_plugin_manager()
+        pm.register(plugin, name=name)
+        registered.append((pm, name))
+        return plugin
+
+    yield register
+    for pm, name in reversed(registered):
+        pm.unregister(name=name)
