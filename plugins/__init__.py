@@ -1,1 +1,16 @@
-"""Built-in synthdeid plugins; each registers through the same hooks a third party uses."""
+"""Built-in synthdeid plugins; each registers through the same hooks a third party uses.
+
+The plugin manager's functions are re-exported here for convenience
+(``from synthdeid.plugins import registry``); they live in ``synthdeid.plugin_manager``.
+"""
+
+from synthdeid.plugin_manager import (
+    DEFAULT_PLUGINS,
+    KINDS,
+    LOAD_ENV,
+    all_entries,
+    get_plugin_manager,
+    registry,
+)
+
+__all__ = ["DEFAULT_PLUGINS", "KINDS", "LOAD_ENV", "all_entries", "get_plugin_manager", "registry"]

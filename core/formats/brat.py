@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import read_text
+from .textfile import each_record, read_text
 
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
 _SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
@@ -73,8 +73,11 @@ def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None) -> 
         raise e.located(path=ann) from None
 
 
-def read_brat(folder: str | Path, tagset: TagSet | None = None) -> Iterator[Document]:
-    """Every ``.txt``/``.ann`` pair under ``folder`` (sorted; ids are relative paths without suffix)."""
+def read_brat(
+    folder: str | Path, tagset: TagSet | None = None, errors: list[InputError] | None = None
+) -> Iterator[Document]:
+    """Every ``.txt``/``.ann`` pair under ``folder`` (sorted; ids are relative paths without
+    suffix). With an ``errors`` list, invalid documents are collected there and skipped."""
     root = Path(folder)
     if not root.is_dir():
         raise InputError("BRAT folder not found", path=root,
@@ -83,8 +86,8 @@ def read_brat(folder: str | Path, tagset: TagSet | None = None) -> Iterator[Docu
     if not txts:
         raise InputError("no .txt files in the BRAT folder", path=root,
                          fix="put each note in NAME.txt with its annotations in NAME.ann")
-    for txt in txts:
-        yield read_brat_document(txt, txt.relative_to(root).with_suffix("").as_posix(), tagset)
+    pairs = ((txt, txt.relative_to(root).with_suffix("").as_posix(), tagset) for txt in txts)
+    yield from each_record(pairs, read_brat_document, errors)
 
 
 def write_brat(docs: Iterable[Document], folder: str | Path) -> int:

@@ -14,7 +14,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import read_lines
+from .textfile import each_record, read_lines
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -114,41 +114,54 @@ class _DocBuilder:
         return Document.create(self.id, "\n".join(self.lines), self.spans, tagset=tagset)
 
 
-def read_conll(path: str | Path, tagset: TagSet | None = None) -> Iterator[Document]:
-    """Documents of a CoNLL file; without ``-DOCSTART-`` lines each sentence block is a document."""
+def read_conll(
+    path: str | Path, tagset: TagSet | None = None, errors: list[InputError] | None = None
+) -> Iterator[Document]:
+    """Documents of a CoNLL file; without ``-DOCSTART-`` lines each sentence block is a document.
+    With an ``errors`` list, an invalid document is collected there and skipped."""
     stem = Path(path).stem
     doc: _DocBuilder | None = None
     has_docstart = False
     count = 0
     start_line = 0
+    failed = False  # the current document had an error: skip to the next one
+
+    def finish() -> Iterator[Document]:
+        if doc is not None and doc.length and not failed:
+            yield from each_record([(doc, tagset, path, start_line)], _built, errors)
+
     for lineno, line in read_lines(path):
-        if line.startswith(DOCSTART):
-            if doc and doc.length:
-                yield _built(doc, tagset, path, start_line)
-            has_docstart = True
-            parts = line.split(maxsplit=1)
-            count += 1
-            doc, start_line = _DocBuilder(parts[1].strip() if len(parts) > 1 else f"{stem}-{count}"), lineno
+        blank = not line.strip()
+        if line.startswith(DOCSTART) or (blank and not has_docstart and doc is not None):
+            yield from finish()
+            doc, failed = None, False
+            if line.startswith(DOCSTART):
+                has_docstart = True
+                parts = line.split(maxsplit=1)
+                count += 1
+                doc, start_line = _DocBuilder(parts[1].strip() if len(parts) > 1 else f"{stem}-{count}"), lineno
             continue
-        if not line.strip():
-            if doc is None:
-                continue
-            if has_docstart:
+        if blank:
+            if doc is not None and not failed:
                 doc.end_line()
-            elif doc.length:
-                yield _built(doc, tagset, path, start_line)
-                doc = None
             continue
-        parts = line.split()
-        if len(parts) < 2:
-            raise InputError(f"expected a token and a tag, got {line!r}", path=path, line=lineno,
-                             fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
         if doc is None:
             count += 1
             doc, start_line = _DocBuilder(f"{stem}-{count}"), lineno
-        doc.add(parts[0], parts[-1], {"path": path, "line": lineno})
-    if doc and doc.length:
-        yield _built(doc, tagset, path, start_line)
+        if failed:
+            continue
+        parts = line.split()
+        try:
+            if len(parts) < 2:
+                raise InputError(f"expected a token and a tag, got {line!r}", path=path, line=lineno,
+                                 fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
+            doc.add(parts[0], parts[-1], {"path": path, "line": lineno})
+        except InputError as e:
+            if errors is None:
+                raise
+            errors.append(e.located(doc_id=doc.id))
+            failed = True
+    yield from finish()
 
 
 def _built(doc: _DocBuilder, tagset: TagSet | None, path: str | Path, line: int) -> Document:

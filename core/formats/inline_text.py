@@ -11,30 +11,36 @@ from ..errors import InputError
 from ..inline import decode, encode
 from ..records import Document
 from ..tags import TagSet
-from .textfile import read_lines
+from .textfile import each_record, read_lines
 
 
-def read_inline(path: str | Path, tagset: TagSet | None = None) -> Iterator[Document]:
-    for lineno, line in read_lines(path):
-        if not line.strip():
-            continue
-        doc_id, tab, body = line.partition("\t")
-        if not tab or not doc_id:
-            raise InputError("expected '<id><TAB><inline text>'", path=path, line=lineno,
-                             fix="start each line with the document id and a tab")
-        decoded = decode(body, doc_id, trim=False)
-        bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
-        bad = {k: v for k, v in bad.items() if v}
-        if bad:
-            raise InputError(
-                "malformed inline tags: " + ", ".join(f"{v} {k}" for k, v in bad.items()),
-                path=path, line=lineno, doc_id=doc_id,
-                fix="every <XSTART> needs its own <XEND> after it, not nested or crossing another tag",
-            )
-        try:
-            yield decoded.document.validate(tagset)
-        except InputError as e:
-            raise e.located(path=path, line=lineno) from None
+def read_inline(
+    path: str | Path, tagset: TagSet | None = None, errors: list[InputError] | None = None
+) -> Iterator[Document]:
+    """Documents of an inline-tag file. With an ``errors`` list, invalid lines are collected
+    there and skipped instead of raising."""
+    lines = ((line, path, n, tagset) for n, line in read_lines(path) if line.strip())
+    return each_record(lines, _parse, errors)
+
+
+def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None) -> Document:
+    doc_id, tab, body = line.partition("\t")
+    if not tab or not doc_id:
+        raise InputError("expected '<id><TAB><inline text>'", path=path, line=lineno,
+                         fix="start each line with the document id and a tab")
+    decoded = decode(body, doc_id, trim=False)
+    bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
+    bad = {k: v for k, v in bad.items() if v}
+    if bad:
+        raise InputError(
+            "malformed inline tags: " + ", ".join(f"{v} {k}" for k, v in bad.items()),
+            path=path, line=lineno, doc_id=doc_id,
+            fix="every <XSTART> needs its own <XEND> after it, not nested or crossing another tag",
+        )
+    try:
+        return decoded.document.validate(tagset)
+    except InputError as e:
+        raise e.located(path=path, line=lineno) from None
 
 
 def write_inline(docs: Iterable[Document], path: str | Path) -> int:

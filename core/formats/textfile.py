@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 from pathlib import Path
 
 from ..errors import InputError
+
+T = TypeVar("T")
 
 
 def read_text(path: str | Path) -> str:
@@ -38,3 +41,17 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
             line = line[:-1]
         if i > 1 or line:
             yield i, line
+
+
+def each_record(
+    items: Iterable[tuple[Any, ...]], parse: Callable[..., T], errors: list[InputError] | None
+) -> Iterator[T]:
+    """``parse(*item)`` for each item; with an ``errors`` list, an InputError is collected there
+    and the record skipped, otherwise it propagates."""
+    for item in items:
+        try:
+            yield parse(*item)
+        except InputError as e:
+            if errors is None:
+                raise
+            errors.append(e)

@@ -10,6 +10,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .errors import SynthdeidError
 from .registry import Entry, Registry
 
 DEFAULT_PLUGINS: tuple[str, ...] = (
@@ -28,6 +29,9 @@ KINDS: dict[str, str] = {
 }
 
 LOAD_ENV = "SYNTHDEID_LOAD_PLUGINS"
+
+# plugins loaded one distribution at a time (LOAD_ENV): id(plugin) -> (distribution, version)
+_selected_sources: dict[int, tuple[str, str]] = {}
 
 
 @lru_cache(maxsize=1)
@@ -52,18 +56,27 @@ def get_plugin_manager() -> pluggy.PluginManager:
 
 
 def _load_distribution(pm: pluggy.PluginManager, dist_name: str) -> None:
-    from importlib.metadata import distribution
+    from importlib.metadata import PackageNotFoundError, distribution
 
-    dist = distribution(dist_name)
+    try:
+        dist = distribution(dist_name)
+    except PackageNotFoundError:
+        raise SynthdeidError(
+            f"{LOAD_ENV} names {dist_name!r}, which is not installed; install it "
+            f"(pip install {dist_name}) or remove it from {LOAD_ENV}"
+        ) from None
     for ep in dist.entry_points:
         if ep.group == "synthdeid" and pm.get_plugin(ep.name) is None:
-            pm.register(ep.load(), name=ep.name)
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+            _selected_sources[id(plugin)] = (dist.metadata["Name"], dist.version)
 
 
 def _sources(pm: pluggy.PluginManager) -> dict[int, tuple[str, str]]:
     from . import __version__
 
     found = {id(p): (d.project_name, d.version) for p, d in pm.list_plugin_distinfo()}
+    found.update(_selected_sources)
     for name in DEFAULT_PLUGINS:
         plugin = pm.get_plugin(name)
         if plugin is not None:

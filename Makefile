@@ -1,0 +1,37 @@
+# Two set-up commands: `make demo` (set up, then run the pipeline on the embedded demo corpus)
+# and `make test` (set up, then the test suite). Both create .venv on first use.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(abspath $(VENV))/bin
+export PATH := $(BIN):$(PATH)
+# offline by construction: no model hub, no dataset hub, no DVC analytics
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export HF_DATASETS_OFFLINE := 1
+export DVC_NO_ANALYTICS := 1
+
+.PHONY: setup demo test bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || (echo "synthdeid needs Python >= 3.11" && exit 1)
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	# the CPU build of torch first: a looser spec would pull gigabytes of CUDA packages
+	$(BIN)/python -m pip install --quiet torch==2.13.0
+	$(BIN)/python -m pip install --quiet -e ".[test]"
+	touch $@
+
+$(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/pyproject.toml
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/synthdeid-example-plugin
+	touch $@
+
+setup: $(VENV)/.installed
+
+demo: setup
+	dvc repro
+
+test: setup $(VENV)/.example-plugin
+	python -m pytest
+
+clean:
+	rm -rf $(VENV)

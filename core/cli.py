@@ -1,0 +1,112 @@
+"""The ``synthdeid`` command: plugins, convert, validate."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from .errors import InputError, SynthdeidError
+from .formats import READERS, read_documents, write_documents
+from .records import Document, label_counts
+from .tags import CANONICAL_TAGS, TagSet
+
+
+def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
+    from .plugin_manager import all_entries
+
+    entries = [{"name": e.name, "kind": e.kind, "package": e.package, "version": e.version,
+                "plugin": e.plugin} for e in all_entries()]
+    if args.json:
+        print(json.dumps(entries, indent=2))
+        return 0
+    table = Table(title="synthdeid plugins")
+    for col in ("kind", "name", "package", "version", "plugin"):
+        table.add_column(col)
+    for e in entries:
+        table.add_row(e["kind"], e["name"], e["package"], e["version"], e["plugin"])
+    out.print(table)
+    return 0
+
+
+def cmd_convert(args: argparse.Namespace, out: Console) -> int:
+    docs = list(read_documents(args.input, args.from_format))
+    n = write_documents(docs, args.output, args.to_format)
+    out.print(f"wrote {n} documents, {sum(len(d.spans) for d in docs)} spans to {args.output}")
+    return 0
+
+
+def _problems(path: Path, fmt: str | None, tagset: TagSet | None) -> tuple[list[Document], list[str]]:
+    """Read the whole corpus; collect every problem (the readers stop at the first one per record)."""
+    docs: list[Document] = []
+    problems: list[str] = []
+    try:
+        docs = list(read_documents(path, fmt))
+    except InputError as e:
+        return docs, [str(e)]
+    if tagset is not None:
+        for d in docs:
+            try:
+                d.validate(tagset)
+            except InputError as e:
+                problems.append(str(e))
+    return docs, problems
+
+
+def cmd_validate(args: argparse.Namespace, out: Console) -> int:
+    tagset = None if args.any_labels else TagSet(CANONICAL_TAGS)
+    docs, problems = _problems(Path(args.path), args.format, tagset)
+    table = Table(title=f"{args.path}: {len(docs)} documents, {sum(len(d.spans) for d in docs)} spans")
+    table.add_column("label")
+    table.add_column("spans", justify="right")
+    for label, n in label_counts(docs).items():
+        table.add_row(label, str(n))
+    out.print(table)
+    for p in problems:
+        out.print(f"[red]problem:[/red] {p}", markup=True, highlight=False)
+    if problems:
+        out.print(f"[red]{len(problems)} problem(s) found[/red]")
+        return 1
+    out.print("[green]valid[/green]")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="synthdeid", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    sp = sub.add_parser("plugins", help="list installed plugins (name, kind, package)")
+    sp.add_argument("--json", action="store_true", help="machine-readable output")
+    sp.set_defaults(run=cmd_plugins)
+    formats = sorted(READERS)
+    sc = sub.add_parser("convert", help="convert a corpus between formats")
+    sc.add_argument("input")
+    sc.add_argument("output")
+    sc.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
+    sc.add_argument("--to", dest="to_format", choices=formats, help="output format (default: from the name)")
+    sc.set_defaults(run=cmd_convert)
+    sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
+    sv.add_argument("path")
+    sv.add_argument("--format", choices=formats)
+    sv.add_argument("--any-labels", action="store_true",
+                    help="accept labels outside the canonical tag set (e.g. before mapping them)")
+    sv.set_defaults(run=cmd_validate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    out = Console(soft_wrap=True)
+    try:
+        return args.run(args, out)
+    except SynthdeidError as e:
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,40 @@
+"""Stage ``annotate``: PHI spans of the language-model splits, either the corpus's own (gold) or
+those of an annotator plugin (e.g. ``deduce``), as in the paper's automatic annotation."""
+
+from __future__ import annotations
+
+from synthdeid.accounting import Counts
+from synthdeid.annotate import annotate_documents
+from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.progress import track
+from synthdeid.records import label_counts
+from synthdeid.stages.common import LM_SPLITS, stage_main
+from synthdeid.stages.prepare import tagset_from
+
+IN = "data/prepared/{split}.jsonl"
+OUT = "data/annotated/{split}.jsonl"
+METRICS = "data/metrics/annotate.json"
+
+
+@stage_main
+def main() -> None:
+    params = load_params()
+    name = get(params, "annotate.annotator")
+    annotator = None if name == "gold" else registry("annotator").create(name, get(params, "annotate.config"))
+    tagset = tagset_from(params)
+    counts = Counts("annotate")
+    counts.extra = {"annotator": name}
+    for split in LM_SPLITS:
+        docs = list(read_jsonl(IN.format(split=split)))
+        counts.took(len(docs))
+        if annotator is not None:
+            docs = list(annotate_documents(track(docs, f"annotate {split}", len(docs)), annotator, tagset))
+        counts.kept(write_jsonl(docs, OUT.format(split=split)))
+        counts.extra[split] = {"spans": sum(len(d.spans) for d in docs), "spans_per_label": label_counts(docs)}
+    counts.write(METRICS)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,51 @@
+"""Stage ``inline``: the language-model text, one pseudonymized note per line with inline PHI tags,
+``<PAR>`` for newlines and ``<EOD>`` at the end; plus the generation prompts, the first tokens of
+the held-out (dev) notes, taken after pseudonymization so no real PHI can reach a prompt."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+from synthdeid.accounting import Counts
+from synthdeid.formats import read_jsonl
+from synthdeid.inline import EOD, encode
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.stages.common import LM_SPLITS, stage_main
+
+IN = "data/pseudonymized/{split}.jsonl"
+OUT = "data/inline/{split}.txt"
+PROMPTS = "data/inline/prompts.jsonl"
+METRICS = "data/metrics/inline.json"
+
+
+@stage_main
+def main() -> None:
+    params = load_params()
+    pack = registry("language").create(get(params, "language"))
+    tokenize = pack.tokenize if get(params, "inline.tokenize") else None
+    n_prompt = int(get(params, "inline.prompt_tokens"))
+    counts = Counts("inline")
+    Path(OUT).parent.mkdir(parents=True, exist_ok=True)
+    for split in LM_SPLITS:
+        docs = list(read_jsonl(IN.format(split=split)))
+        counts.took(len(docs))
+        lines = [encode(d, tokenize) for d in docs]
+        Path(OUT.format(split=split)).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        counts.kept(len(lines))
+        tokens = [t for line in lines for t in line.split()]
+        counts.extra[split] = {"tokens": len(tokens), "types": len(set(tokens)),
+                               "tags": dict(sorted(Counter(t for t in tokens if t.endswith("START>")).items()))}
+        if split == "dev":
+            with open(PROMPTS, "w", encoding="utf-8", newline="\n") as f:
+                for d, line in zip(docs, lines):
+                    prompt = " ".join([t for t in line.split() if t != EOD][:n_prompt])
+                    f.write(json.dumps({"id": d.id, "prompt": prompt}, ensure_ascii=False) + "\n")
+    counts.extra["tokenized"] = tokenize is not None
+    counts.write(METRICS)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+"""Stage ``pseudonymize``: every PHI span of the language-model splits replaced by a seeded,
+document-consistent surrogate from the language pack; fails closed."""
+
+from __future__ import annotations
+
+from synthdeid.accounting import Counts
+from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.progress import track
+from synthdeid.pseudonymize import pseudonymize
+from synthdeid.records import label_counts
+from synthdeid.stages.common import LM_SPLITS, stage_main
+
+IN = "data/annotated/{split}.jsonl"
+OUT = "data/pseudonymized/{split}.jsonl"
+METRICS = "data/metrics/pseudonymize.json"
+
+
+@stage_main
+def main() -> None:
+    params = load_params()
+    pack = registry("language").create(get(params, "language"))
+    seed = int(get(params, "pseudonymize.seed"))
+    counts = Counts("pseudonymize")
+    counts.extra = {"language": pack.code}
+    for split in LM_SPLITS:
+        docs = list(read_jsonl(IN.format(split=split)))
+        counts.took(len(docs))
+        out = [pseudonymize(d, pack, seed) for d in track(docs, f"pseudonymize {split}", len(docs))]
+        counts.kept(write_jsonl(out, OUT.format(split=split)))
+        counts.extra[split] = {"spans_replaced": label_counts(out)}
+    counts.write(METRICS)
+
+
+if __name__ == "__main__":
+    main()
