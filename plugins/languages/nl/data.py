@@ -30,7 +30,10 @@ TUSSENVOEGSELS: tuple[str, ...] = (
     "uit de", "uit den", "de la", "van", "de", "der", "den", "het", "ter", "ten", "te", "'t", "in",
     "op", "la", "le", "du", "da", "von", "d'",
 )
-TUSSEN_WORDS: frozenset[str] = frozenset(w for tv in TUSSENVOEGSELS for w in tv.split())
+# Particles that start a surname, including common non-Dutch ones ("El Amrani", "dos Santos").
+TUSSEN_WORDS: frozenset[str] = frozenset(
+    [w for tv in TUSSENVOEGSELS for w in tv.split()] + ["el", "al", "ibn", "bin", "abu", "dos", "di", "del", "della"]
+)
 NEW_TUSSENVOEGSELS: tuple[str, ...] = (
     "van", "de", "van der", "van den", "van de", "ter", "ten", "van 't", "in 't", "op de", "den",
 )
@@ -99,14 +102,16 @@ ORG_PREFIXES = ("Gemeente", "Stichting", "Bouwbedrijf", "Transportbedrijf", "Aut
 LOCATION_KEYWORDS = ("afdeling", "afd.", "kamer", "unit", "locatie", "vleugel", "etage",
                      "verdieping", "paviljoen", "poli", "polikliniek", "gang", "zaal", "bed",
                      "gebouw", "route", "balie", "box", "suite", "team", "verpleegafdeling")
+LOCATION_ACRONYMS = ("SEH", "IC", "CCU", "MC", "HDC", "OK", "NICU", "PICU", "EHH", "KNO", "MDL", "CAD",
+                     "ICK", "AOA", "VPA", "KBC", "PAAZ", "SPV", "DBC", "NCU")
 LOCATION_WORDS = ("Noord", "Zuid", "Oost", "West", "De Linde", "De Eik", "Het Atrium", "De Beuk",
                   "Hoofdgebouw", "Centrum", "Rood", "Blauw", "Geel", "Groen", "De Berk",
                   "Het Hof", "De Tuin", "Dijkzicht", "Parkzicht", "De Lelie", "Het Plein")
 
+# Endings that mark a street rather than a town (no "dam", "burg", "hoven": Rotterdam, Eindhoven).
 STREET_SUFFIXES = ("straat", "weg", "laan", "plein", "gracht", "kade", "singel", "dijk", "pad",
                    "hof", "dreef", "steeg", "park", "markt", "baan", "plantsoen", "ring", "wal",
-                   "erf", "veld", "akker", "dam", "dwarsstraat", "boulevard", "allee", "lei",
-                   "zoom", "burg", "hoven", "gaarde", "haven", "kamp", "polder", "weide")
+                   "erf", "akker", "dwarsstraat", "boulevard", "allee", "lei", "gaarde", "weide")
 
 EMAIL_DOMAINS = ("gmail.com", "hotmail.com", "ziggo.nl", "kpnmail.nl", "xs4all.nl", "planet.nl",
                  "outlook.com", "live.nl", "home.nl", "hetnet.nl", "casema.nl", "telfort.nl")

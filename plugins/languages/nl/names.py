@@ -13,7 +13,7 @@ import re
 import string
 
 from .data import NEW_TUSSENVOEGSELS, TITLES, TUSSEN_WORDS, first_name_set, name_lists, surname_set
-from .shapes import is_all_caps
+from .shapes import is_all_caps, shape_replace
 
 _DOTTED_INITIALS = re.compile(r"^(?:[A-Za-z]\.-?)+$")
 _BARE_INITIALS = re.compile(r"^[A-Z]{1,3}$")
@@ -26,6 +26,8 @@ class NameSurrogates:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.male, self.female, self.surnames = name_lists()
+        self._male_cf = frozenset(n.casefold() for n in self.male)
+        self._female_cf = frozenset(n.casefold() for n in self.female)
         self.first_map: dict[str, str] = {}
         self.surname_map: dict[str, str] = {}
         self.initials_map: dict[tuple[str, str | None], str] = {}
@@ -57,6 +59,8 @@ class NameSurrogates:
 
     def initials(self, original: str) -> str:
         """Initials of the same shape ("J." -> "K.", "J.P." -> "M.A.", "JJ" -> "KL")."""
+        if not any(c.isalpha() for c in original):
+            return shape_replace(original, self.rng)
         return self._initials(original, None, 0)
 
     # -- parsing ------------------------------------------------------------------------------
@@ -67,11 +71,8 @@ class NameSurrogates:
         if len(token) == 1 and token.isalpha():
             return True
         return bool(
-            not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in self._first_names()
+            not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in first_name_set()
         )
-
-    def _first_names(self) -> set[str] | frozenset[str]:
-        return first_name_set()
 
     def _parse(self, tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
         """(titles, given names or initials, surname tokens)."""
@@ -89,7 +90,7 @@ class NameSurrogates:
         all_caps = is_all_caps(" ".join(rest))
         for k, tok in enumerate(rest[:-1]):
             low = tok.casefold()
-            if low in TUSSEN_WORDS or (k >= 1 and "-" in low and low.rsplit("-", 1)[1] in TUSSEN_WORDS):
+            if low in TUSSEN_WORDS or ("-" in low and low.rsplit("-", 1)[1] in TUSSEN_WORDS):
                 return titles, rest[:k], rest[k:]
         if n == 1:
             tok = rest[0]
@@ -180,11 +181,14 @@ class NameSurrogates:
         return new
 
     def _draw_first(self, key: str, letter: str | None) -> str:
-        male = key in {n.casefold() for n in self.male}
-        female = key in {n.casefold() for n in self.female}
+        male, female = key in self._male_cf, key in self._female_cf
         pool = self.female if female and not male else self.male if male and not female else self.male + self.female
         if letter is not None:
-            pool = tuple(n for n in pool if n[0] == letter) or pool
+            pool = (
+                tuple(n for n in pool if n[0] == letter)
+                or tuple(n for n in self.male + self.female if n[0] == letter)
+                or pool
+            )
         taken = {v.casefold() for v in self.first_map.values()}
         for _ in range(200):
             new = self.rng.choice(pool)
@@ -194,7 +198,9 @@ class NameSurrogates:
         return new if new.casefold() != key else self.rng.choice([n for n in pool if n.casefold() != key])
 
     def _initials(self, token: str, surname_key: str | None, pos: int) -> str:
-        letters = [c for c in token if c.isalpha()]
+        # Lowercase initials of particles ("J.v.d.M.") are kept when there are capitals to change.
+        mixed = any(c.isupper() for c in token) and any(c.islower() for c in token)
+        letters = [c for c in token if c.isalpha() and not (mixed and c.islower())]
         key = ("".join(letters).casefold(), surname_key)
         new_letters = self.initials_map.get(key)
         if new_letters is None:
@@ -206,11 +212,14 @@ class NameSurrogates:
                         break
             for _ in range(100):
                 draw = [self.rng.choice(string.ascii_uppercase) for _ in letters]
-                if first is not None:
-                    draw[0] = first
+                if draw:  # a first initial that real first names start with
+                    draw[0] = first or self.rng.choice(self.male + self.female)[0]
                 new_letters = "".join(draw)
                 if new_letters.casefold() != key[0] or (first is not None and surname_key is not None):
                     break
             self.initials_map[key] = new_letters
         it = iter(new_letters)
-        return "".join((next(it) if c.isupper() else next(it).lower()) if c.isalpha() else c for c in token)
+        return "".join(
+            c if not c.isalpha() or (mixed and c.islower()) else next(it) if c.isupper() else next(it).lower()
+            for c in token
+        )

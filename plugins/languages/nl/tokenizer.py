@@ -12,7 +12,7 @@ import re
 from .data import ABBREVIATIONS
 
 TAG = r"<(?:[A-Za-z_]+(?:START|END)|PAR|EOD)>"
-_TLDS = "nl|com|org|net|eu|be|de|info|nu|io"
+_TLDS = "nl|com|org|net|eu|info|io"  # bare domains; "de", "nu" are Dutch words
 URL = (
     r"(?:(?:https?|ftp)://|www\.)[^\s<>\"']*[^\s<>\"'.,;:!?)\]]"
     rf"|(?<![\w.@-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:{_TLDS})\b(?:/[^\s<>\"']*[^\s<>\"'.,;:!?)\]])?"
