@@ -41,26 +41,19 @@ def cmd_convert(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def _problems(path: Path, fmt: str | None, tagset: TagSet | None) -> tuple[list[Document], list[str]]:
-    """Read the whole corpus; collect every problem (the readers stop at the first one per record)."""
-    docs: list[Document] = []
-    problems: list[str] = []
+def _read_all(path: Path, fmt: str | None, tagset: TagSet | None) -> tuple[list[Document], list[str]]:
+    """Every valid document and every problem of the corpus (invalid records are collected)."""
+    errors: list[InputError] = []
     try:
-        docs = list(read_documents(path, fmt))
-    except InputError as e:
-        return docs, [str(e)]
-    if tagset is not None:
-        for d in docs:
-            try:
-                d.validate(tagset)
-            except InputError as e:
-                problems.append(str(e))
-    return docs, problems
+        docs = list(read_documents(path, fmt, tagset=tagset, errors=errors))
+    except InputError as e:  # the file itself is unusable (missing, not UTF-8, ...)
+        return [], [str(e)]
+    return docs, [str(e) for e in errors]
 
 
 def cmd_validate(args: argparse.Namespace, out: Console) -> int:
     tagset = None if args.any_labels else TagSet(CANONICAL_TAGS)
-    docs, problems = _problems(Path(args.path), args.format, tagset)
+    docs, problems = _read_all(Path(args.path), args.format, tagset)
     table = Table(title=f"{args.path}: {len(docs)} documents, {sum(len(d.spans) for d in docs)} spans")
     table.add_column("label")
     table.add_column("spans", justify="right")

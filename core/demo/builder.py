@@ -43,12 +43,15 @@ class TextBuilder:
         self.rng = rng
         self.pieces: list[tuple[str, str | None, bool]] = []
         self._tail = ""
+        self._after_phi = False
 
     # -- appending -------------------------------------------------------------------
     def text(self, s: str, fixed: bool = False) -> "TextBuilder":
         if s:
             self.pieces.append((s, None, fixed))
             self._tail = (self._tail + s)[-40:]
+            if not s.isspace():
+                self._after_phi = False
         return self
 
     def phi(self, s: str, label: str) -> "TextBuilder":
@@ -61,6 +64,7 @@ class TextBuilder:
         self.text(lead)
         self.pieces.append((core, label, True))
         self._tail = (self._tail + core)[-40:]
+        self._after_phi = True
         return self.text(trail)
 
     def nl(self, n: int = 1) -> "TextBuilder":
@@ -86,6 +90,8 @@ class TextBuilder:
     def at_sentence_start(self) -> bool:
         """True at the start of the text, a line, a list item or after a full stop."""
         tail = self._tail
+        if self._after_phi and not tail.endswith("\n"):
+            return False
         line = tail.rsplit("\n", 1)[-1]
         if "\n" in tail or len(tail) < 40:
             if all(c in _BULLET_CHARS for c in line):

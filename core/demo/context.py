@@ -139,7 +139,8 @@ class NoteContext:
         first = key not in self.mentioned
         self.mentioned.add(key)
         if key not in self.short:
-            w = (0.55, 0.3, 0.1) if formal or self.client.setting in ("vvt", "wijk") else (0.2, 0.7, 0.05)
+            w = ((0.75, 0.25, 0.0) if formal else (0.6, 0.33, 0.04) if self.client.setting in ("vvt", "wijk")
+                 else (0.2, 0.74, 0.03))
             x = rng.random()
             self.short[key] = "title" if x < w[0] else "first" if x < w[0] + w[1] else (
                 "initials" if x < w[0] + w[1] + w[2] else "full")
@@ -178,7 +179,7 @@ class NoteContext:
                         "bewoonster" if f else "bewoner", "mw." if f else "dhr."),
                 "wijk": ("mw." if f else "dhr.", "mevrouw" if f else "meneer", "cliënt", "cl."),
                 "ggz": ("cliënt", "cl.", "pt.", "patiënt", "betrokkene", "cliënte" if f else "cliënt"),
-                "vg": ("cliënt", "cl.", "hij" if not f else "zij", "bewoner" if not f else "bewoonster")}[s]
+                "vg": ("cliënt", "cl.", "cliënt", "bewoner" if not f else "bewoonster")}[s]
         w = self.rng.choice(pool)
         b.text(w[0].upper() + w[1:] if b.at_sentence_start() else w)
 

@@ -41,7 +41,7 @@ def make_slots(ctx: NoteContext) -> Slots:
     s.update(hij="zij" if f else "hij", zijn="haar" if f else "zijn", hem="haar" if f else "hem",
              ze="ze" if f else "hij", mw="mw." if f else "dhr.", mevrouw="mevrouw" if f else "meneer",
              bewoner="bewoonster" if f else "bewoner", Mw="Mw." if f else "Dhr.",
-             vrouw="vrouw" if f else "man", e="e" if f else "")
+             vrouw="man" if f else "vrouw", e="e" if f else "")
 
     # -- family and other people -----------------------------------------------------
     def rel(b: TextBuilder, a: tuple[str, ...]) -> None:

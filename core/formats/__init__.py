@@ -55,12 +55,18 @@ def check_format(fmt: str) -> str:
     return fmt
 
 
-def read_documents(path: str | Path, fmt: str | None = None, tagset: TagSet | None = None) -> Iterator[Document]:
-    """Documents from ``path`` in ``fmt`` (guessed from the name when not given)."""
+def read_documents(
+    path: str | Path,
+    fmt: str | None = None,
+    tagset: TagSet | None = None,
+    errors: list[InputError] | None = None,
+) -> Iterator[Document]:
+    """Documents from ``path`` in ``fmt`` (guessed from the name when not given). With an
+    ``errors`` list, invalid records are collected there and skipped instead of raising."""
     p = Path(path)
     if not p.exists():
         raise InputError("not found", path=p, fix="check the path (params.yaml or the command line)")
-    return READERS[check_format(fmt or guess_format(p))](p, tagset=tagset)
+    return READERS[check_format(fmt or guess_format(p))](p, tagset=tagset, errors=errors)
 
 
 def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None = None) -> int:

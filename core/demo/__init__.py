@@ -1,0 +1,105 @@
+"""An embedded demo corpus: realistic Dutch care notes with gold PHI spans for all 16 tags.
+
+``generate_demo_corpus(n_docs, seed)`` writes progress notes, SOAP notes, messages, handovers,
+phone notes, measurements, care plans, intake forms, incident reports, behavioural reports,
+medication notes and letters about a pool of fictitious clients in elderly care, home care,
+mental health care and disability care. Everything comes from one ``random.Random(seed)`` and a
+``Faker("nl_NL")`` seeded with the same seed, so the output is byte-identical for the same
+arguments (and the same Faker version).
+
+Annotation conventions follow the NUT guidelines: titles (mw., dhr., dr.) are outside Name
+spans; ``J. de Vries`` is one Name; standalone initials (signatures, ``JdV``) are Initials;
+Internal_Location covers the identifying part (``3B``, ``12``, ``De Linde``) and not the generic
+word (``afdeling``, ``kamer``); Age includes the unit when written (``83 jaar``, ``83-jarige``);
+Other is used for pet and boat names; ID covers client, dossier and policy numbers, IBANs and
+licence plates; SSN is a BSN that passes the 11-proef.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Callable
+
+from faker import Faker
+
+from ..records import Document
+from .behaviour import write_behaviour, write_medication
+from .builder import Slots, TextBuilder
+from .careplans import write_careplan
+from .context import Client, NoteContext, make_client
+from .incidents import write_incident
+from .intake import write_intake
+from .letters import write_letter
+from .measurements import write_series, write_vitals
+from .mental_disability import write_ggz_vg
+from .messages import write_handover, write_message, write_phone
+from .names import NameSampler
+from .phi import PhiSampler, bsn_valid
+from .progress_notes import write_progress, write_soap
+from .slots import make_slots
+
+__all__ = ["DOC_TYPES", "bsn_valid", "generate_demo_corpus"]
+
+Writer = Callable[[TextBuilder, NoteContext, Slots], None]
+
+# name: (writer, weight in elderly/home care, weight in GGZ/VG)
+DOC_TYPES: dict[str, tuple[Writer, float, float]] = {
+    "progress_note": (write_progress, 30, 0),
+    "progress_note_ggz_vg": (write_ggz_vg, 0, 30),
+    "soap_note": (write_soap, 6, 3),
+    "message": (write_message, 9, 8),
+    "handover": (write_handover, 4, 3),
+    "phone_note": (write_phone, 7, 7),
+    "vital_signs": (write_vitals, 7, 3),
+    "measurement_list": (write_series, 4, 2),
+    "care_plan": (write_careplan, 4, 5),
+    "intake_form": (write_intake, 3.5, 3.5),
+    "incident_report": (write_incident, 5, 5),
+    "behaviour_report": (write_behaviour, 2, 9),
+    "medication_note": (write_medication, 7, 6),
+    "letter": (write_letter, 3.5, 3),
+}
+_SLOPPY = {"message", "handover", "phone_note", "progress_note_ggz_vg", "progress_note"}
+_START = dt.date(2016, 1, 1)
+_DAYS = (dt.date(2023, 12, 31) - _START).days
+
+
+def _choose_type(rng: random.Random, setting: str) -> str:
+    col = 1 if setting in ("vvt", "wijk") else 2
+    names = list(DOC_TYPES)
+    weights = [DOC_TYPES[n][col] for n in names]
+    return rng.choices(names, weights)[0]
+
+
+def _note(i: int, client: Client, rng: random.Random, ps: PhiSampler, ns: NameSampler) -> tuple[str, Document]:
+    kind = _choose_type(rng, client.setting)
+    date = _START + dt.timedelta(days=rng.randrange(_DAYS))
+    ctx = NoteContext.create(client, date, rng, ps, ns)
+    b = TextBuilder(rng)
+    DOC_TYPES[kind][0](b, ctx, make_slots(ctx))
+    lower = kind in _SLOPPY and rng.random() < (0.4 if kind in ("message", "handover") else 0.08)
+    x = rng.random()
+    typo_rate = 0.0 if x < 0.45 else rng.choice((0.004, 0.008, 0.015, 0.03))
+    doc = b.build(f"demo-{i:05d}", lower=lower, lower_phi=lower and rng.random() < 0.5, typo_rate=typo_rate)
+    return kind, doc
+
+
+def generate_demo_corpus_with_types(n_docs: int, seed: int) -> list[tuple[str, Document]]:
+    """Like ``generate_demo_corpus`` but each document comes with its type name."""
+    if n_docs < 0:
+        raise ValueError("n_docs must be >= 0")
+    rng = random.Random(seed)
+    fake = Faker("nl_NL")
+    fake.seed_instance(seed)
+    ns, ps = NameSampler(rng, fake), PhiSampler(rng, fake)
+    clients = [make_client(ns, ps, rng, dt.date(2020, 1, 1)) for _ in range(max(3, n_docs // 5))]
+    return [_note(i, rng.choice(clients), rng, ps, ns) for i in range(1, n_docs + 1)]
+
+
+def generate_demo_corpus(n_docs: int, seed: int) -> list[Document]:
+    """``n_docs`` synthetic Dutch care notes with gold PHI spans, deterministic from ``seed``.
+
+    Ids are ``demo-00001``, ``demo-00002``, ...; every span carries a canonical tag.
+    """
+    return [doc for _, doc in generate_demo_corpus_with_types(n_docs, seed)]

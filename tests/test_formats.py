@@ -1,0 +1,195 @@
+import json
+import tempfile
+import string
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from synthdeid import Document, InputError, Span
+from synthdeid.formats import guess_format, read_documents, write_documents
+from synthdeid.formats.brat import read_brat
+from synthdeid.formats.conll import default_tokenize, read_conll
+from synthdeid.formats.jsonl import read_jsonl
+
+MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
+
+DOCS = [
+    Document.create("n1", "Dhr. Jan Jansen,\n geb. 12-03-1950 woont  in Utrecht.\n",
+                    [Span(5, 15, "Name"), Span(23, 33, "Date"), Span(45, 52, "Address")]),
+    Document.create("n2", "Geen PHI hier."),
+    Document.create("sub/n3", "Café Ñandú — 06-12345678\ttel", [Span(0, 11, "Organization_Company"), Span(14, 25, "Phone_fax")]),
+]
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.inline", "brat"])
+def test_lossless_round_trip(tmp_path, name):
+    path = tmp_path / name
+    assert write_documents(DOCS, path) == 3
+    assert list(read_documents(path)) == sorted(DOCS, key=lambda d: d.id) if name == "brat" else DOCS
+
+
+def test_conll_round_trip_is_token_level(tmp_path):
+    path = tmp_path / "c.conll"
+    write_documents(DOCS, path)
+    back = list(read_documents(path))
+    assert [d.id for d in back] == [d.id for d in DOCS]
+    for orig, got in zip(DOCS, back):
+        assert [s.label for s in got.spans] == [s.label for s in orig.spans]
+        assert [got.surface(s) for s in got.spans] == [
+            " ".join(orig.surface(s)[a:b] for a, b in default_tokenize(orig.surface(s))) for s in orig.spans]
+    # a token-level document round-trips exactly, and the file is a fixed point
+    write_documents(back, tmp_path / "again.conll")
+    assert (tmp_path / "again.conll").read_text() == path.read_text()
+    assert list(read_documents(tmp_path / "again.conll")) == back
+
+
+def test_conll_reads_bioes_and_plain_blocks(tmp_path):
+    p = tmp_path / "x.bio"
+    p.write_text("Jan S-Name\nde B-Name\nVries E-Name\nkwam O\n\nop O\n12 B-Date\nmaart I-Date\n")
+    docs = list(read_conll(p))
+    assert [d.id for d in docs] == ["x-1", "x-2"]
+    assert [(docs[0].surface(s), s.label) for s in docs[0].spans] == [("Jan", "Name"), ("de Vries", "Name")]
+    assert [(docs[1].surface(s), s.label) for s in docs[1].spans] == [("12 maart", "Date")]
+
+
+@st.composite
+def brat_docs(draw):
+    text = draw(st.text(alphabet=string.ascii_letters + " .\n" + "éß€", min_size=2, max_size=50).filter(str.strip))
+    cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=6)))
+    frags = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if a < b and text[a:b].strip() == text[a:b] and "\n" not in text[a:b]]
+    bom = draw(st.booleans())
+    discontinuous = draw(st.booleans()) and len(frags) >= 2
+    return text, frags, bom, discontinuous
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(brat_docs())
+def test_brat_reader_offsets_bom_and_discontinuous_spans(tmp_path, case):
+    text, frags, bom, discontinuous = case
+    folder = Path(tempfile.mkdtemp(dir=tmp_path))
+    shift = 1 if bom else 0
+    (folder / "d.txt").write_bytes(((("\ufeff" if bom else "") + text).encode("utf-8")))
+    lines = []
+    if discontinuous:
+        (a, b), (c, d) = frags[:2]
+        lines.append(f"T1\tName {a + shift} {b + shift};{c + shift} {d + shift}\t{text[a:b]} {text[c:d]}")
+        rest = frags[2:]
+    else:
+        rest = frags
+    lines += [f"T{i + 2}\tDate {a + shift} {b + shift}\t{text[a:b]}" for i, (a, b) in enumerate(rest)]
+    lines.append("#1\tAnnotatorNotes T1\tnot a span")
+    (folder / "d.ann").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    [doc] = read_brat(folder)
+    assert doc.text == text
+    assert [(s.start, s.end) for s in doc.spans] == frags
+    assert [s.label for s in doc.spans] == ["Name", "Name"] * discontinuous + ["Date"] * len(rest)
+
+
+@pytest.mark.skipif(not (MEDDOCAN / "train").is_dir(), reason="MEDDOCAN not present in ../shared/data")
+def test_meddocan_train_loads_completely():
+    docs = list(read_brat(MEDDOCAN / "train"))
+    assert len(docs) == 500
+    assert sum(len(d.spans) for d in docs) == 11333
+    ann_texts = {}
+    for ann in (MEDDOCAN / "train").glob("*.ann"):
+        for line in ann.read_text(encoding="utf-8").splitlines():
+            if line.startswith("T"):
+                _, _, surface = line.split("\t")
+                ann_texts.setdefault(ann.stem, []).append(surface)
+    for d in docs:
+        assert sorted(d.text[s.start:s.end] for s in d.spans) == sorted(ann_texts.get(d.id, []))
+    assert not any(d.text.startswith("\ufeff") for d in docs)
+
+
+def test_guess_format(tmp_path):
+    assert guess_format("a.jsonl") == "jsonl"
+    assert guess_format("a.bio") == "conll"
+    assert guess_format("a.inline.txt") == "inline"
+    assert guess_format(tmp_path) == "brat"
+    with pytest.raises(InputError, match="cannot tell the format"):
+        guess_format("a.docx")
+
+
+# ---- bad input: each error names the file, the line or document, and the fix
+
+def _err(fn):
+    with pytest.raises(InputError) as e:
+        fn()
+    assert "fix:" in str(e.value)
+    return str(e.value)
+
+
+def test_malformed_json_names_file_and_line(tmp_path):
+    p = tmp_path / "c.jsonl"
+    p.write_text(json.dumps(DOCS[1].to_dict()) + "\n{\"id\": \"x\", \n")
+    msg = _err(lambda: list(read_jsonl(p)))
+    assert f"{p}:2" in msg and "malformed JSON" in msg
+
+
+def test_offsets_out_of_range_in_jsonl(tmp_path):
+    p = tmp_path / "c.jsonl"
+    p.write_text(json.dumps({"id": "z9", "text": "abc", "spans": [{"start": 1, "end": 10, "label": "Name"}]}) + "\n")
+    msg = _err(lambda: list(read_jsonl(p)))
+    assert f"{p}:1" in msg and "'z9'" in msg and "outside the text" in msg
+
+
+def test_overlap_unknown_label_empty_and_duplicate_id(tmp_path):
+    p = tmp_path / "c.jsonl"
+    rows = [
+        {"id": "o", "text": "Jan Jansen", "spans": [{"start": 0, "end": 10, "label": "Name"}, {"start": 4, "end": 7, "label": "Name"}]},
+        {"id": "u", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Alien"}]},
+        {"id": "e", "text": "   ", "spans": []},
+        {"id": "ok", "text": "x", "spans": []},
+        {"id": "ok", "text": "y", "spans": []},
+    ]
+    p.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    errors = []
+    from synthdeid import TagSet
+    docs = list(read_jsonl(p, tagset=TagSet(), errors=errors))
+    assert [d.id for d in docs] == ["ok"]
+    msgs = [str(e) for e in errors]
+    assert "overlap" in msgs[0] and f"{p}:1" in msgs[0]
+    assert "unknown label 'Alien'" in msgs[1] and f"{p}:2" in msgs[1]
+    assert "empty" in msgs[2] and f"{p}:3" in msgs[2]
+    assert "duplicate document id 'ok'" in msgs[3] and f"{p}:5" in msgs[3]
+
+
+def test_undecodable_bytes(tmp_path):
+    p = tmp_path / "c.jsonl"
+    p.write_bytes(b'{"id": "a", "text": "ok"}\n{"id": "b", "text": "caf\xe9"}\n')
+    msg = _err(lambda: list(read_jsonl(p)))
+    assert f"{p}:2" in msg and "not UTF-8" in msg and "iconv" in msg
+
+
+def test_missing_files(tmp_path):
+    assert "not found" in _err(lambda: list(read_documents(tmp_path / "nope.jsonl")))
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "x.txt").write_text("Jan")
+    msg = _err(lambda: list(read_brat(tmp_path / "b")))
+    assert "x.txt" in msg and "no .ann file" in msg and "x.ann" in msg
+
+
+def test_brat_offsets_that_do_not_match_the_text(tmp_path):
+    (tmp_path / "x.txt").write_text("Jan Jansen")
+    (tmp_path / "x.ann").write_text("T1\tName 0 3\tJan\nT2\tName 4 9\tJansen\n")
+    msg = _err(lambda: list(read_brat(tmp_path)))
+    assert f"{tmp_path / 'x.ann'}:2" in msg and "differs" in msg
+
+
+def test_conll_bad_line_and_bad_tag(tmp_path):
+    p = tmp_path / "x.conll"
+    p.write_text("-DOCSTART-\ta\n\nJan B-Name\nzomaar\n\n-DOCSTART-\tb\n\nPiet X-Name\n\n-DOCSTART-\tc\n\nok O\n")
+    errors = []
+    docs = list(read_conll(p, errors=errors))
+    assert [d.id for d in docs] == ["c"]
+    assert f"{p}:4" in str(errors[0]) and "expected a token and a tag" in str(errors[0])
+    assert f"{p}:8" in str(errors[1]) and "unknown tag 'X-Name'" in str(errors[1])
+
+
+def test_inline_file_with_malformed_tags(tmp_path):
+    p = tmp_path / "x.inline"
+    p.write_text("a\t<NameSTART> Jan <EOD>\n")
+    msg = _err(lambda: list(read_documents(p)))
+    assert f"{p}:1" in msg and "1 unclosed" in msg
