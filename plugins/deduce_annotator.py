@@ -34,15 +34,22 @@ DEDUCE_TAGS: dict[str, str] = {
 _TITLE = re.compile(r"^(?:(?:dhr|mw|mevr|mr|dr|drs|prof|ir|ing|zr|br)\.?|de heer|mevrouw|meneer|zuster|broeder)\s+", re.I)
 
 
-@lru_cache(maxsize=None)
-def _deduce(cache_path: str | None) -> Any:
+def import_deduce() -> Any:
+    """The ``deduce`` module, imported without the logging set-up it does on import (every
+    library's debug messages to stdout)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     try:
-        import deduce  # configures logging to stdout at DEBUG on import
+        import deduce
     finally:
         root.handlers[:] = handlers
         root.setLevel(level)
+    return deduce
+
+
+@lru_cache(maxsize=None)
+def _deduce(cache_path: str | None) -> Any:
+    deduce = import_deduce()
     gc.disable()  # DEDUCE's lookup structures build ~4x faster without the cyclic GC
     try:
         return deduce.Deduce(**({"cache_path": cache_path} if cache_path else {}))

@@ -1,0 +1,50 @@
+"""The DEDUCE annotator plugin (builds DEDUCE's lookup structures once: ~1 min on a fresh install)."""
+
+import logging
+import subprocess
+import sys
+
+import pytest
+
+from synthdeid import CANONICAL_TAGS, Document, Span
+from synthdeid.annotate import annotate_documents
+from synthdeid.plugin_manager import registry
+from synthdeid.plugins.deduce_annotator import DEDUCE_TAGS
+
+TEXT = ("Dhr. Jan Jansen (BSN 111222333), geboren 12-03-1950, woont aan de Kerkstraat 12 in Utrecht. "
+        "Tel 06-12345678, jan@example.nl. Opgenomen in het Antonius Ziekenhuis.")
+
+
+@pytest.fixture(scope="module")
+def annotator():
+    return registry("annotator").create("deduce")
+
+
+def test_deduce_finds_phi_with_canonical_labels(annotator):
+    spans = annotator.annotate(TEXT)
+    found = {(TEXT[s.start:s.end], s.label) for s in spans}
+    assert ("Jan Jansen", "Name") in found  # the title "Dhr." stays outside the Name span
+    assert ("111222333", "SSN") in found
+    assert ("12-03-1950", "Date") in found
+    assert ("06-12345678", "Phone_fax") in found
+    assert ("jan@example.nl", "Email") in found
+    assert any(label == "Hospital" for _, label in found)
+    assert all(s.label in CANONICAL_TAGS for s in spans)
+    Document.create("t", TEXT, spans)  # valid: in range, no overlaps
+
+
+def test_annotate_documents_replaces_spans(annotator):
+    doc = Document.create("d", TEXT, [Span(0, 3, "Other")])
+    [out] = annotate_documents([doc], annotator)
+    assert out.text == TEXT and Span(0, 3, "Other") not in out.spans and out.spans
+
+
+def test_importing_deduce_leaves_logging_alone():
+    code = ("import logging; from synthdeid.plugins.deduce_annotator import import_deduce; "
+            "import_deduce(); r = logging.getLogger(); print(len(r.handlers), r.level)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["0", str(logging.WARNING)]
+
+
+def test_every_mapped_tag_is_canonical():
+    assert set(DEDUCE_TAGS.values()) <= set(CANONICAL_TAGS)
