@@ -16,6 +16,7 @@ from .registry import Entry, Registry
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.languages.nl",
     "synthdeid.plugins.deduce_annotator",
+    "synthdeid.plugins.decoders",
 )
 
 # hook name -> registry kind

@@ -1,0 +1,123 @@
+"""The shared generation loop: prompts in, inline-tag notes out, batched, seeded, until a target
+corpus size; plus the step-by-step sampling loop that the sampling decoders use."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import torch
+
+from .errors import InputError
+from .lm import AutoregressiveLM
+from .tagmask import TagMask
+
+Choose = Callable[[torch.Tensor, torch.Generator], torch.Tensor]
+"""Pick one token per row from masked logits ``[rows, vocab]``."""
+
+
+@dataclass(frozen=True)
+class GenerationSettings:
+    min_tokens: int = 50
+    max_tokens: int = 400
+    tag_safe: bool = True
+    batch_size: int = 32
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.min_tokens < self.max_tokens:
+            raise InputError(
+                f"generation needs 0 <= min_tokens < max_tokens, got {self.min_tokens} and {self.max_tokens}",
+                path="params.yaml", fix="raise generate.max_tokens or lower generate.min_tokens",
+            )
+        if self.batch_size < 1:
+            raise InputError("generate.batch_size must be at least 1", path="params.yaml", fix="e.g. 32")
+
+
+class Decoder(Protocol):
+    """What a decoder plugin's factory returns."""
+
+    name: str
+
+    def check(self, model: Any) -> None:
+        """Raise ``SynthdeidError`` naming the generator and decoder when they do not work
+        together; called when the stage starts, before any generation."""
+        ...
+
+    def generate(self, model: Any, prompts: list[list[int]], settings: GenerationSettings,
+                 rng: torch.Generator) -> list[list[int]]:
+        """Generated token ids for each prompt (without the prompt)."""
+        ...
+
+
+def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
+                choose: Choose, rng: torch.Generator) -> list[list[int]]:
+    """Token-by-token generation for a batch: finished rows (``<EOD>``) leave the batch."""
+    out: list[list[int]] = [[] for _ in prompts]
+    if not prompts:
+        return out
+    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe)
+    mask.reset(prompts)
+    state, logits = model.start([list(p) for p in prompts])
+    alive = torch.arange(len(prompts))
+    for n in range(settings.max_tokens):
+        tokens = choose(mask.apply(logits.float(), n, settings.min_tokens, settings.max_tokens), rng)
+        for row, tok in zip(alive.tolist(), tokens.tolist()):
+            out[row].append(tok)
+        mask.update(tokens)
+        if n == settings.max_tokens - 1:
+            break
+        keep = (tokens != model.eod_id).nonzero().squeeze(1)
+        if keep.numel() == 0:
+            break
+        if keep.numel() < alive.numel():
+            state = model.select(state, keep)
+            mask.select(keep)
+            alive, tokens = alive[keep], tokens[keep]
+        state, logits = model.step(state, tokens)
+    return out
+
+
+def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str]]:
+    """An endless seeded stream of (note number, prompt): the prompts shuffled, then again."""
+    if not prompts:
+        raise InputError("there are no prompts to generate from", path="data/inline/prompts.jsonl",
+                         fix="the dev split is empty: give prepare.split a non-zero dev share")
+    rnd = random.Random(seed)
+    n = 0
+    while True:
+        order = list(prompts)
+        rnd.shuffle(order)
+        for p in order:
+            yield n, p
+            n += 1
+
+
+def count_tokens(text: str) -> int:
+    """Corpus size unit: whitespace tokens of the inline text, tags excluded."""
+    return sum(1 for t in text.split() if not (t.startswith("<") and t.endswith(">")))
+
+
+def generate_corpus(model: Any, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
+                    target_tokens: int, seed: int, progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
+    """(prompt, generated inline text) pairs until ``target_tokens`` tokens are generated.
+
+    Batches are seeded by their index, so the same params give the same corpus."""
+    decoder.check(model)
+    stream = corpus_prompts(prompts, seed)
+    notes: list[tuple[str, str]] = []
+    total = 0
+    batch_no = 0
+    while total < target_tokens:
+        batch = [next(stream)[1] for _ in range(settings.batch_size)]
+        rng = torch.Generator().manual_seed(seed * 1_000_003 + batch_no)
+        ids = [model.encode(p) for p in batch]
+        for prompt, gen in zip(batch, decoder.generate(model, ids, settings, rng)):
+            text = (prompt + " " + model.decode(gen)).strip()
+            notes.append((prompt, text))
+            total += count_tokens(text)
+            if progress:
+                progress(count_tokens(text))
+        batch_no += 1  # the last batch is kept whole: no generated note is thrown away
+    return notes

@@ -1,0 +1,100 @@
+"""Tag-safe decoding: logit masks that keep inline tags well-formed while a model generates.
+
+With the mask on, an END tag can only close the open START of the same type, no START opens
+inside another, a tag cannot close right after it opened (no empty spans), a note cannot end
+with a tag open, and a tag still open when the token budget runs out is closed in time. The
+minimum length (no ``<EOD>`` before ``min_tokens``) applies with or without it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import torch
+
+_TAG = re.compile(r"^<([A-Za-z][A-Za-z0-9_]*?)(START|END)>$")
+NEG_INF = float("-inf")
+
+
+class TagMask:
+    """Per-row tag state for a batch; ``rows`` are reordered with ``select`` like the model state."""
+
+    def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True) -> None:
+        self.eod_id = eod_id
+        self.tag_safe = tag_safe
+        starts: dict[str, int] = {}
+        ends: dict[str, int] = {}
+        for i, tok in enumerate(vocab):
+            m = _TAG.match(tok)
+            if m:
+                (starts if m.group(2) == "START" else ends)[m.group(1)] = i
+        self.labels = sorted(set(starts) & set(ends))
+        self.start_ids = torch.tensor([starts[label] for label in self.labels], dtype=torch.long)
+        self.end_ids = torch.tensor([ends[label] for label in self.labels], dtype=torch.long)
+        self._label_of_start = {starts[lab]: k for k, lab in enumerate(self.labels)}
+        self._label_of_end = {ends[lab]: k for k, lab in enumerate(self.labels)}
+        self.open = torch.empty(0, dtype=torch.long)  # label index of the open tag, -1 for none
+        self.just_opened = torch.empty(0, dtype=torch.bool)
+
+    def reset(self, prompts: Sequence[Sequence[int]]) -> None:
+        """Start the rows from their prompts (a prompt may leave a tag open)."""
+        opened = []
+        for ids in prompts:
+            cur = -1
+            for t in ids:
+                if t in self._label_of_start:
+                    cur = self._label_of_start[t]
+                elif t in self._label_of_end and self._label_of_end[t] == cur:
+                    cur = -1
+            opened.append(cur)
+        self.open = torch.tensor(opened, dtype=torch.long)
+        self.just_opened = torch.zeros(len(opened), dtype=torch.bool)
+
+    def apply(self, logits: torch.Tensor, n_generated: int, min_tokens: int, max_tokens: int) -> torch.Tensor:
+        """Masked copy of ``logits`` [rows, vocab] before choosing token ``n_generated`` (0-based)."""
+        logits = logits.clone()
+        if n_generated < min_tokens:
+            logits[:, self.eod_id] = NEG_INF
+        if not self.tag_safe or not self.labels:
+            return logits
+        is_open = self.open >= 0
+        left = max_tokens - n_generated  # tokens still allowed, this one included
+        closed_rows = (~is_open).nonzero().squeeze(1)
+        open_rows = is_open.nonzero().squeeze(1)
+        if closed_rows.numel():
+            logits[closed_rows[:, None], self.end_ids[None, :]] = NEG_INF
+            if left <= 2:  # a tag opened now could not get a word and its END in time
+                logits[closed_rows[:, None], self.start_ids[None, :]] = NEG_INF
+        if open_rows.numel():
+            logits[open_rows[:, None], self.start_ids[None, :]] = NEG_INF
+            logits[open_rows, self.eod_id] = NEG_INF
+            own_end = self.end_ids[self.open[open_rows]]
+            keep = logits[open_rows, own_end].clone()
+            logits[open_rows[:, None], self.end_ids[None, :]] = NEG_INF
+            fresh = self.just_opened[open_rows]
+            keep[fresh] = NEG_INF  # no empty span
+            logits[open_rows, own_end] = keep
+            if left <= 1:  # last token of the budget: close the tag
+                forced = torch.full_like(logits[open_rows], NEG_INF)
+                forced[torch.arange(len(open_rows)), own_end] = 0.0
+                logits[open_rows] = forced
+        return logits
+
+    def update(self, tokens: torch.Tensor) -> None:
+        """Record the tokens just chosen, one per row."""
+        if not self.tag_safe and not self.labels:
+            return
+        new_open = self.open.clone()
+        just = torch.zeros_like(self.just_opened)
+        for row, t in enumerate(tokens.tolist()):
+            if t in self._label_of_start:
+                new_open[row] = self._label_of_start[t]
+                just[row] = True
+            elif t in self._label_of_end and self._label_of_end[t] == int(self.open[row]):
+                new_open[row] = -1
+        self.open, self.just_opened = new_open, just
+
+    def select(self, rows: torch.Tensor) -> None:
+        self.open = self.open[rows]
+        self.just_opened = self.just_opened[rows]
