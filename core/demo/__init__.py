@@ -1,13 +1,16 @@
 """An embedded demo corpus: realistic Dutch care notes with gold PHI spans for all 16 tags.
 
-``generate_demo_corpus(n_docs, seed)`` writes progress notes, SOAP notes, messages, handovers,
-phone notes, measurements, care plans, intake forms, incident reports, behavioural reports,
-medication notes and letters about a pool of fictitious clients in elderly care, home care,
-mental health care and disability care. Everything comes from one ``random.Random(seed)`` and a
+``generate_demo_corpus(n_docs, seed)`` writes progress notes, day reports, SOAP notes,
+conversation reports, messages, handovers, phone notes, vital signs, measurement lists, care
+plans, intake forms, incident reports, behavioural reports, medication notes and letters
+about a pool of ``n_docs // 5`` fictitious clients in elderly care, home care, mental health
+care and disability care (so a client, their family and carers recur across notes, and are
+referred to consistently within one). Everything comes from one ``random.Random(seed)`` and a
 ``Faker("nl_NL")`` seeded with the same seed, so the output is byte-identical for the same
 arguments (and the same Faker version).
 
-Annotation conventions follow the NUT guidelines: titles (mw., dhr., dr.) are outside Name
+Annotation conventions follow the NUT annotation guidelines (Trienes et al., the corpus whose
+tags are canonical here): titles (mw., dhr., dr.) are outside Name
 spans; ``J. de Vries`` is one Name; standalone initials (signatures, ``JdV``) are Initials;
 Internal_Location covers the identifying part (``3B``, ``12``, ``De Linde``) and not the generic
 word (``afdeling``, ``kamer``); Age includes the unit when written (``83 jaar``, ``83-jarige``);
@@ -28,38 +31,42 @@ from .behaviour import write_behaviour, write_medication
 from .builder import Slots, TextBuilder
 from .careplans import write_careplan
 from .context import Client, NoteContext, make_client
+from .day_reports import write_day_report
 from .incidents import write_incident
 from .intake import write_intake
 from .letters import write_letter
 from .measurements import write_series, write_vitals
-from .mental_disability import write_ggz_vg
+from .mental_disability import write_conversation, write_ggz_vg
 from .messages import write_handover, write_message, write_phone
 from .names import NameSampler
 from .phi import PhiSampler, bsn_valid
 from .progress_notes import write_progress, write_soap
 from .slots import make_slots
 
-__all__ = ["DOC_TYPES", "bsn_valid", "generate_demo_corpus"]
+__all__ = ["DOC_TYPES", "bsn_valid", "generate_demo_corpus", "generate_demo_corpus_with_types"]
 
 Writer = Callable[[TextBuilder, NoteContext, Slots], None]
 
 # name: (writer, weight in elderly/home care, weight in GGZ/VG)
 DOC_TYPES: dict[str, tuple[Writer, float, float]] = {
-    "progress_note": (write_progress, 30, 0),
-    "progress_note_ggz_vg": (write_ggz_vg, 0, 30),
+    "progress_note": (write_progress, 26, 0),
+    "day_report": (write_day_report, 10, 0),
+    "progress_note_ggz_vg": (write_ggz_vg, 0, 26),
+    "conversation_report": (write_conversation, 0, 10),
     "soap_note": (write_soap, 6, 3),
-    "message": (write_message, 9, 8),
+    "message": (write_message, 7, 6.5),
     "handover": (write_handover, 4, 3),
-    "phone_note": (write_phone, 7, 7),
-    "vital_signs": (write_vitals, 7, 3),
+    "phone_note": (write_phone, 6, 6),
+    "vital_signs": (write_vitals, 5, 2.5),
     "measurement_list": (write_series, 4, 2),
-    "care_plan": (write_careplan, 4, 5),
-    "intake_form": (write_intake, 3.5, 3.5),
+    "care_plan": (write_careplan, 4.5, 5),
+    "intake_form": (write_intake, 4.5, 4.5),
     "incident_report": (write_incident, 5, 5),
     "behaviour_report": (write_behaviour, 2, 9),
-    "medication_note": (write_medication, 7, 6),
-    "letter": (write_letter, 3.5, 3),
+    "medication_note": (write_medication, 6, 5),
+    "letter": (write_letter, 4, 3.5),
 }
+_ANONYMOUS = {"progress_note", "progress_note_ggz_vg", "medication_note", "vital_signs", "soap_note", "message"}
 _SLOPPY = {"message", "handover", "phone_note", "progress_note_ggz_vg", "progress_note"}
 _START = dt.date(2016, 1, 1)
 _DAYS = (dt.date(2023, 12, 31) - _START).days
@@ -77,6 +84,8 @@ def _note(i: int, client: Client, rng: random.Random, ps: PhiSampler, ns: NameSa
     date = _START + dt.timedelta(days=rng.randrange(_DAYS))
     ctx = NoteContext.create(client, date, rng, ps, ns)
     b = TextBuilder(rng)
+    if kind in _ANONYMOUS and rng.random() < 0.2:  # unsigned note about "cl." / "mw."
+        ctx.name_rate, b.signed = 0.0, False
     DOC_TYPES[kind][0](b, ctx, make_slots(ctx))
     lower = kind in _SLOPPY and rng.random() < (0.4 if kind in ("message", "handover") else 0.08)
     x = rng.random()

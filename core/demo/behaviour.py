@@ -24,6 +24,11 @@ OBS = (
     "[Het werken met de dagplanning|De nieuwe benadering|Het rustmoment na de lunch|De koptelefoon] [lijkt te helpen|helpt niet|geeft wisselend resultaat].",
     "{cl} [zocht|zoekt] [veel|weinig] contact met [begeleiders|{mb}|{col}][, vooral [als het druk is|'s avonds]|].",
     "[Incidenten|Uitbarstingen] deze [week|maand]: {num:0:9}[ (vorige periode: {num:0:12})|].",
+    "[Opvallend is dat|Het valt op dat|Het team ziet dat] {cl} [rustiger is als er één vaste begeleider is|meer onrust laat zien na bezoek van {rel}|minder eet als het druk is aan tafel|beter slaapt na een wandeling].",
+    "{cl} [kan|kon] [signalen van spanning|{zijn} gevoelens|behoeften] [nog niet goed|steeds beter|soms] [aangeven|onder woorden brengen], [waardoor het gedrag escaleert|wat de begeleiding lastiger maakt|wat positief is].",
+    "[In de thuissituatie|Op de dagbesteding|Op school] [wordt|werd] [hetzelfde gedrag|weinig van dit gedrag|vooral verbale agressie] gezien[, aldus {rel}|].",
+    "[De functie van het gedrag lijkt|Vermoedelijk is het gedrag gericht op] [het vermijden van eisen|het krijgen van aandacht|het reguleren van prikkels|het uiten van pijn of ongemak].",
+    "[Het gebruik van|De inzet van] [de time-out|de prikkelarme ruimte|z.n. medicatie|fixatie] [is afgenomen|is gelijk gebleven|is toegenomen] [ten opzichte van {monthyear}|sinds de vorige evaluatie].",
 )
 ADVICE = (
     "[Voorspelbaarheid bieden|Duidelijke korte zinnen gebruiken|Niet in discussie gaan|Keuzes beperken tot twee]",
@@ -36,6 +41,8 @@ MED = (
     "[Baxterrol|Medicatierol|Weekdoos] [ontvangen van|gecontroleerd, klopt met] {apo}[, [geen|enkele] afwijkingen|].",
     "{cl} [weigerde|spuugde] {zijn} [ochtendmedicatie|avondmedicatie|{med}][, na {num:15:60} min opnieuw aangeboden en [toen wel ingenomen|weer geweigerd]|. {arts} geïnformeerd.]",
     "[Dubbele controle|Controle] [insuline|opiaat|{med}] met {col} om {time}[, afgetekend|].",
+    "[Medicatie|{med}] [afgetekend|gecontroleerd|klaargezet] door {ini}[, tweede controle {ini}|][ om {time}|].",
+    "[Overleg met|Na overleg met|I.o.m.] {ini}: {med} [z.n.|extra] gegeven [om {time}|], [effect afwachten|rapporteren aan de avonddienst].",
     "{med} [z.n.|zn] gegeven om {time} [i.v.m.|ivm|vanwege] [pijn|onrust|benauwdheid|slapeloosheid|angst][, effect [goed|matig|geen]|].",
     "[Herhaalrecept|Recept] [aangevraagd bij|verstuurd naar] {ha}[ voor {med}|], [levering {dag}|gaat via {apo}].",
     "Medicatiereview [met|door] {arts} en {apo} [gepland op {date:d_month:5:30}|gedaan][, {num:1:4} middelen gestopt|].",
@@ -55,6 +62,9 @@ def write_behaviour(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         labels = (("A", "B", "C"), ("Aanleiding", "Gedrag", "Gevolg"), ("Antecedent", "Behaviour", "Consequentie"))[rng.randrange(3)]
         for lab, pool in zip(labels, (ANTECEDENT, BEHAVIOUR, CONSEQUENCE)):
             field(b, s, lab, rng.choice(pool))
+        if rng.random() < 0.5:
+            b.text(rng.choice(("Toelichting: ", "Opmerking: ")), fixed=True)
+            sentences(b, s, pick(rng, OBS, rng.randint(1, 2)))
         signoff(b, s, rng, 0.6)
         return
     b.render("[Gedragsrapportage|Observatieverslag|Verslag gedragsdeskundige|Weekevaluatie gedrag][ week {num:1:52}| {today}|]", s).nl(2)
@@ -62,10 +72,14 @@ def write_behaviour(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         field(b, s, "Cliënt", "{clname}")
         field(b, s, rng.choice(("Opgesteld door", "Auteur", "Door")), "[{gd}|{author}]")
         b.nl()
-    sentences(b, s, pick(rng, OBS, rng.randint(2, 4)))
+    sentences(b, s, pick(rng, OBS, rng.randint(5, 10)))
     b.nl(2)
     b.text(rng.choice(("Advies", "Adviezen", "Afspraken", "Plan")) + ":", fixed=True).nl()
     bullets(b, s, rng, pick(rng, ADVICE, rng.randint(2, 4)))
+    if rng.random() < 0.5:
+        b.nl()
+        b.render("[Volgende evaluatie|Evaluatie] [op {date:d_month:14:60}|in het MDO|over {num:4:8} weken][ met {gd}|]", s).nl()
+    signoff(b, s, rng, 0.5)
 
 
 def write_medication(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
@@ -73,5 +87,5 @@ def write_medication(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     rng = ctx.rng
     if rng.random() < 0.3:
         b.render("[Medicatie|Medicatienotitie|Medicatie {today}|MEDICATIE]", s).nl()
-    sentences(b, s, pick(rng, MED, rng.choice((1, 1, 2, 3))), " " if rng.random() < 0.6 else "\n")
+    sentences(b, s, pick(rng, MED, rng.choice((1, 2, 2, 3, 4))), " " if rng.random() < 0.6 else "\n")
     signoff(b, s, rng, 0.6)

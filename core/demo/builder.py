@@ -29,7 +29,7 @@ Slots = Mapping[str, Union[SlotFn, str]]
 ABBREVIATIONS = frozenset(
     "mw. dhr. mevr. cl. pt. dr. ca. evt. z.n. i.v.m. ivm. b.v. bv. o.a. i.o.m. m.b.t. "
     "t.a.v. a.s. z.s.m. zsm. tel. nr. geb. gr. mgr. st. fam. jl. i.o. excl. incl. mbv. "
-    "min. max. wk. afd. ed. m.i.v. resp. eig. vnl. d.d. ml. mg. kg. dd. n.a.v. p.o. s.c.".split()
+    "max. afd. ed. m.i.v. resp. eig. vnl. d.d. n.a.v. p.o. s.c.".split()
 )
 
 _BULLET_CHARS = set("-*•0123456789.) \t")
@@ -44,15 +44,29 @@ class TextBuilder:
         self.pieces: list[tuple[str, str | None, bool]] = []
         self._tail = ""
         self._after_phi = False
+        self.signed = True  # False: the note gets no author signature
 
     # -- appending -------------------------------------------------------------------
     def text(self, s: str, fixed: bool = False) -> "TextBuilder":
+        if s[:1] in (".", ",", ";", ":") and s[:2] != ".." and self.pieces:
+            if s[0] == "." and self._tail.endswith("."):
+                s = s[1:]  # "mw." + "." -> "mw."
+                self._after_phi = False
+            self._strip_trailing_spaces()
+        elif s[:1] == " " and (not self._tail or self._tail[-1] in " \n"):
+            s = s.lstrip(" ")  # no double spaces from empty alternatives
         if s:
             self.pieces.append((s, None, fixed))
             self._tail = (self._tail + s)[-40:]
             if not s.isspace():
                 self._after_phi = False
         return self
+
+    def word(self, s: str) -> "TextBuilder":
+        """Plain text, capitalised when it starts a sentence."""
+        if s[:1].islower() and self.at_sentence_start():
+            s = s[0].upper() + s[1:]
+        return self.text(s)
 
     def phi(self, s: str, label: str) -> "TextBuilder":
         """Append a PHI surface; surrounding whitespace is written as plain text."""
@@ -69,13 +83,16 @@ class TextBuilder:
 
     def nl(self, n: int = 1) -> "TextBuilder":
         """End the current line (trailing spaces removed) and add ``n - 1`` blank lines."""
+        self._strip_trailing_spaces()
+        return self.text("\n" * n)
+
+    def _strip_trailing_spaces(self) -> None:
         while self.pieces and self.pieces[-1][1] is None and self.pieces[-1][0].endswith(" "):
             t, lab, fx = self.pieces.pop()
             t = t.rstrip(" ")
             if t:
                 self.pieces.append((t, lab, fx))
         self._tail = self._tail.rstrip(" ")
-        return self.text("\n" * n)
 
     def space(self) -> "TextBuilder":
         if self._tail and not self._tail[-1].isspace():

@@ -18,7 +18,7 @@ GOALS = (
     "{cl} [heeft wekelijks contact met|onderhoudt het contact met] {rel}.",
     "{cl} [gaat {num:2:5} dagdelen per week naar de dagbesteding|doet mee aan {act}|heeft een zinvolle daginvulling].",
     "{cl} [herkent de eigen signalen van spanning|kan hulp vragen als het niet goed gaat|gebruikt geen middelen].",
-    "{cl} [beheert {zijn} geld met hulp van {org}|heeft geen nieuwe schulden].",
+    "{cl} [beheert {zijn} geld met hulp van [{org:fin}|de bewindvoerder|{relname}]|heeft geen nieuwe schulden].",
 )
 ACTIONS = (
     "[Dagelijks|2x per dag|Bij elke zorgmoment] [huid inspecteren en insmeren|wisselligging volgens schema|vochtinname noteren]",
@@ -28,9 +28,9 @@ ACTIONS = (
     "[Stimuleren om deel te nemen aan|Begeleiden naar] {act}",
     "{para} [komt 1x per week|evalueert het oefenprogramma|past de hulpmiddelen aan]",
     "[Contact met {rel} [elke maand|na elk MDO]|{rel} informeren bij veranderingen][, tel. {relphone}|]",
-    "Medicatie [aanreiken|toedienen|controleren] volgens [toedienlijst|Medimo|afspraak met {apo}]",
+    "Medicatie [aanreiken|toedienen|controleren] volgens [toedienlijst|Medimo|afspraak met de apotheek|afspraak met {apo}]",
     "[Signaleringsplan bespreken|Crisiskaart bijhouden] [elke {num:2:6} weken|bij verandering]",
-    "[Zakgeld wekelijks uitgeven samen met {cl}|Post openen met {cl} en doorsturen naar {org}]",
+    "[Zakgeld wekelijks uitgeven samen met {cl}|Post openen met {cl} en doorsturen naar {org:fin}]",
     "Evalueren [op {date:d_month:30:120}|in het MDO|met {arts}]",
 )
 
@@ -43,17 +43,17 @@ def write_careplan(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         field(b, s, rng.choice(("Datum", "Opgesteld op", "Startdatum")), "{today}")
         field(b, s, rng.choice(("Evaluatiedatum", "Evaluatie", "Volgende evaluatie")), "{date:dmy:60:180}")
     if rng.random() < 0.5:
-        field(b, s, rng.choice(("EVV", "Persoonlijk begeleider", "PB'er", "Regiebehandelaar")), "[{author}|{col}]")
+        field(b, s, rng.choice(("EVV", "Persoonlijk begeleider", "PB'er", "Regiebehandelaar")), "[{author}|{col}|{ini}]")
     if rng.random() < 0.3:
         field(b, s, "Locatie", "[{inst}|{inst}, {ward}|{ward}]")
     b.nl()
-    for i, dom in enumerate(pick(rng, DOMAINS, rng.randint(1, 4)), 1):
+    for i, dom in enumerate(pick(rng, DOMAINS, rng.randint(2, 5)), 1):
         b.text(rng.choice((f"{dom}", f"Domein: {dom}", f"{i}. {dom}", dom.upper())), fixed=True).nl()
         b.text(rng.choice(("Doel: ", "Doel: ", f"Doel {i}: ", "Doelstelling: ")), fixed=True)
         b.render(rng.choice(GOALS), s).nl()
-        if rng.random() < 0.5:
+        if rng.random() < 0.7:
             b.text(rng.choice(("Huidige situatie: ", "Toelichting: ", "Beeld: ")), fixed=True)
-            b.render("{cl} [heeft moeite met|is afhankelijk bij|heeft hulp nodig bij] [{zijn} verzorging|het lopen|eten|structuur|contacten][ sinds {monthyear}| na de opname in {hosp}|].", s).nl()
+            b.render("{cl} [heeft moeite met|is afhankelijk bij|heeft hulp nodig bij] [{zijn} verzorging|het lopen|eten|structuur|contacten][ sinds {monthyear}| na de opname in [{hosp}|het ziekenhuis]|].", s).nl()
         b.text(rng.choice(("Acties:", "Afspraken:", "Interventies:", "Wat doen we:")), fixed=True).nl()
         bullets(b, s, rng, pick(rng, ACTIONS, rng.randint(2, 5)))
         b.nl()

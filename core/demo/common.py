@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from .builder import Slots, TextBuilder
 
 SIGNOFFS = (
-    "\n{sig}", " {sig}", " /{sig}", "\ngr. {sig}", " gr {sig}", "\nGroet, {authorfirst}", "\nGr. {authorfirst}",
+    "\n{sig}", " {sig}", " /{sig}", "\n{sig}", " ({sig})", " /{sig}", "\n/{sig}", " {sig}/{ini}", "\n{sig} i.o.m. {ini}",
+    "\ngr. {sig}", " [gr|groet] {sig}", "\n{sig}, {role}", "\nparaaf: {sig}", " - {sig}", "\n{sig}", "\ngr. {sig}", " gr {sig}", "\nGroet, {authorfirst}", "\nGr. {authorfirst}",
     "\n{author}, {role}", " ({sig})", "\n- {sig}", "\n{authorfirst} ({role})", "\nMvg {authorfirst}",
     " [groetjes|gr.] {authorfirst}", "\n{sig} [{role}|]", " - {sig}", "\n[Groet|Groeten|Gr], {sig}",
 )
@@ -48,9 +49,9 @@ def header(b: TextBuilder, s: Slots, rng: random.Random, p: float = 0.35) -> Non
         b.nl(rng.choice((1, 1, 2)))
 
 
-def signoff(b: TextBuilder, s: Slots, rng: random.Random, p: float = 0.55) -> None:
+def signoff(b: TextBuilder, s: Slots, rng: random.Random, p: float = 0.75) -> None:
     """An optional signature of the author (initials or name)."""
-    if rng.random() < p:
+    if b.signed and rng.random() < p:
         t = rng.choice(SIGNOFFS)
         at_line_start = b.empty or b._tail.endswith("\n")
         if t.startswith("\n"):

@@ -7,7 +7,6 @@ import datetime as dt
 import random
 from dataclasses import dataclass, field
 
-from . import lexicon as lx
 from .builder import TextBuilder
 from .names import NameSampler, Person
 from .phi import PhiSampler
@@ -89,11 +88,11 @@ def make_client(ns: NameSampler, ps: PhiSampler, rng: random.Random, ref: dt.dat
     return Client(
         person=person, setting=setting, age=age, birth=ps.birth_date(age, ref),
         street=ps.street_address(), postcode=ps.postcode(), city=ps.city(), phone=ps.phone(),
-        email=ps.email(person), bsn=ps.bsn(), number=ps.ident(),
+        email=ps.email(person), bsn=ps.bsn(), number=ps.client_number(),
         relatives=_relatives(ns, person, setting, rng), gp=ns.person("mid"), doctor=ns.person("mid"),
         specialist=ns.person("mid"), carers=carers, institute=ps.care_institute(),
         ward=ps.internal_location(), room=str(rng.randint(1, 60)), hospital=ps.hospital(),
-        pharmacy=ps.pharmacy(), insurer=rng.choice(lx.ORGANISATIONS[:7]), profession=ps.profession(),
+        pharmacy=ps.pharmacy(), insurer=ps.organisation("insurer"), profession=ps.profession(),
         pet=ps.other(), birthplace=ps.city() if rng.random() < 0.85 else ps.country(),
     )
 
@@ -117,7 +116,7 @@ class NoteContext:
 
     @classmethod
     def create(cls, client: Client, date: dt.date, rng: random.Random, ps: PhiSampler, ns: NameSampler) -> "NoteContext":
-        return cls(client, date, rng, ps, ns, rng.choice(client.carers), name_rate=rng.uniform(0.25, 0.95),
+        return cls(client, date, rng, ps, ns, rng.choice(client.carers), name_rate=rng.uniform(0.65, 1.0),
                    title_style=rng.randrange(4), cap_tussen=rng.random() < 0.6)
 
     # -- people ----------------------------------------------------------------------
@@ -139,12 +138,14 @@ class NoteContext:
         first = key not in self.mentioned
         self.mentioned.add(key)
         if key not in self.short:
-            w = ((0.75, 0.25, 0.0) if formal else (0.6, 0.33, 0.04) if self.client.setting in ("vvt", "wijk")
-                 else (0.2, 0.74, 0.03))
+            w = ((0.95, 0.05, 0.0) if formal else (0.55, 0.3, 0.1) if self.client.setting in ("vvt", "wijk")
+                 else (0.2, 0.64, 0.12))
             x = rng.random()
             self.short[key] = "title" if x < w[0] else "first" if x < w[0] + w[1] else (
                 "initials" if x < w[0] + w[1] + w[2] else "full")
         form = self.short[key]
+        if form == "initials" and p is not self.client.person:
+            form = "first"
         if first:
             x = rng.random()
             form = "full" if x < 0.4 else "initials_name" if x < 0.5 else ("reversed" if x < 0.51 else form)

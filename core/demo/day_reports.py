@@ -18,7 +18,7 @@ COGNITION = (
 PAIN = (
     "{cl} [had|heeft] [veel|wat|minder] pijn [in de {body}|bij het bewegen|tijdens de transfer][, pijnscore [vanochtend|vanmiddag] {num:2:9}|][, na {med} daalde de score naar {num:1:4}|].",
     "[Pijn|Pijnbeleving] [lijkt|is] [beter onder controle|nog niet goed onder controle|wisselend] sinds de start van {med}[, {arts} wordt gevraagd dit te evalueren|].",
-    "Bij het verschonen [trok|vertrok] {cl} [het gezicht|kreunde {ze}|gaf {ze} pijn aan bij de {body}], [zorg rustig uitgevoerd.|daarna z.n. medicatie gegeven.|PAINAD-score {num:2:8}.]",
+    "Bij het verschonen [vertrok {cl} het gezicht|kreunde {cl}|gaf {cl} pijn aan bij de {body}], [zorg rustig uitgevoerd.|daarna z.n. medicatie gegeven.|PAINAD-score {num:2:8}.]",
 )
 BREATHING = (
     "{cl} [is|was] [kortademig|benauwd|snel buiten adem] [bij inspanning|in rust|na het wassen][, sat {num:86:97}%|][, zuurstof {num:1:3} liter aangelegd|].",
@@ -31,15 +31,15 @@ PALLIATIVE = (
     "[Pastor|Geestelijk verzorger] [is langs geweest|komt {dag}] op verzoek van [de familie|{cl}].",
 )
 HOMECARE = (
-    "Bij binnenkomst om {time} [lag|zat] {cl} [nog in bed|al aangekleed in de stoel|in de keuken], [de deur was op slot, binnengekomen met de sleutelkluis.|{ze} had de koffie al klaar.|de verwarming stond uit.]",
+    "Bij binnenkomst om {time:morn} [lag|zat] {cl} [nog in bed|al aangekleed in de stoel|in de keuken], [de deur was op slot, binnengekomen met de sleutelkluis.|{ze} had de koffie al klaar.|de verwarming stond uit.]",
     "[Post en brieven|De koelkast|Het huis] [gecontroleerd|nagekeken]: [er lagen verlopen producten in|alles in orde|veel ongeopende post, {rel} op de hoogte gebracht].",
     "{cl} [had|heeft] [de medicatie van gisteren|de avondmedicatie|de tabletten van {dag}] [niet ingenomen|nog in de weekdoos|op tafel laten liggen]; [ingenomen onder toezicht.|{rel} wordt gevraagd mee te kijken.|doorgegeven aan de wijkverpleegkundige.]",
-    "Alarmering [getest|werkt niet|opnieuw uitgelegd] [, {cl} draagt de halszender niet altijd|, contact met {org}|].",
-    "[Maaltijden|Boodschappen] worden [geregeld door {rel}|bezorgd door {org}|samen met de buurvrouw gedaan].",
+    "Alarmering [getest|werkt niet|opnieuw uitgelegd][, {cl} draagt de halszender niet altijd|, contact met {org:hulp}|].",
+    "[Maaltijden|Boodschappen] worden [geregeld door {rel}|bezorgd door {org:thuiszorg}|samen met de buurvrouw gedaan].",
     "Woning [is|blijft] [netjes|rommelig|onveilig door losse kleden|koud][; besproken met {cl}|; melding aan het sociaal wijkteam gedaan|].",
 )
 EVENING = (
-    "In de avond [keek|heeft] {cl} [tv gekeken|naar de muziek geluisterd|met {mb} zitten praten|vroeg naar bed gegaan][ en was tevreden|].",
+    "In de avond [heeft {cl} [tv gekeken|naar muziek geluisterd|met {mb} zitten praten]|is {cl} vroeg naar bed gegaan|keek {cl} naar [het journaal|een quiz|voetbal]][ en was tevreden|].",
     "Avondzorg [om {time}|na het journaal] [zonder problemen|met enige weerstand|samen met {col}] uitgevoerd.",
     "[Avondmedicatie|Medicatie] [ingenomen|gegeven om {time}|geweigerd, later wel genomen][.|, zie toedienlijst.]",
 )
@@ -69,17 +69,19 @@ def write_day_report(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     if by_shift:
         heads = [h for h in SECTION_HEADS["shift"] if rng.random() < 0.75] or ["Ochtend"]
     else:
-        heads = pick(rng, SECTION_HEADS["domain"], rng.randint(3, 7))
+        heads = pick(rng, SECTION_HEADS["domain"], rng.randint(5, 10))
     colon = rng.choice((":", "", ":"))
     for h in heads:
         b.text(h + colon, fixed=True)
         b.nl() if rng.random() < 0.6 else b.text(" ")
         if by_shift:
-            chosen = [t for pool in SHIFT_POOLS[h] for t in pick(rng, pool, 1) if rng.random() < 0.75]
+            chosen = [t for pool in SHIFT_POOLS[h] for t in pick(rng, pool, rng.choice((1, 2))) if rng.random() < 0.8]
             chosen = chosen or pick(rng, SHIFT_POOLS[h][0], 1)
         else:
-            chosen = pick(rng, DOMAIN_POOLS[h], rng.choice((1, 2, 2, 3)))
+            chosen = pick(rng, DOMAIN_POOLS[h], rng.choice((1, 2, 2, 3, 3)))
         sentences(b, s, chosen)
+        if rng.random() < (0.75 if by_shift else 0.3):
+            b.render(rng.choice((" /{ini}", " ({ini})", " - {ini}", " {ini}")), s)
         b.nl(rng.choice((1, 2)))
     signoff(b, s, rng, 0.8)
 

@@ -41,6 +41,30 @@ Zonnebloem|PostNL|Gamma|Praxis|Intratuin|Bol.com|Coolblue|Efteling|Ouwehands Die
 Vattenfall|KPN|Ziggo|Odido|Stichting Sport en Bewegen|Bibliotheek|Woonstichting De Key|Ymere|Portaal|
 Woonbron|Vivare|Stadsbank|Kredietbank|Hulpmiddelencentrum|Pluspunt|Sportfondsen|Dirk van den Broek|Plus|
 Dekamarkt|Coop|Aldi|Etos|Specsavers|Hans Anders|Beter Horen|Schoonenberg|Audifon|Livit|OIM Orthopedie""")
+ORG_KINDS = {
+    "shop": _bar("""Albert Heijn|Jumbo|Lidl|HEMA|Kruidvat|Action|Blokker|Zeeman|Aldi|Plus|Coop|Dekamarkt|
+Dirk van den Broek|Etos|Intratuin|Gamma|Praxis|Ikea|Wibra|Xenos|Primera|Bruna|Big Bazar|Spar"""),
+    "hulp": _bar("""Medipoint|Vegro|Welzorg|Hulpmiddelencentrum|Livit|OIM Orthopedie|Beter Horen|Schoonenberg|
+Audifon|Specsavers|Hans Anders|Kersten Hulpmiddelen|Harting-Bank|Tunstall|Eleos Alarmering|Focuscura|
+Invacare|Sunrise Medical|Otto Bock|Pearle"""),
+    "insurer": _bar("""Zilveren Kruis|CZ|VGZ|Menzis|DSW|ONVZ|Achmea|a.s.r.|Zorg en Zekerheid|Salland|
+Univé|De Friesland|IZZ|Interpolis|FBTO|Ohra"""),
+    "thuiszorg": _bar("""Buurtzorg|Icare|Zorg aan Huis|Thuiszorg West-Brabant|Thuiszorg Het Friese Land|Tafeltje Dekje|
+Apetito|Careyn Thuiszorg|Sensire Thuiszorg|Thuiszorg Groningen|Evean|Amstelring Thuiszorg|Vivium Thuiszorg|
+Zorggroep Thuis|Allerzorg|Thuiszorg Rotterdam"""),
+    "transport": _bar("""Valys|Regiotaxi|Connexxion|Arriva|NS|Taxi Centrale|Hermes|Qbuzz|Syntus|RET|
+Zorgvervoer Nederland|Munckhof"""),
+    "fin": _bar("""Stadsbank|Kredietbank|SVB|UWV|Belastingdienst|Rabobank|ING|ABN AMRO|SNS|ASN Bank|
+Schuldhulpverlening Plangroep|Bewindvoering Noord|Budgetbeheer Zuid|Stichting Humanitas Thuisadministratie"""),
+    "work": _bar("""Ergon|Pauw Bedrijven|Wezo|Atlant|Kringloop De Cirkel|Philips|Stork|Friesland Campina|
+PostNL|Vebego|Heijmans|Bakkerij Bart|Kwekerij De Hoop|Timmerbedrijf Jansen|Werkbedrijf Lelystad|
+Fietsenmakerij De Spaak|Kinderboerderij De Uylenburg|Restaurant De Proeftuin|Lunchroom Het Pakhuis"""),
+    "leisure": _bar("""Efteling|Ouwehands Dierenpark|Zonnebloem|Het Rode Kruis|Bibliotheek|Sportfondsen|
+Diergaarde Blijdorp|Burgers' Zoo|Artis|Het Openluchtmuseum|Rijksmuseum|Pathé|Vue|Kinepolis|
+Voetbalvereniging VVV|Scouting Baden-Powell|Carnavalsvereniging De Kluppels|Zangvereniging Euphonia"""),
+    "housing": _bar("""Woonstichting De Key|Ymere|Portaal|Woonbron|Vivare|Vestia|Eigen Haard|Mitros|Havensteder|
+Woonzorg Nederland|Stadgenoot|Woonstad Rotterdam|Accolade|Elkien|Lefier"""),
+}
 PHARMACY_KIND = ("Apotheek", "Service Apotheek", "BENU Apotheek", "Apotheek", "Mediq Apotheek")
 THUISZORG = ("Thuiszorg", "Thuiszorg Het Friese Land", "Thuiszorg West-Brabant", "Buurtzorg", "Icare",
              "Zorg aan Huis", "Thuiszorg Groningen", "Thuiszorg Rotterdam")

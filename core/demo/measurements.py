@@ -21,7 +21,7 @@ VITALS = (
 )
 SCORES = (
     "[PAINAD|Pijnscore PAINAD|REPOS]: {num:0:8}[, [geen|wel] actie nodig|]",
-    "[MUST|SNAQ]-score: {num:0:4}[ -> diëtist inschakelen| -> wegen 1x per week|]",
+    "[MUST|SNAQ]-score: {num:0:4}[, diëtist inschakelen|: wegen 1x per week|]",
     "[Braden|Norton]score: {num:9:20}[, decubituspreventie [gestart|voortzetten]|]",
     "[Katz-ADL|Barthel-index]: {num:2:19}",
     "[MMSE|MoCA] {num:10:29}/30[ (afgenomen door {arts})|]",
@@ -53,8 +53,12 @@ def write_vitals(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     if style < 0.5:
         if rng.random() < 0.7:
             b.render(rng.choice(INTRO), s).nl()
+        initials = rng.random() < 0.3
         for label, value in items:
-            b.render(label + ": " + value, s).nl()
+            b.render(label + ": " + value, s)
+            if initials:
+                b.render(" [({ini})|{ini}|- {ini}]", s)
+            b.nl()
     elif style < 0.8:
         for i, (label, value) in enumerate(items):
             if i:
@@ -90,6 +94,7 @@ def write_series(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     step = (7, 1, 1, 1)[kind] if rng.random() < 0.8 else rng.choice((1, 2, 3, 14))
     dstyle = _date_style(ctx)
     sep = rng.choice((": ", " - ", " "))
+    initials = rng.random() < 0.35
     for d in _series_dates(ctx, n, step):
         b.phi(ctx.ps.format_date(d, dstyle), "Date")
         b.text(sep)
@@ -101,6 +106,8 @@ def write_series(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
             b.render("in {num:600:2200} ml / uit {num:400:1900} ml", s)
         else:
             b.render("[nuchter |]{dec:3.8:18} mmol/l[, {num:2:14}E [Novorapid|insuline] gespoten|]", s)
+        if initials:
+            b.render(" [({ini})|{ini}|/{ini}]", s)
         b.nl()
     if rng.random() < 0.5:
         b.render(("[Gewicht [stabiel|daalt|stijgt]|{num:1:4} kg afgevallen in {num:2:8} weken], [diëtist geïnformeerd|blijven wegen|{arts} op de hoogte].",

@@ -44,7 +44,7 @@ class PhiSampler:
         self.cities = [c for c in fake.provider("faker.providers.address").cities if len(c) < 22]
 
     # -- dates and ages -------------------------------------------------------------------
-    def format_date(self, d: dt.date, style: str | None = None, ref: dt.date | None = None) -> str:
+    def format_date(self, d: dt.date, style: str | None = None) -> str:
         """``d`` written the way carers write dates; ``style`` picks one format."""
         r = self.rng
         styles = ("dmy", "dmy", "dmy_short", "dm", "dm", "dm_slash", "d_month", "d_month", "d_month_y",
@@ -221,10 +221,14 @@ class PhiSampler:
                 s = "".join(map(str, d)) + str(check)
                 return s if r.random() < 0.75 else f"{s[:4]}.{s[4:6]}.{s[6:]}"
 
-    def ident(self) -> str:
+    def client_number(self) -> str:
+        """A client or dossier number."""
+        return self.ident(self.rng.choice((0, 1, 2, 3, 7)))
+
+    def ident(self, k: int | None = None) -> str:
         """Client, dossier, insurance, IBAN, licence-plate or AGB numbers."""
         r = self.rng
-        k = r.randrange(8)
+        k = r.randrange(8) if k is None else k
         if k == 0:
             return f"{r.randint(100000, 999999)}"
         if k == 1:
@@ -266,8 +270,20 @@ class PhiSampler:
                          f"Apotheek {self.city()}", f"Apotheek {self.street()}",
                          f"{r.choice(lx.PHARMACY_KIND)} {self.fake.last_name()}"))
 
-    def organisation(self) -> str:
+    def organisation(self, kind: str = "") -> str:
+        """A company or organisation; ``kind`` narrows it (shop, hulp, insurer, thuiszorg,
+        transport, fin, work, leisure, housing, fysio, gemeente, pharmacy)."""
         r = self.rng
+        if kind in lx.ORG_KINDS:
+            return r.choice(lx.ORG_KINDS[kind])
+        if kind == "fysio":
+            return r.choice((f"Fysiotherapie {self.city()}", f"Fysiotherapiepraktijk {self.fake.last_name()}",
+                             f"Paramedisch Centrum {self.city()}", f"Fysio {r.choice(lx.INSTITUTE_NAME)}"))
+        if kind == "gemeente":
+            return r.choice((f"gemeente {self.city()}", f"Gemeente {self.city()}", f"WMO-loket {self.city()}",
+                             f"Sociaal Wijkteam {self.city()}"))
+        if kind == "pharmacy":
+            return self.pharmacy()
         x = r.random()
         if x < 0.55:
             return r.choice(lx.ORGANISATIONS)

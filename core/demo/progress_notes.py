@@ -18,6 +18,8 @@ SLEEP = (
     "Wisselligging volgens schema [uitgevoerd|gedaan] om {time} en {time}.",
     "Incontinentiemateriaal [om {time}|2x|bij elke ronde] verschoond[, huid [intact|rood|licht rood bij de stuit]|].",
     "[Rustige|Onrustige|Goede] nacht[.|, {cl} sliep door tot {time}.| gehad.]",
+    "{cl} [werd|is] [om {time}|rond {time}|midden in de nacht] [zwetend|angstig|huilend|roepend] wakker[, had een nare droom|, wist niet waar {ze} was|]; [lampje aangedaan en gerustgesteld.|even rechtop gezet met een glas water.|{col} is erbij gebleven tot {ze} sliep.]",
+    "[Nachtdienst|Nacht] meldt dat {cl} [om de twee uur|elk uur|regelmatig] [naar het toilet wilde|aanbelde|uit bed probeerde te stappen], [hierdoor weinig nachtrust|po-stoel naast het bed gezet|bespreken met {arts}].",
 )
 ADL = (
     "{cl} [is|werd] [geholpen met|ondersteund bij] [wassen en aankleden|de ochtendzorg|douchen|de persoonlijke verzorging][.|, ging [goed|vlot|moeizaam].|, {ze} deed zelf [het bovenlichaam|{zijn} gezicht|veel mee].]",
@@ -27,9 +29,11 @@ ADL = (
     "ADL [volledig|grotendeels|deels] [overgenomen|zelfstandig|met begeleiding] [vandaag|vanochtend][.|, {ze} was [moe|vermoeid|snel buiten adem].]",
     "Mondzorg [gedaan|uitgevoerd][, gebit schoongemaakt|, prothese in bekertje|]. [{cl} heeft een drukplek onder de prothese.|]",
     "Kleding klaargelegd, {cl} [kleedde zich zelf aan|had hulp nodig bij de knopen|had de trui achterstevoren aan].",
-    "Ochtendzorg [om {time}|later dan gepland|pas na {time}] [i.v.m.|ivm|vanwege] [drukte|een incident|een andere cliënt|uitslapen].",
+    "Ochtendzorg [om {time:morn}|later dan gepland|pas na {time:morn}] [i.v.m.|ivm|vanwege] [drukte|een incident|een andere cliënt|uitslapen].",
     "Tillift gebruikt bij [de transfer|de overplaatsing naar de rolstoel|het douchen][, met 2 personen|, samen met {col}|].",
-    "{cl} [zat|was] [om {time}|al vroeg] [aangekleed|klaar] in de [huiskamer|stoel], [zelf gedaan.|netjes.|trots.]",
+    "[Tijdens|Bij] de ochtendzorg [viel op|zag ik] dat {cl} [een rode plek op de {body} heeft|kortademig werd bij het aankleden|erg stijf is in de {body}|minder kracht heeft in de rechterhand]; [gerapporteerd aan {col}.|morgen opnieuw bekijken.|{ha} wordt geïnformeerd.]",
+    "{cl} [heeft|had] [zelf|met een beetje hulp] [{zijn} tanden gepoetst|het bovenlichaam gewassen|de sokken aangetrokken], [het ging wat langzamer dan normaal|complimenten gegeven|{ze} was er trots op].",
+    "{cl} [zat|was] [om {time:morn}|al vroeg] [aangekleed|klaar] in de [huiskamer|stoel], [zelf gedaan.|netjes.|trots.]",
 )
 FOOD = (
     "{cl} heeft [goed|matig|slecht|weinig|nauwelijks] gegeten[.| en gedronken.|, alleen {food}.|, {food} en {food}.]",
@@ -40,7 +44,9 @@ FOOD = (
     "{cl} [zat|at] [in de huiskamer|op {zijn} kamer|aan tafel met {mb}] [te eten|tijdens de maaltijd][.| en was gezellig aan het praten.]",
     "[Gewicht|Eetlust] [blijft|is] aandachtspunt, [de diëtist|{para}] [is ingeschakeld|komt {dag} langs|heeft advies gegeven].",
     "Dieet: [zoutarm|diabetisch|gemalen|vloeibaar|eiwitverrijkt|glutenvrij][,| -] [{cl} houdt zich er [goed|niet altijd] aan.|graag blijven letten op tussendoortjes.]",
-    "[Maaltijd|Eten] [van {org}|van Tafeltje Dekje|] [niet opgegeten|bleef staan|half op], [in de koelkast gezet.|weggegooid.|{rel} geïnformeerd.]",
+    "[Maaltijd|Eten] [van {org:thuiszorg}|van Tafeltje Dekje|] [niet opgegeten|bleef staan|half op], [in de koelkast gezet.|weggegooid.|{rel} geïnformeerd.]",
+    "{cl} [at|dronk] [vandaag|vanavond|bij de lunch] [beter dan de afgelopen dagen|minder dan normaal|alleen als {ze} werd geholpen][, {ze} had vooral trek in {food}|, de helft van de warme maaltijd bleef staan|].",
+    "[Tijdens het eten|Aan tafel] [morste|hoestte|stopte] {cl} [veel|regelmatig|halverwege]; [aangepast bestek gegeven|rechtop laten zitten en rustig laten eten|maaltijd fijngemaakt].",
 )
 MOOD = (
     "{cl} was [vandaag|vanochtend|vanmiddag|deze dienst] [vrolijk|opgewekt|somber|verdrietig|wat stil|prikkelbaar|onrustig|goed gehumeurd][.|, {ze} [maakte grapjes|zong mee met de radio|huilde af en toe|wilde niet praten].]",
@@ -53,6 +59,9 @@ MOOD = (
     "{cl} praat [vaak|graag|veel] over [{zijn} werk als {prof}|vroeger in {birthplace}|{zijn} {pet}][.|, fijn gesprek gehad.|, {ze} werd er blij van.]",
     "Stemming [wisselend|stabiel|iets beter dan gisteren|somber][.|, blijven observeren.|, zie ook de rapportage van {date:wd_dm}.]",
     "{cl} [was|werd] [boos|geïrriteerd|angstig] [tijdens de zorg|bij het aankleden|toen {rel} vertrok][.|, rustig benaderd en later opnieuw geprobeerd.]",
+    "{cl} [maakte|maakt] [een tevreden|een vermoeide|een verdrietige|een gespannen] indruk [vandaag|deze middag|na het bezoek][ en zei weinig|, ondanks het mooie weer|].",
+    "[Samen met|Met] {cl} [foto's bekeken|een spelletje gedaan|in de tuin gezeten|de krant gelezen] en [gepraat over|herinneringen opgehaald aan] [{zijn} jeugd in {birthplace}|de kinderen|{zijn} werk als {prof}|vroeger]; {ze} [genoot zichtbaar|werd er stil van|lachte veel].",
+    "{cl} [zegt|zei] [niet meer te willen|het leven niet meer zinvol te vinden|bang te zijn om dood te gaan|zich een last te voelen]; [serieus genomen en doorgevraagd.|gemeld bij {arts}.|besproken met de EVV.]",
 )
 MOBILITY = (
     "{cl} [liep|loopt] [met rollator|met stok|zonder hulpmiddel|onder begeleiding] [naar de huiskamer|over de gang|naar het restaurant][.|, {ze} was [stabiel|onzeker|wankel] ter been.]",
@@ -60,9 +69,10 @@ MOBILITY = (
     "{para} [is langs geweest|heeft geoefend met {hem}|adviseert een andere rollator|komt {dag} terug][.| Oefeningen staan in het zorgdossier.]",
     "Valrisico [blijft hoog|is besproken|verhoogd], [sensor aangezet|bed laag gezet|antislipsokken aangetrokken|heupbeschermers aan].",
     "{cl} [is gevallen|lag op de grond|werd op de grond aangetroffen] [in de badkamer|naast het bed|in de huiskamer|op de gang][ om {time}|]. [Zie MIC-melding.|Geen zichtbaar letsel.|{ha} gebeld.|Familie geïnformeerd.]",
-    "Rolstoel [aangepast|gerepareerd|opgehaald door {org}][.| Banden opgepompt.]",
+    "Rolstoel [aangepast|gerepareerd|opgehaald door {org:hulp}][.| Banden opgepompt.]",
     "{cl} [is|was] [vandaag|vanmiddag] [naar buiten geweest|in de tuin geweest|een rondje gaan lopen][ met {rel}| met {col}|][.|, {ze} genoot van het zonnetje.]",
-    "Scootmobiel [kenteken {oid}|] [staat weer in de berging|is gerepareerd door {org}][.| {cl} mag weer zelf naar de winkel.]",
+    "Scootmobiel [kenteken {oid}|] [staat weer in de berging|is gerepareerd door {org:hulp}][.| {cl} mag weer zelf naar de winkel.]",
+    "{cl} [probeerde|wilde] [zelf op te staan|zonder rollator te lopen|alleen naar het toilet] [en verloor bijna het evenwicht|maar dit ging goed|terwijl de rem er niet op stond]; [opnieuw uitgelegd de bel te gebruiken.|rollator dichterbij gezet.|blijft een risico.]",
 )
 SKIN = (
     "Wond [aan de|op de] {body} [verzorgd|verbonden|schoongemaakt|geïnspecteerd][.|, ziet er [goed|rustig|rood|vochtig|beter] uit.|, [licht|iets|] [exsudaat|vocht|roodheid] gezien.]",
@@ -70,7 +80,8 @@ SKIN = (
     "Huid [intact|droog|schilferig|rood] [bij|op] {body}[, ingesmeerd met [zinkzalf|bodylotion|cavilon|Sudocrem]|].",
     "{cl} heeft een [blauwe plek|schaafwond|bloeduitstorting|huidscheur] [op|aan] {body}[, oorzaak onbekend.|, waarschijnlijk van het stootje tegen de tafel.|.] [Foto gemaakt en in dossier gezet.|Wondverpleegkundige ingeschakeld.|Blijven observeren.]",
     "Verband [gewisseld|vervangen|nat], [volgende wissel|controle] op {date:dm:1:5}.",
-    "Wondverpleegkundige [van {org}|van {oinst}|] is [langs geweest|geweest][, nieuw wondplan gemaakt.|, advies aangepast.|.]",
+    "Wondverpleegkundige [van {org:thuiszorg}|van {oinst}|] is [langs geweest|geweest][, nieuw wondplan gemaakt.|, advies aangepast.|.]",
+    "[Onderbeen|Enkel|Voet] [links|rechts] [is|was] [gezwollen|warm en rood|pijnlijk bij aanraken]; [benen hoog gelegd.|zwachtels opnieuw aangelegd.|foto gemaakt voor {ha}.]",
 )
 CONTINENCE = (
     "{cl} [heeft|had] [ontlasting gehad|geen ontlasting gehad|diarree|dunne ontlasting|harde ontlasting][.| (Bristol {num:1:7}).|, zie defecatielijst.]",
@@ -81,11 +92,11 @@ CONTINENCE = (
 SOCIAL = (
     "{rel} [is|was] [op bezoek geweest|langs geweest|vanmiddag geweest|er de hele middag][.|, {cl} genoot ervan.|, samen gewandeld in de tuin.|, ze hebben samen koffie gedronken.]",
     "{rel} [belde|heeft gebeld] [om te vragen hoe het gaat|over de verjaardag op {date:d_month:5:40}|i.v.m. het bezoek van {dag}|met vragen over de medicatie][.|, teruggebeld door {col}.|, info gegeven.]",
-    "{cl} [is|ging] [met {rel}|met {zijn} familie] [uit eten|naar de markt|naar {ocity}|naar de kerk|naar een verjaardag][ geweest|][, terug om {time}.|, was moe na afloop.|.]",
+    "{cl} [is [met {rel}|met {zijn} familie] [uit eten|naar de markt|naar {ocity}|naar de kerk|naar een verjaardag] geweest|ging [met {rel}|met {zijn} familie] [uit eten|naar de markt|naar {ocity}|naar de kerk|naar een verjaardag]][, terug om {time}.|, was moe na afloop.|.]",
     "[Verjaardag|Jubileum|Trouwdag] [gevierd|gevierd op de afdeling][ op {date:d_month}|]. [Familie was aanwezig.|Taart gehad.|{cl} kreeg veel bloemen.]",
     "{cl} [had|heeft] [contact|een leuk gesprek|ruzie] met {mb}[.|, dit liep [goed|uit de hand|met een sisser] af.]",
     "Bezoek van [de pastor|dominee {other:d}|de pedicure|de kapper|vrijwilliger {other:v}][.| {cl} had er zin in.]",
-    "{rel} gaat [met {hem}|] [naar de kapper|naar de opticien|naar {org}|naar het ziekenhuis] op {date:wd_dm:1:12}[, graag om {time} klaar hebben.|.]",
+    "{rel} gaat [met {hem}|] [naar de kapper|naar de opticien|naar [{org:shop}|de supermarkt|de winkel]|naar het ziekenhuis] op {date:wd_dm:1:12}[, graag om {time:day} klaar hebben.|.]",
     "[Fam.|Familie|Zoon|Dochter] wil graag [teruggebeld worden|een gesprek met {arts}|meer betrokken worden][, nummer: {relphone}|][.| Doorgezet naar de EVV.]",
 )
 ACTIVITY = (
@@ -94,24 +105,27 @@ ACTIVITY = (
     "[Dagbesteding|Activiteitenbegeleiding][ op {ward}| bij {oinst}|] [ging goed|was druk|is afgezegd i.v.m. ziekte].",
     "Wandeling [gemaakt|gedaan] [met {col}|met een vrijwilliger|met {rel}] [in het park|rond het gebouw|naar de winkel|].",
     "{cl} [zat|zit] [graag|veel|de hele middag] [voor het raam|bij de vogelkooi|in de serre|voor de tv] [te kijken|te dutten|][.|, lijkt tevreden.]",
+    "[Vanmiddag|Vanochtend] was er [muziek van een accordeonist|een optreden van het koor|een bingo met prijzen|een modeshow] in [het restaurant|de grote zaal|de huiskamer]; {cl} [zong mee|keek geboeid toe|wilde na tien minuten terug naar {zijn} kamer].",
 )
 MEDICAL = (
     "Controles: RR {num:95:180}/{num:55:100}, pols {num:52:110}, temp {dec:35.8:39.2}[, sat {num:88:99}%|].",
     "{cl} [klaagt|klaagde] over [pijn in de|pijn aan de|een zeurende pijn in de] {body}[.|, pijnscore {num:2:8}.|, {med} gegeven.]",
     "{ha} [is|was] [langs geweest|op visite geweest|gebeld] [i.v.m.|ivm|voor] [de wond|de hoest|koorts|benauwdheid|verminderde intake|een mogelijke UWI|de val van gisteren][.|. Beleid: [afwachten|antibiotica gestart|bloed laten prikken|{med} gestart|controle over 3 dagen].]",
-    "Afspraak [bij|in] {hosp} [op|] {date::1:30} om {time} [bij de {spec}|op de poli|voor een CT-scan|voor bloedonderzoek][.|, {rel} gaat mee.|, vervoer geregeld via {org}.]",
+    "Afspraak [bij|in] [{hosp}|het ziekenhuis] [op|] {date::1:30} om {time:day} [bij de {spec}|op de poli|voor een CT-scan|voor bloedonderzoek][.|, {rel} gaat mee.|, vervoer geregeld via {org:transport}.]",
     "{cl} [hoest|is benauwd|is koortsig|is misselijk|heeft gebraakt][, temp {dec:37.5:39.5}|]. [{ha} geïnformeerd.|Blijven observeren.|Overgedragen aan de nachtdienst.]",
-    "Bloed [geprikt|afgenomen] door [de prikdienst|het lab][ van {hosp}|], uitslag [volgt|is binnen: Hb {dec:6:9}|].",
+    "Bloed [geprikt|afgenomen] door [de prikdienst|het lab][ van het ziekenhuis|], uitslag [volgt|is binnen: Hb {dec:6:9}|komt morgen].",
     "Griepvaccinatie [gehad|gegeven][.| op {date:dm:-20:0}.]",
-    "{cl} [is|was] [terug uit|opgenomen in|naar de SEH van] {hosp}[ sinds {date:dm:-10:0}|][.|, zie ontslagbrief.|, {rel} is mee.]",
-    "[Gewicht|BMI|Bloedsuiker] [gemeten|gecontroleerd]: [{dec:45:95} kg|{dec:18:31}|{dec:4:16} mmol/l][, [stabiel|gedaald|gestegen] t.o.v. {date:dm:-40:-5}|].",
+    "{cl} [is|was] [terug uit|opgenomen in|naar de SEH van] [{hosp}|het ziekenhuis][ sinds {date:dm:-10:0}|][.|, zie ontslagbrief.|, {rel} is mee.]",
+    "[Gewicht [gemeten|gecontroleerd]: {dec:45:95} kg|BMI [berekend|gecontroleerd]: {dec:18:31}|Bloedsuiker [gemeten|gecontroleerd]: {dec:4:16} mmol/l][, [stabiel|gedaald|gestegen] t.o.v. {date:dm:-40:-5}|].",
 )
 PLAN = (
     "[Graag|Svp|Let op:] [morgen wegen|vochtbalans bijhouden|ontlasting observeren|wond {dag} verbinden|temperatuur 2x daags meten|goed laten drinken|bloeddruk meten].",
-    "Afspraak gemaakt met {rel} voor [een evaluatiegesprek|het MDO|een zorgplanbespreking] op {date::2:30} om {time}.",
+    "Afspraak gemaakt met {rel} voor [een evaluatiegesprek|het MDO|een zorgplanbespreking] op {date::2:30} om {time:day}.",
     "Wordt besproken in het MDO van {date:wd_dm:1:14}.",
     "[Graag|Svp] [blijven observeren|in de gaten houden|rapporteren] [of|hoe] [de pijn afneemt|{cl} eet|de wond geneest|{ze} slaapt].",
     "{col} [neemt contact op met|belt morgen] {ha}[ over het beleid|].",
+    "[I.o.m.|In overleg met|Besproken met] {ini}[ (EVV)| (PB)|]: [{cl} morgen laten uitslapen|vochtlijst starten|sensor uitzetten overdag|familie bellen over de kleding].",
+    "[Gezien door|Gecontroleerd door|Samen met] {ini}[ (EVV)|]: [{cl} is stabiel|geen verdere actie|morgen opnieuw beoordelen].",
     "[Evt.|Eventueel] [{arts} vragen|aanvragen via {ha}] [voor een medicatiereview|om de pijnmedicatie te evalueren|i.v.m. de onrust].",
 )
 S_LINES = (
@@ -145,11 +159,10 @@ def write_progress(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     rng = ctx.rng
     header(b, s, rng)
     pools = _pools(ctx.client.setting)
-    n = rng.choice((1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 7, 8, 9, 10, 12))
+    n = rng.choice((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 24, 26, 28, 30, 34))
     sep = " " if rng.random() < 0.65 else "\n"
-    chosen = [t for pool in rng.sample(pools, min(n, len(pools))) for t in pick(rng, pool, 1)]
-    if n > 6:
-        chosen += [t for t in pick(rng, rng.choice(pools), 2) if t not in chosen]
+    per_pool = 2 if n > len(pools) else 1
+    chosen = [t for pool in rng.sample(pools, min(n, len(pools))) for t in pick(rng, pool, per_pool)][:n]
     if sep == " " and len(chosen) > 4 and rng.random() < 0.6:
         cut = rng.randrange(2, len(chosen) - 1)
         sentences(b, s, chosen[:cut], sep)
@@ -166,11 +179,11 @@ def write_soap(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     words = rng.random() < 0.3
     labels = (("Subjectief", "Objectief", "Analyse", "Plan") if words else
               ("S", "O", rng.choice(("A", "E")), "P"))
-    pools = (S_LINES + SOCIAL[:2], O_LINES + MEDICAL[:2], A_LINES, PLAN)
+    pools = (S_LINES + SOCIAL[:2] + MOOD[3:5], O_LINES + MEDICAL[:3] + SKIN[:2], A_LINES, PLAN)
     inline = rng.random() < 0.35
     for lab, pool in zip(labels, pools):
         b.text(f"{lab}: ", fixed=True)
-        sentences(b, s, pick(rng, pool, rng.choice((1, 1, 2))))
+        sentences(b, s, pick(rng, pool, rng.choice((1, 2, 2, 3))))
         if inline:
             b.space()
         else:

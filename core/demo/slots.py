@@ -5,11 +5,13 @@ same person is referred to consistently and every PHI surface gets an exact span
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 from . import lexicon as lx
 from .builder import Slots, TextBuilder
 from .context import CARER_ROLE, DOCTOR_ROLE, NoteContext
+from .names import Person
 
 SPECIALISTS = ("cardioloog", "neuroloog", "internist", "longarts", "geriater", "orthopeed", "chirurg",
                "uroloog", "oogarts", "dermatoloog", "KNO-arts", "revalidatiearts", "MDL-arts")
@@ -48,7 +50,7 @@ def make_slots(ctx: NoteContext) -> Slots:
         relation, p = ctx.relative(int(a[0]) if a else 0)
         x = rng.random()
         if x < 0.6:
-            b.text(relation + " ")
+            b.word(relation + " ")
             ctx.mention(b, p, titled=relation not in ("dochter", "zoon", "zus", "broer", "kleindochter"))
         elif x < 0.8:
             ctx.mention(b, p)
@@ -60,15 +62,15 @@ def make_slots(ctx: NoteContext) -> Slots:
 
     s["rel"] = rel
     s["relname"] = lambda b, a: ctx.mention(b, ctx.relative(int(a[0]) if a else 0)[1])
-    s["relation"] = lambda b, a: b.text(ctx.relative(int(a[0]) if a else 0)[0])
+    s["relation"] = lambda b, a: b.word(ctx.relative(int(a[0]) if a else 0)[0])
 
     def col(b: TextBuilder, a: tuple[str, ...]) -> None:
         others = [p for p in c.carers if p is not ctx.author] or c.carers
         p = others[rng.randrange(len(others))]
         x = rng.random()
-        if x < 0.7:
+        if x < 0.55:
             b.phi(p.first, "Name")
-        elif x < 0.85:
+        elif x < 0.88:
             b.phi(p.signature(rng), "Initials")
         else:
             b.phi(p.full(), "Name")
@@ -78,15 +80,15 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["ini"] = lambda b, a: b.phi(rng.choice(c.carers).signature(rng), "Initials")
     s["author"] = lambda b, a: b.phi(ctx.author.full() if rng.random() < 0.8 else ctx.author.initials_name(rng), "Name")
     s["authorfirst"] = lambda b, a: b.phi(ctx.author.first, "Name")
-    s["role"] = lambda b, a: b.text(rng.choice(CARER_ROLE[c.setting]))
+    s["role"] = lambda b, a: b.word(rng.choice(CARER_ROLE[c.setting]))
 
-    def doctor(b: TextBuilder, p, role: str) -> None:
+    def doctor(b: TextBuilder, p: Person, role: str, dr: bool = True) -> None:
         x = rng.random()
-        if x < 0.4:
-            b.text(role + " ")
+        if x < 0.4 or (x < 0.65 and not dr):
+            b.word(role + " ")
             ctx.mention(b, p, formal=True)
         elif x < 0.65:
-            b.text(role + " dr. ")
+            b.word(role + " dr. ")
             b.phi(p.cap_surname(), "Name")
         elif x < 0.85:
             ctx.mention(b, p, formal=True)
@@ -98,19 +100,20 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["arts"] = lambda b, a: doctor(b, c.doctor, rng.choice(DOCTOR_ROLE[c.setting]))
     s["spec"] = lambda b, a: doctor(b, c.specialist, rng.choice(SPECIALISTS))
     s["gd"] = lambda b, a: doctor(b, ctx.extra("gd"), rng.choice(
-        ("gedragsdeskundige", "psycholoog", "orthopedagoog", "GZ-psycholoog", "gedragskundige")))
+        ("gedragsdeskundige", "psycholoog", "orthopedagoog", "GZ-psycholoog", "gedragskundige")), dr=False)
     s["para"] = lambda b, a: doctor(b, ctx.extra("para"), rng.choice(
-        ("fysiotherapeut", "fysio", "ergotherapeut", "logopedist", "diëtist", "ergo")))
+        ("fysiotherapeut", "fysio", "ergotherapeut", "logopedist", "diëtist", "ergo")), dr=False)
 
     def mb(b: TextBuilder, a: tuple[str, ...]) -> None:
         p = ctx.extra("mb" + (a[0] if a else ""), "old" if c.setting in ("vvt", "wijk") else "mid")
         word = "medebewoner" if c.setting != "ggz" else "medecliënt"
         if rng.random() < 0.6:
-            b.text(word + " ")
+            b.word(word + " ")
         ctx.mention(b, p)
 
     s["mb"] = mb
     s["other"] = lambda b, a: ctx.mention(b, ctx.extra("o" + (a[0] if a else "")))
+    s["oname"] = lambda b, a: b.phi(ctx.extra("o" + (a[0] if a else "")).full(), "Name")
 
     # -- dates, ages, numbers ------------------------------------------------------
     def date(b: TextBuilder, a: tuple[str, ...]) -> None:
@@ -127,7 +130,7 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["holiday"] = lambda b, a: b.phi(ps.holiday(), "Date")
     s["age"] = lambda b, a: b.phi(ps.age_text(c.age), "Age")
     s["agenum"] = lambda b, a: b.phi(str(c.age), "Age")
-    s["time"] = lambda b, a: b.text(_time(rng))
+    s["time"] = lambda b, a: b.text(_time(rng, a[0] if a else ""))
     s["num"] = lambda b, a: b.text(str(rng.randint(int(a[0]), int(a[1]))))
     s["dec"] = lambda b, a: b.text(f"{rng.uniform(float(a[0]), float(a[1])):.1f}".replace(".", "," if rng.random() < 0.8 else "."))
 
@@ -136,7 +139,7 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["ohosp"] = phi("Hospital", ps.hospital)
     s["inst"] = phi("Care_Institute", lambda: c.institute)
     s["oinst"] = phi("Care_Institute", ps.care_institute)
-    s["org"] = phi("Organization_Company", ps.organisation)
+    s["org"] = lambda b, a: b.phi(ps.organisation(a[0] if a else ""), "Organization_Company")
     s["apo"] = phi("Organization_Company", lambda: c.pharmacy)
     s["ins"] = phi("Organization_Company", lambda: c.insurer)
     s["ward"] = phi("Internal_Location", lambda: c.ward)
@@ -145,9 +148,10 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["city"] = phi("Address", lambda: c.city)
     s["ocity"] = phi("Address", ps.city)
     s["street"] = phi("Address", lambda: c.street)
-    s["pc"] = phi("Address", lambda: f"{c.postcode} {c.city}" if rng.random() < 0.7 else f"{c.postcode}  {c.city}".replace("  ", " "))
+    s["pc"] = phi("Address", lambda: f"{c.postcode} {c.city}" if rng.random() < 0.8 else f"{c.postcode}, {c.city}")
     s["addr"] = phi("Address", lambda: f"{c.street}, {c.postcode} {c.city}" if rng.random() < 0.7 else f"{c.street} te {c.city}")
     s["oaddr"] = phi("Address", ps.full_address)
+    s["opc"] = phi("Address", lambda: f"{ps.postcode()} {ps.city()}")
     s["birthplace"] = phi("Address", lambda: c.birthplace)
     s["country"] = phi("Address", ps.country)
     s["phone"] = phi("Phone_fax", lambda: c.phone)
@@ -160,13 +164,13 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["bsn"] = phi("SSN", ps.bsn)
     s["clbsn"] = phi("SSN", lambda: c.bsn)
     s["id"] = phi("ID", lambda: c.number)
-    s["oid"] = phi("ID", ps.ident)
+    s["oid"] = lambda b, a: b.phi(ps.ident(int(a[0]) if a else None), "ID")
     s["prof"] = phi("Profession", lambda: c.profession)
     s["oprof"] = phi("Profession", ps.profession)
 
     def pet(b: TextBuilder, a: tuple[str, ...]) -> None:
         kind, name = c.pet
-        b.text(kind + " ")
+        b.word(kind + " ")
         b.phi(name, "Other")
 
     s["pet"] = pet
@@ -175,12 +179,20 @@ def make_slots(ctx: NoteContext) -> Slots:
     # -- plain clinical vocabulary ---------------------------------------------------
     for key, pool in (("med", lx.MEDS), ("freq", lx.FREQ), ("act", lx.ACTIVITIES), ("food", lx.FOODS),
                       ("body", lx.BODY)):
-        s[key] = (lambda p: lambda b, a: b.text(rng.choice(p)))(pool)
+        s[key] = (lambda p: lambda b, a: b.word(rng.choice(p)))(pool)
     return s
 
 
-def _time(rng) -> str:
-    h = rng.randint(6, 23) if rng.random() < 0.85 else rng.randint(0, 5)
+def _time(rng: random.Random, part: str = "") -> str:
+    """A time of day (not PHI): ``14:30``, ``14.30 uur``, ``9 uur``; ``part`` is morn/eve or empty."""
+    if part == "morn":
+        h = rng.randint(6, 10)
+    elif part == "day":
+        h = rng.randint(8, 17)
+    elif part == "eve":
+        h = rng.randint(19, 23)
+    else:
+        h = rng.randint(6, 23) if rng.random() < 0.85 else rng.randint(0, 5)
     m = rng.choice((0, 0, 15, 30, 45, 5, 10, 20, 40, 50, 25, 35))
     x = rng.random()
     if x < 0.45:
