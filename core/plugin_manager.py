@@ -17,6 +17,11 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.languages.nl",
     "synthdeid.plugins.deduce_annotator",
     "synthdeid.plugins.decoders",
+    "synthdeid.plugins.beam",
+    "synthdeid.plugins.lstm",
+    "synthdeid.plugins.gpt2",
+    "synthdeid.plugins.causal_lm",
+    "synthdeid.plugins.mlm_fill",
 )
 
 # hook name -> registry kind

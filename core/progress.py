@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -22,3 +23,17 @@ def track(items: Iterable[T], description: str, total: int | None = None) -> Ite
     from rich.progress import track as rich_track
 
     yield from rich_track(items, description=description, total=total, transient=True, console=None)
+
+
+@contextmanager
+def counter(description: str, total: int | None) -> Iterator[Callable[[int], None]]:
+    """A progress bar advanced by the callable it yields (``advance(n)``); a no-op when no one
+    is watching."""
+    if not interactive():
+        yield lambda n: None
+        return
+    from rich.progress import Progress
+
+    with Progress(transient=True) as bar:
+        task = bar.add_task(description, total=total)
+        yield lambda n: bar.advance(task, n)

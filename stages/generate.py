@@ -1,0 +1,69 @@
+"""Stage ``generate@CORPUS``: generate the raw synthetic corpus ``corpora.CORPUS`` (a trained
+generator with a decoder) from the held-out prompts, until the target size in tokens."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.progress import counter
+from synthdeid.stages.common import stage_main
+
+PROMPTS = "data/inline/prompts.jsonl"
+MODEL = "data/models/{name}"
+OUT = "data/synthetic/{corpus}/raw.jsonl"
+
+
+def settings_for(params: dict, corpus: str) -> tuple[GenerationSettings, int]:
+    """Generation settings: ``generate`` defaults, overridden per corpus."""
+    spec = get(params, f"corpora.{corpus}")
+    g = {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
+    settings = GenerationSettings(min_tokens=int(g["min_tokens"]), max_tokens=int(g["max_tokens"]),
+                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]))
+    return settings, int(g["target_tokens"])
+
+
+_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens")
+
+
+@stage_main
+def main() -> None:
+    corpus = sys.argv[1]
+    params = load_params()
+    spec = get(params, f"corpora.{corpus}")
+    gen_name = spec["generator"]
+    gen_spec = get(params, f"generators.{gen_name}")
+    decoder = registry("decoder").create(spec["decoder"], spec.get("config") or {})
+    generator = registry("generator").create(gen_spec["plugin"], gen_spec.get("config") or {})
+    model = generator.load(Path(MODEL.format(name=gen_name)))
+    decoder.check(model)  # an unsupported generator x decoder pair fails here, before any work
+    settings, target = settings_for(params, corpus)
+    seed = int(get(params, "generate.seed"))
+    prompts = [json.loads(line)["prompt"] for line in Path(PROMPTS).read_text(encoding="utf-8").splitlines() if line]
+    t0 = time.perf_counter()
+    with counter(f"generate {corpus}", target) as advance:
+        run = model.generate_corpus if hasattr(model, "generate_corpus") else _generic(model)
+        notes = run(decoder, prompts, settings, target, seed, progress=advance)
+    out = Path(OUT.format(corpus=corpus))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with open(out, "w", encoding="utf-8", newline="\n") as f:
+        for i, (prompt, text) in enumerate(notes):
+            f.write(json.dumps({"id": f"{corpus}-{i:06d}", "prompt": prompt, "text": text}, ensure_ascii=False) + "\n")
+    print(f"generate@{corpus}: {len(notes)} notes in {time.perf_counter() - t0:.1f} s")
+
+
+def _generic(model: Any) -> Callable[..., list[tuple[str, str]]]:
+    """The shared loop for autoregressive models, with the signature of ``generate_corpus`` methods."""
+    return functools.partial(generate_corpus, model)
+
+
+if __name__ == "__main__":
+    main()
