@@ -33,5 +33,8 @@ demo: setup
 test: setup $(VENV)/.example-plugin
 	python -m pytest
 
+bench: setup
+	python bench/generation.py
+
 clean:
 	rm -rf $(VENV)

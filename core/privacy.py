@@ -1,0 +1,48 @@
+"""What privacy-metric plugins provide: a comparison of synthetic notes with the real notes the
+generator learned from.
+
+A privacy-metric plugin's factory (``register_privacy_metrics``) takes its config mapping and
+returns a ``PrivacyMetric``. ``compute`` returns a JSON-able summary (for ``dvc metrics``) and,
+optionally, per-synthetic-note rows (written as a table for the review and report stages).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from .records import Document
+
+Tokenize = Callable[[str], list[tuple[int, int]]]
+
+
+@dataclass(frozen=True)
+class PrivacyInput:
+    """What a privacy metric may look at."""
+
+    real: Sequence[Document]
+    """The (pseudonymized) real training notes of the generator, with their PHI spans."""
+    synthetic: Sequence[Document]
+    """The synthetic corpus, with its PHI spans."""
+    tokenize: Tokenize
+    """The language pack's tokenizer."""
+    model_dir: Path | None = None
+    """The trained generator (for model-based metrics such as canary exposure)."""
+    heldout: Sequence[Document] = ()
+    """Real notes the generator never saw (membership inference)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class PrivacyResult:
+    summary: dict[str, Any]
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    """One row per synthetic note (``synthetic_id`` first), or empty."""
+
+
+class PrivacyMetric(Protocol):
+    name: str
+
+    def compute(self, data: PrivacyInput) -> PrivacyResult: ...
