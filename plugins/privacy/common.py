@@ -1,0 +1,65 @@
+"""What the privacy-metric plugins share: config parsing and the tokenized corpus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any
+
+from synthdeid import SynthdeidError
+from synthdeid.audit import PAR, AuditCorpus
+from synthdeid.audit.rouge import DEFAULT_CHUNK_CELLS
+from synthdeid.privacy import PrivacyInput
+
+
+@dataclass(frozen=True)
+class TokenSettings:
+    """Settings every privacy metric has."""
+
+    lowercase: bool = True
+    """Compare tokens lowercased."""
+    paragraph_token: str | None = PAR
+    """Each line break becomes this token (None: line breaks are not tokens)."""
+    chunk_cells: int = DEFAULT_CHUNK_CELLS
+    """Synthetic x real cells per chunk of the all-pairs matrices (bounds memory)."""
+
+    def check(self, name: str) -> None:
+        if not isinstance(self.lowercase, bool):
+            raise SynthdeidError(f"privacy metric {name!r}: lowercase must be true or false")
+        if self.paragraph_token is not None and (not isinstance(self.paragraph_token, str) or not self.paragraph_token):
+            raise SynthdeidError(f"privacy metric {name!r}: paragraph_token must be a non-empty string or null")
+        if not isinstance(self.chunk_cells, int) or self.chunk_cells < 1:
+            raise SynthdeidError(f"privacy metric {name!r}: chunk_cells must be a positive integer")
+
+
+def ns_setting(name: str, key: str, value: Any) -> tuple[int, ...]:
+    """A list of n-gram sizes from params (an int or a list of ints >= 1) as a sorted tuple."""
+    values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if (not isinstance(values, (list, tuple)) or not values
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)):
+        raise SynthdeidError(f"privacy metric {name!r}: {key} must be a list of integers >= 1, not {value!r}")
+    return tuple(sorted(set(values)))
+
+
+def make_config(cls: type, name: str, config: dict[str, Any] | None) -> Any:
+    """Build the frozen config dataclass ``cls`` from a params mapping; unknown keys are errors."""
+    config = dict(config or {})
+    known = {f.name for f in fields(cls)}
+    unknown = set(config) - known
+    if unknown:
+        raise SynthdeidError(
+            f"privacy metric {name!r} has no setting(s) {', '.join(sorted(unknown))}; "
+            f"its settings are: {', '.join(sorted(known))}"
+        )
+    try:
+        return cls(**config)
+    except TypeError as e:
+        raise SynthdeidError(f"privacy metric {name!r}: {e}") from None
+
+
+def audit_corpus(name: str, data: PrivacyInput, settings: TokenSettings, lowercase: bool | None = None) -> AuditCorpus:
+    """The tokenized corpus of ``data``; an error when there are no real notes to compare with."""
+    if not len(data.real):
+        raise SynthdeidError(f"privacy metric {name!r} needs the real training notes, and got none; "
+                             "point the privacy stage at the generator's training split")
+    lower = settings.lowercase if lowercase is None else lowercase
+    return AuditCorpus(data.real, data.synthetic, data.tokenize, lower, settings.paragraph_token)

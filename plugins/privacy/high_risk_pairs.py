@@ -1,0 +1,58 @@
+"""``high_risk_pairs``: the synthetic/real pairs a person should review (Libbi et al. 2021,
+Appendix D): top k synthetic notes by ROUGE-3 and by ROUGE-5 recall with their best real note, plus
+each one's BM25 match, deduplicated, without notes over ``max_chars`` characters or pairs similar only
+through structure tokens. One row per pair, with the shared n-grams for highlighting."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from synthdeid import SynthdeidError
+from synthdeid.audit import STRUCTURE_PATTERN, high_risk_pairs
+from synthdeid.privacy import PrivacyInput, PrivacyResult
+
+from .common import TokenSettings, audit_corpus, ns_setting
+
+
+@dataclass(frozen=True)
+class HighRiskPairsConfig(TokenSettings):
+    k: int = 10
+    """Synthetic notes kept from each ROUGE ranking (the paper: 100)."""
+    n: tuple[int, ...] = (3, 5)
+    max_chars: int = 1000
+    structure_pattern: str = STRUCTURE_PATTERN
+    """A token matching this (in full) is structure, e.g. ``<PAR>`` or punctuation."""
+    filter_first: bool = False
+    """Drop long and structure-only pairs before taking the top k (else after, as in the paper)."""
+    k1: float = 1.2
+    b: float = 0.75
+    epsilon: float = 0.25
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))
+        self.check("high_risk_pairs")
+        for key in ("k", "max_chars"):
+            value = getattr(self, key)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise SynthdeidError(f"privacy metric 'high_risk_pairs': {key} must be a positive integer")
+        try:
+            re.compile(self.structure_pattern)
+        except (re.error, TypeError) as e:
+            raise SynthdeidError(f"privacy metric 'high_risk_pairs': structure_pattern is not a regex: {e}") from None
+
+
+class HighRiskPairsMetric:
+    name = "high_risk_pairs"
+
+    def __init__(self, config: HighRiskPairsConfig) -> None:
+        self.config = config
+
+    def compute(self, data: PrivacyInput) -> PrivacyResult:
+        c = self.config
+        corpus = audit_corpus(self.name, data, c)
+        result = high_risk_pairs(corpus, k=c.k, ns=c.n, max_chars=c.max_chars,
+                                 structure_pattern=c.structure_pattern, filter_first=c.filter_first,
+                                 k1=float(c.k1), b=float(c.b), epsilon=float(c.epsilon),
+                                 chunk_cells=c.chunk_cells)
+        return PrivacyResult(result.summary, result.rows)
