@@ -25,12 +25,18 @@ $(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/py
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/synthdeid-example-plugin
 	touch $@
 
+# Debian's chromium for the reviewer-page browser test (playwright's own browser download does not
+# work offline); playwright itself comes with the test extra
+$(VENV)/.browser:
+	test -x /usr/bin/chromium || (apt-get update -qq && apt-get install -y -qq chromium)
+	touch $@
+
 setup: $(VENV)/.installed
 
 demo: setup
 	dvc repro
 
-test: setup $(VENV)/.example-plugin
+test: setup $(VENV)/.example-plugin $(VENV)/.browser
 	python -m pytest
 
 bench: setup

@@ -88,6 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--any-labels", action="store_true",
                     help="accept labels outside the canonical tag set (e.g. before mapping them)")
     sv.set_defaults(run=cmd_validate)
+    from .review.cli import add_review_commands
+
+    add_review_commands(sub)
     return p
 
 

@@ -4,6 +4,7 @@ corpus size; plus the step-by-step sampling loop that the sampling decoders use.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -94,9 +95,13 @@ def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str
             n += 1
 
 
+_MARKUP = re.compile(r"^(?:<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>)$")
+
+
 def count_tokens(text: str) -> int:
-    """Corpus size unit: whitespace tokens of the inline text, tags excluded."""
-    return sum(1 for t in text.split() if not (t.startswith("<") and t.endswith(">")))
+    """Corpus size unit: whitespace tokens of the inline text; tags, ``<PAR>`` and ``<EOD>``
+    are markup, not tokens (``<unk>`` is a token)."""
+    return sum(1 for t in text.split() if not _MARKUP.match(t))
 
 
 def generate_corpus(model: Any, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,

@@ -38,8 +38,8 @@ class TagMask:
         self.just_opened = torch.empty(0, dtype=torch.bool)
 
     def reset(self, prompts: Sequence[Sequence[int]]) -> None:
-        """Start the rows from their prompts (a prompt may leave a tag open)."""
-        opened = []
+        """Start the rows from their prompts (a prompt may leave a tag open, or end in one)."""
+        opened, fresh = [], []
         for ids in prompts:
             cur = -1
             for t in ids:
@@ -48,8 +48,9 @@ class TagMask:
                 elif t in self._label_of_end and self._label_of_end[t] == cur:
                     cur = -1
             opened.append(cur)
+            fresh.append(bool(ids) and cur >= 0 and ids[-1] in self._label_of_start)
         self.open = torch.tensor(opened, dtype=torch.long)
-        self.just_opened = torch.zeros(len(opened), dtype=torch.bool)
+        self.just_opened = torch.tensor(fresh, dtype=torch.bool)
 
     def apply(self, logits: torch.Tensor, n_generated: int, min_tokens: int, max_tokens: int) -> torch.Tensor:
         """Masked copy of ``logits`` [rows, vocab] before choosing token ``n_generated`` (0-based)."""

@@ -20,7 +20,11 @@ def _config(cls: type, config: dict[str, Any]) -> Any:
     if unknown:
         raise SynthdeidError(f"decoder {cls.name!r} has no setting(s) {', '.join(sorted(unknown))}; "
                              f"its settings are: {', '.join(sorted(known)) or '(none)'}")
-    return cls(**config)
+    try:
+        typed = {k: cls.__dataclass_fields__[k].type for k in config}
+        return cls(**{k: (int(v) if typed[k] in ("int", int) else float(v)) for k, v in config.items()})
+    except (TypeError, ValueError) as e:
+        raise SynthdeidError(f"decoder {cls.name!r}: settings must be numbers ({e})") from None
 
 
 def _sample(logits: torch.Tensor, temperature: float, rng: torch.Generator) -> torch.Tensor:

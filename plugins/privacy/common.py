@@ -62,4 +62,9 @@ def audit_corpus(name: str, data: PrivacyInput, settings: TokenSettings, lowerca
         raise SynthdeidError(f"privacy metric {name!r} needs the real training notes, and got none; "
                              "point the privacy stage at the generator's training split")
     lower = settings.lowercase if lowercase is None else lowercase
-    return AuditCorpus(data.real, data.synthetic, data.tokenize, lower, settings.paragraph_token)
+    # metrics run on the same input share one tokenized corpus (and its cached matrices)
+    cache = data.extra.setdefault("audit_corpora", {})
+    key = (lower, settings.paragraph_token)
+    if key not in cache:
+        cache[key] = AuditCorpus(data.real, data.synthetic, data.tokenize, lower, settings.paragraph_token)
+    return cache[key]
