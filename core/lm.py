@@ -4,7 +4,8 @@ shared decoding loop (``synthdeid.generate``) drives one token at a time.
 A generator plugin's factory (``register_generators``) takes its config mapping and returns a
 ``Generator``. ``Generator.train`` writes a model directory (checkpoints, vocabulary, the resolved
 config); ``Generator.load`` reads it back as an ``AutoregressiveLM`` (LSTM, GPT-2, causal LMs) or
-any object with its own ``generate`` method (masked-LM refill).
+any object with its own ``generate_corpus`` method (masked-LM refill), which the generate stage
+calls instead of the shared loop.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ class TrainingData:
     pretokenized: bool = True
     """True when tokens are separated by single spaces (the ``inline`` stage's default)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """``train_ids`` / ``dev_ids``: the document id of each line."""
 
 
 class Generator(Protocol):
@@ -41,7 +43,9 @@ class Generator(Protocol):
         ...
 
     def load(self, out_dir: Path) -> Any:
-        """The trained model in ``out_dir``: an ``AutoregressiveLM`` or an object with ``generate``."""
+        """The trained model in ``out_dir``: an ``AutoregressiveLM``, or an object with
+        ``generate_corpus(decoder, prompts, settings, target_tokens, seed, progress=None)``
+        returning (source, inline text) pairs like ``synthdeid.generate.generate_corpus``."""
         ...
 
 
