@@ -69,6 +69,17 @@ def cmd_validate(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def cmd_preset(args: argparse.Namespace, out: Console) -> int:
+    from .presets import apply_preset, available
+
+    if args.name is None:
+        out.print("presets: " + ", ".join(available()))
+        return 0
+    changed = apply_preset(args.name, args.params)
+    out.print(f"params.yaml: preset {args.name!r} set {len(changed)} keys: " + ", ".join(changed))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="synthdeid", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -88,6 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--any-labels", action="store_true",
                     help="accept labels outside the canonical tag set (e.g. before mapping them)")
     sv.set_defaults(run=cmd_validate)
+    spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
+    spr.add_argument("name", nargs="?")
+    spr.add_argument("--params", default="params.yaml")
+    spr.set_defaults(run=cmd_preset)
     from .review.cli import add_review_commands
 
     add_review_commands(sub)

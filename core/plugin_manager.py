@@ -22,6 +22,9 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.gpt2",
     "synthdeid.plugins.causal_lm",
     "synthdeid.plugins.mlm_fill",
+    "synthdeid.plugins.flair_tagger",
+    "synthdeid.plugins.hf_tagger",
+    "synthdeid.plugins.privacy",
 )
 
 # hook name -> registry kind

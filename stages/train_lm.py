@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from synthdeid.accounting import write_json
+from synthdeid.formats import read_jsonl
 from synthdeid.inline import special_tokens
 from synthdeid.lm import TrainingData
 from synthdeid.params import get, load_params
@@ -14,6 +15,7 @@ from synthdeid.stages.common import split_timing, stage_main
 from synthdeid.tags import CANONICAL_TAGS
 
 TEXT = "data/inline/{split}.txt"
+IDS = "data/pseudonymized/{split}.jsonl"  # the documents of the inline lines, in order
 OUT = "data/models/{name}"
 METRICS = "data/metrics/train_lm/{name}.json"
 
@@ -35,6 +37,7 @@ def main() -> None:
         special_tokens=special_tokens(labels),
         seed=int((spec.get("config") or {}).get("seed", 0)),
         pretokenized=bool(get(params, "inline.tokenize")),
+        extra={f"{split}_ids": [d.id for d in read_jsonl(IDS.format(split=split))] for split in ("train", "dev")},
     )
     out = Path(OUT.format(name=name))
     out.mkdir(parents=True, exist_ok=True)

@@ -1,4 +1,4 @@
-"""The DVC pipeline end to end in a temporary copy of the repository, on a small demo corpus."""
+"""The whole DVC pipeline end to end with the ``smoke`` preset, in a temporary copy of the repository."""
 
 import json
 import os
@@ -32,9 +32,7 @@ def repo(tmp_path_factory):
         if (ROOT / f).is_file():
             (dest / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / f, dest / f)
-    params = yaml.safe_load((dest / "params.yaml").read_text())
-    params["corpus"]["demo"]["n_docs"] = 120
-    (dest / "params.yaml").write_text(yaml.safe_dump(params, sort_keys=False))
+    _run([str(BIN / "synthdeid"), "preset", "smoke"], dest)
     _run(["git", "init", "-q"], dest)
     _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "init", "--allow-empty"], dest, check=False)
     _run(["git", "add", "-A"], dest)
@@ -49,9 +47,10 @@ def _metrics(repo, stage):
 
 def test_every_stage_accounts_for_every_document(repo):
     corpus = _metrics(repo, "corpus")
-    assert corpus["documents_in"] == corpus["documents_out"] == 120
+    n = yaml.safe_load((repo / "params.yaml").read_text())["corpus"]["demo"]["n_docs"]
+    assert corpus["documents_in"] == corpus["documents_out"] == n
     prepare = _metrics(repo, "prepare")
-    assert prepare["documents_in"] == prepare["documents_out"] + prepare["documents_rejected"] == 120
+    assert prepare["documents_in"] == prepare["documents_out"] + prepare["documents_rejected"] == n
     assert sum(prepare[s]["documents"] for s in ("train", "dev", "test")) == prepare["documents_out"]
     lm_docs = prepare["train"]["documents"] + prepare["dev"]["documents"]
     for stage in ("annotate", "pseudonymize", "inline"):
@@ -90,9 +89,43 @@ def test_second_repro_does_nothing_and_outputs_are_byte_identical(repo):
     assert (repo / "dvc.lock").read_text() == lock
 
 
-def test_exp_run_with_a_changed_seed(repo):
-    r = _run(["dvc", "exp", "run", "-S", "prepare.seed=1"], repo)
-    assert "Running stage 'prepare'" in r.stdout
-    assert "Running stage 'corpus'" not in r.stdout
+CORPORA = ("lstm_p", "lstm_temp", "gpt_p", "gpt_beam")
+
+
+def test_synthetic_corpora_and_their_statistics(repo):
+    for corpus in CORPORA:
+        m = json.loads((repo / f"data/metrics/postprocess/{corpus}.json").read_text())
+        assert m["documents_in"] == m["documents_out"] + m["documents_rejected"] > 0
+        assert m["tags"]["malformed"] == 0  # tag-safe decoding is on
+        assert m["synthetic"]["tokens"] > 0 and m["real"]["phi_instances"] > 0
+        rows = (repo / f"data/plots/phi_distribution/{corpus}.csv").read_text().splitlines()
+        assert rows[0] == "tag,real_pct,synthetic_pct,difference_pct" and len(rows) >= 17
+
+
+def test_utility_tables(repo):
+    summary = json.loads((repo / "data/metrics/utility_summary.json").read_text())
+    settings = summary["settings"]
+    assert set(settings) == {"real", "rule", *(f"synthetic-{c}" for c in CORPORA), "augmented-lstm_p"}
+    for row in settings.values():
+        assert 0.0 <= row["precision"] <= 1.0 and 0.0 <= row["recall"] <= 1.0 and 0.0 <= row["f1"] <= 1.0
+    assert settings["real"]["tp"] + settings["real"]["fn"] == summary["gold_entities"] > 0
+    report = (repo / "data/reports/utility.md").read_text()
+    assert "Table 6" in report and "Table 7" in report and "| real |" in report
+
+
+def test_privacy_reports_and_review_pages(repo):
+    for corpus in CORPORA:
+        m = json.loads((repo / f"data/metrics/privacy/{corpus}.json").read_text())
+        assert 0.0 <= m["rouge"]["rouge3"]["recall"]["mean"] <= 1.0
+        assert {"n3", "n5", "n10"} <= set(m["ngram_recall"])
+        assert "phi" in m["leakage"] and "passed" in m["gate"]
+        assert (repo / f"data/reports/review/{corpus}.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(repo):
+    r = _run(["dvc", "exp", "run", "-S", "corpora.lstm_p.config.top_p=0.8"], repo)
+    assert "Running stage 'generate@lstm_p'" in r.stdout
+    assert "Running stage 'train_lm@lstm'" not in r.stdout
+    assert "Running stage 'generate@gpt_p'" not in r.stdout
     shown = _run(["dvc", "exp", "show", "--json"], repo).stdout
-    assert '"prepare.seed"' in shown or "prepare" in shown
+    assert "corpora.lstm_p.config.top_p" in shown

@@ -1,0 +1,58 @@
+"""Params presets: ``synthdeid preset NAME`` merges ``presets/NAME.yaml`` into params.yaml,
+keeping its comments. ``demo`` holds the default value of every key any other preset changes,
+so ``synthdeid preset demo`` always goes back to the defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+
+PRESETS_DIR = "presets"
+
+
+def available(root: str | Path = ".") -> list[str]:
+    return sorted(p.stem for p in (Path(root) / PRESETS_DIR).glob("*.yaml"))
+
+
+def _yaml() -> Any:
+    from ruamel.yaml import YAML  # DVC's own YAML library: round-trips comments
+
+    y = YAML()
+    y.preserve_quotes = True
+    y.width = 120
+    return y
+
+
+def load_preset(name: str, root: str | Path = ".") -> dict[str, Any]:
+    path = Path(root) / PRESETS_DIR / f"{name}.yaml"
+    if not path.exists():
+        raise InputError(f"no preset {name!r}", path=path,
+                         fix="choose one of: " + ", ".join(available(root)))
+    return _yaml().load(path.read_text(encoding="utf-8")) or {}
+
+
+def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
+    """Deep-merge ``overlay`` into ``target`` (mappings merge, anything else replaces; a plugin's
+    ``config`` mapping is opaque and replaced whole); returns the dotted keys that were set."""
+    changed = []
+    for key, value in overlay.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and isinstance(target.get(key), dict) and key != "config":
+            changed += merge(target[key], value, dotted + ".")
+        else:
+            target[key] = value
+            changed.append(dotted)
+    return changed
+
+
+def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str | Path = ".") -> list[str]:
+    """Merge the preset into the params file in place; returns the keys set."""
+    y = _yaml()
+    p = Path(params_path)
+    params = y.load(p.read_text(encoding="utf-8"))
+    changed = merge(params, load_preset(name, root))
+    with open(p, "w", encoding="utf-8") as f:
+        y.dump(params, f)
+    return changed

@@ -1,0 +1,31 @@
+"""The ``flair_bilstm_crf`` tagger plugin: a BiLSTM-CRF (flair ``SequenceTagger``) as in nedap's
+"deidentify", with embeddings trained from scratch (no download). flair is imported only when a
+tagger is trained or loaded.
+
+``words`` and ``settings`` hold the windowing, BIO and config helpers the transformers tagger
+(``synthdeid.plugins.hf_tagger``) shares.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from synthdeid import hookimpl
+
+from .config import FlairTaggerConfig
+from .settings import parse_config
+
+NAME = "flair_bilstm_crf"
+
+
+def create(config: Mapping[str, Any] | None = None) -> Any:
+    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
+    from .model import FlairTagger
+
+    return FlairTagger(parse_config(FlairTaggerConfig, config, NAME))
+
+
+@hookimpl
+def register_taggers(register: Any) -> None:
+    register(NAME, create)

@@ -1,0 +1,63 @@
+"""Settings of the ``flair_bilstm_crf`` tagger (the ``taggers.<name>.config`` section of params)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class FlairTaggerConfig:
+    """A BiLSTM-CRF as in nedap's "deidentify" (Trienes et al. 2020), with embeddings that need
+    no download: word embeddings trained from scratch on the training corpus, optionally
+    character embeddings and/or fixed vectors from a local file.
+
+    Defaults are demo-sized (``max_epochs``); the deidentify setting is ``hidden_size: 256``,
+    ``max_epochs: 150`` with learning-rate annealing on dev F1 (flair's default schedule).
+    """
+
+    hidden_size: int = 128
+    """LSTM units per direction."""
+    use_characters: bool = True
+    """Add a character BiLSTM (flair ``CharacterEmbeddings``) over the corpus's characters."""
+    char_embedding_dim: int = 25
+    char_hidden_size: int = 25
+    word_embedding_dim: int = 100
+    """Size of the word embeddings trained from scratch (flair ``OneHotEmbeddings``); 0 for none."""
+    word_min_freq: int = 2
+    """Words seen fewer times in training share the unknown-word vector (which thereby learns)."""
+    word_embeddings: str | None = None
+    """A local word-vector file (word2vec .txt/.vec/.bin; gensim .kv/.gensim needs gensim),
+    stacked with the others and kept fixed."""
+    learning_rate: float = 0.1
+    mini_batch_size: int = 32
+    max_epochs: int = 10
+    anneal_patience: int = 3
+    """Epochs without dev improvement before the learning rate is halved (flair's annealing)."""
+    dropout: float = 0.0
+    word_dropout: float = 0.05
+    locked_dropout: float = 0.5
+    max_tokens: int = 128
+    """Sentences are the lines of a note, cut into windows of at most this many tokens."""
+    seed: int = 0
+    threads: int = 2
+    """torch threads while training and predicting (0: leave torch's setting)."""
+    embeddings_storage_mode: str = "none"
+    """flair's embedding cache: none | cpu | gpu."""
+    predict_batch_size: int = 64
+
+    def __post_init__(self) -> None:
+        checks = {
+            "hidden_size >= 1": self.hidden_size >= 1,
+            "max_tokens >= 1": self.max_tokens >= 1,
+            "max_epochs >= 1": self.max_epochs >= 1,
+            "mini_batch_size >= 1": self.mini_batch_size >= 1,
+            "learning_rate > 0": self.learning_rate > 0,
+            "word_embedding_dim >= 0": self.word_embedding_dim >= 0,
+            "word_min_freq >= 1": self.word_min_freq >= 1,
+            "embeddings_storage_mode in none/cpu/gpu": self.embeddings_storage_mode in ("none", "cpu", "gpu"),
+            "some embeddings (word_embedding_dim > 0, use_characters or word_embeddings)":
+                bool(self.word_embedding_dim or self.use_characters or self.word_embeddings),
+        }
+        failed = [k for k, ok in checks.items() if not ok]
+        if failed:
+            raise ValueError("need " + "; ".join(failed))

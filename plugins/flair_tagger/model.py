@@ -1,0 +1,212 @@
+"""The ``flair_bilstm_crf`` tagger: flair's ``SequenceTagger`` (BiLSTM-CRF) trained on the lines
+of the notes, cut into windows of at most ``max_tokens`` tokens, with character offsets kept so
+predictions map back to exact document spans."""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import tempfile
+import time
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from synthdeid import SynthdeidError
+from synthdeid.progress import interactive
+from synthdeid.records import Document, Span
+
+from . import words as W
+from .config import FlairTaggerConfig
+from .embeddings import build_embeddings, embedding_names, restore_names
+from .settings import quiet, read_meta, seed_everything, torch_threads, write_meta
+
+NAME = "flair_bilstm_crf"
+LABEL_TYPE = "ner"
+MODEL_FILES = ("best-model.pt", "final-model.pt")
+
+
+def _import_flair() -> Any:
+    """Import flair with its cache outside ``~/.flair`` (nothing is downloaded)."""
+    os.environ.setdefault("FLAIR_CACHE_ROOT", str(Path(tempfile.gettempdir()) / "synthdeid-flair-cache"))
+    import flair
+
+    flair.cache_root = Path(os.environ["FLAIR_CACHE_ROOT"])
+    return flair
+
+
+@contextmanager
+def _flair_quiet(training: bool = False) -> Iterator[None]:
+    """flair's INFO log (per-epoch lines) and progress bars when training on a terminal;
+    otherwise warnings only, and no progress bars."""
+    from flair.file_utils import Tqdm
+
+    show = training and interactive()
+    original = Tqdm.__dict__["tqdm"]
+    if not show:
+        Tqdm.tqdm = staticmethod(lambda *a, **k: original.__func__(*a, **{**k, "disable": True}))
+    try:
+        with quiet("flair", level=logging.INFO if show else logging.WARNING), warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module="flair")
+            yield
+    finally:
+        Tqdm.tqdm = original
+
+
+Window = tuple[Any, list[W.Word]]  # a flair Sentence and the character offsets of its tokens
+
+
+def _sentences(doc: Document, tokenize: W.Tokenize, max_tokens: int, labelled: bool) -> list[Window]:
+    from flair.data import Sentence
+
+    out: list[Window] = []
+    cuts = W.span_cuts(doc) if labelled else []
+    for line in W.line_words(doc.text, tokenize, cuts):
+        for win in W.windows(line, max_tokens):
+            sent = Sentence([doc.text[a:b] for a, b in win])
+            if labelled:
+                tags = W.bio_tags(win, doc.spans)
+                i = 0
+                while i < len(tags):
+                    if tags[i].startswith("B-"):
+                        j = i + 1
+                        while j < len(tags) and tags[j] == "I-" + tags[i][2:]:
+                            j += 1
+                        sent[i:j].add_label(LABEL_TYPE, tags[i][2:])
+                        i = j
+                    else:
+                        i += 1
+            out.append((sent, win))
+    return out
+
+
+class TrainedFlairTagger:
+    """A loaded (or just trained) flair tagger: ``predict(docs)`` gives spans per document."""
+
+    def __init__(self, model: Any, labels: Sequence[str], config: FlairTaggerConfig, tokenize: W.Tokenize) -> None:
+        self.model = model
+        self.labels = frozenset(labels)
+        self.config = config
+        self.tokenize = tokenize
+
+    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
+        windows = [_sentences(d, self.tokenize, self.config.max_tokens, labelled=False) for d in docs]
+        flat = [s for doc_windows in windows for s, _ in doc_windows]
+        self.model.eval()
+        with torch_threads(self.config.threads), _flair_quiet():
+            if flat:
+                self.model.predict(flat, mini_batch_size=self.config.predict_batch_size,
+                                   force_token_predictions=True, embedding_storage_mode="none")
+        out = []
+        for doc_windows in windows:
+            spans: list[Span] = []
+            for sent, offsets in doc_windows:
+                tags = [t.get_label(LABEL_TYPE).value for t in sent.tokens]
+                spans.extend(W.decode(tags, offsets, self.labels))
+            out.append(spans)
+        return out
+
+
+class FlairTagger:
+    """Factory product of ``flair_bilstm_crf``: trains and loads BiLSTM-CRF taggers."""
+
+    name = NAME
+
+    def __init__(self, config: FlairTaggerConfig) -> None:
+        self.config = config
+        self.trained: TrainedFlairTagger | None = None
+        """The model in memory after ``train`` (the selected epoch's weights)."""
+
+    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
+              tokenize: W.Tokenize) -> dict[str, Any]:
+        flair = _import_flair()
+        from flair.data import Corpus, Dictionary
+        from flair.datasets import FlairDatapointDataset
+        from flair.models import SequenceTagger
+        from flair.trainers import ModelTrainer
+        from flair.trainers.plugins import MetricHistoryPlugin
+
+        from .crf_loss import use_fast_loss
+        from .sampler import bucket_sampler
+
+        cfg = self.config
+        out_dir = Path(out_dir)
+        labels = sorted({s.label for d in train for s in d.spans})
+        if not labels:
+            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
+                                 "train on an annotated corpus")
+        dev, dropped = W.restrict_labels(dev, labels)
+        started = time.perf_counter()
+        with torch_threads(cfg.threads), _flair_quiet(training=True):
+            flair.set_seed(cfg.seed)
+            seed_everything(cfg.seed)
+            train_windows = [w for d in train for w in _sentences(d, tokenize, cfg.max_tokens, True)]
+            dev_windows = [w for d in dev for w in _sentences(d, tokenize, cfg.max_tokens, True)]
+            corpus = Corpus(train=FlairDatapointDataset([s for s, _ in train_windows]),
+                            dev=FlairDatapointDataset([s for s, _ in dev_windows]) if dev_windows else None,
+                            test=None, sample_missing_splits=False)
+            tag_dictionary = Dictionary(add_unk=False)
+            for label in labels:
+                tag_dictionary.add_item(label)
+            tag_dictionary.span_labels = True
+            embeddings = build_embeddings(cfg, [[t.text for t in s] for s, _ in train_windows])
+            model = SequenceTagger(embeddings=embeddings, tag_dictionary=tag_dictionary, tag_type=LABEL_TYPE,
+                                   hidden_size=cfg.hidden_size, use_crf=True, dropout=cfg.dropout,
+                                   word_dropout=cfg.word_dropout, locked_dropout=cfg.locked_dropout)
+            use_fast_loss(model)
+            out_dir.mkdir(parents=True, exist_ok=True)
+            for f in MODEL_FILES:
+                (out_dir / f).unlink(missing_ok=True)
+            work = out_dir / ".flair-training"  # a fixed name: flair records it in the model card
+            shutil.rmtree(work, ignore_errors=True)
+            try:
+                result = ModelTrainer(model, corpus).train(
+                    work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.mini_batch_size,
+                    max_epochs=cfg.max_epochs, patience=cfg.anneal_patience,
+                    embeddings_storage_mode=cfg.embeddings_storage_mode, save_final_model=False,
+                    create_file_logs=False, create_loss_file=False,
+                    sampler=bucket_sampler(cfg.mini_batch_size, cfg.seed),
+                    plugins=[MetricHistoryPlugin()])
+                best = work / "best-model.pt"
+                if best.exists():  # the trainer has loaded its weights into `model`
+                    shutil.move(best, out_dir / "best-model.pt")
+                else:
+                    model.save(out_dir / "final-model.pt")
+            finally:
+                shutil.rmtree(work, ignore_errors=True)
+        seconds = time.perf_counter() - started
+        write_meta(out_dir, NAME, cfg, labels=labels, embedding_names=embedding_names(model.embeddings))
+        self.trained = TrainedFlairTagger(model, labels, cfg, tokenize)
+        metrics: dict[str, Any] = {
+            "tagger": NAME, "labels": labels, "train_sentences": len(train_windows),
+            "train_tokens": sum(len(w) for _, w in train_windows), "dev_sentences": len(dev_windows),
+            "epochs": cfg.max_epochs, "train_seconds": round(seconds, 2),
+            "dev_labels_unseen_in_training": dropped,
+            "train_spans": sum(len(d.spans) for d in train),
+            "train_spans_without_tokens": sum(
+                len(d.spans) - W.covered_spans((x for line in W.line_words(d.text, tokenize, W.span_cuts(d))
+                                                for x in line), d.spans) for d in train),
+            "train_loss_history": [round(float(x), 4) for x in result.get("train_loss_history", [])],
+            "dev_f1_history": [round(float(x), 4) for x in result.get("dev_score_history", [])],
+        }
+        if dev:
+            metrics["dev"] = W.entity_f1([d.spans for d in dev], self.trained.predict(dev))
+        return metrics
+
+    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedFlairTagger:
+        _import_flair()
+        from flair.models import SequenceTagger
+
+        out_dir = Path(out_dir)
+        meta = read_meta(out_dir, NAME)
+        path = next((out_dir / f for f in MODEL_FILES if (out_dir / f).exists()), None)
+        if path is None:
+            raise SynthdeidError(f"{out_dir} has no {' or '.join(MODEL_FILES)}; retrain the tagger")
+        with _flair_quiet():
+            model = SequenceTagger.load(path)
+        restore_names(model.embeddings, meta.get("embedding_names"))
+        config = FlairTaggerConfig(**meta["config"])
+        return TrainedFlairTagger(model, meta["labels"], config, tokenize)

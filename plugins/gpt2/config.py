@@ -1,0 +1,65 @@
+"""The ``gpt2`` generator's settings (params.yaml: ``train.gpt2``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from synthdeid import SynthdeidError
+
+
+@dataclass(frozen=True)
+class GPT2Settings:
+    # architecture (from scratch; a pretrained model keeps its own)
+    n_layer: int = 4
+    n_embd: int = 256
+    n_head: int = 4
+    n_positions: int = 512
+    """Longest sequence (prompt + generated tokens) the model can handle."""
+    dropout: float = 0.1
+    # tokenizer: a byte-level BPE trained on the corpus, tags never split
+    vocab_size: int | None = None
+    """BPE size; None: 8000 from scratch, the original vocabulary's size with ``pretrained``."""
+    min_frequency: int = 2
+    # start from a local pretrained GPT-2 (vocabulary adaptation, Libbi et al. 2021, App. A)
+    pretrained: str | None = None
+    # training
+    epochs: int = 3
+    batch_size: int = 2
+    """Blocks per step: small data needs many small steps (batch 2 reached a much lower validation
+    loss than 8 after one epoch on the demo corpus)."""
+    block_size: int | None = None
+    """Training sequence length; None: n_positions (positions beyond it would stay untrained)."""
+    lr: float = 1e-3
+    weight_decay: float = 0.01
+    schedule: str = "one_cycle"
+    warmup: float = 0.1
+    grad_clip: float = 1.0
+    # gradual unfreezing with discriminative learning rates (Libbi et al. 2021, Table A1)
+    gradual_unfreezing: bool = False
+    unfreeze_epochs: tuple[int, ...] = (1, 1, 1, 2)
+    """Epochs per stage; stage k trains the top k+1 of len(unfreeze_epochs) layer groups."""
+    unfreeze_lrs: tuple[float, ...] = (2e-3, 1e-3, 5e-4, 1e-4)
+    """Top-group learning rate per stage; a group ``d`` groups below the top gets lr / lr_decay**d."""
+    lr_decay: float = 2.6
+    seed: int | None = None
+    """None: the seed of the training data (params)."""
+    threads: int = 2
+
+    def __post_init__(self) -> None:
+        def need(ok: bool, msg: str) -> None:
+            if not ok:
+                raise SynthdeidError(f"generator 'gpt2': {msg}")
+
+        for key in ("n_layer", "n_embd", "n_head", "n_positions", "epochs", "batch_size", "min_frequency", "threads"):
+            need(isinstance(getattr(self, key), int) and getattr(self, key) >= 1, f"{key} must be a positive integer")
+        need(self.n_embd % self.n_head == 0, f"n_embd ({self.n_embd}) must be divisible by n_head ({self.n_head})")
+        need(self.block_size is None or self.block_size >= 2, "block_size must be at least 2")
+        need(self.block_size is None or self.pretrained is not None or self.block_size <= self.n_positions,
+             f"block_size must not exceed n_positions ({self.n_positions})")
+        need(self.vocab_size is None or self.vocab_size >= 300, "vocab_size must be at least 300")
+        need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
+        need(0 <= self.dropout < 1 and 0 <= self.warmup < 1, "dropout and warmup must be in [0, 1)")
+        need(self.lr > 0 and self.lr_decay >= 1, "lr must be > 0 and lr_decay >= 1")
+        need(len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,
+             "unfreeze_epochs and unfreeze_lrs need one entry per layer group (at least 2)")
+        need(all(e >= 0 for e in self.unfreeze_epochs), "unfreeze_epochs must be >= 0")

@@ -1,0 +1,99 @@
+"""Helpers shared by the transformers-based generators: typed configs from params, atomic JSON,
+fingerprints for resumable training, thread settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import os
+import tempfile
+import typing
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import torch
+
+from synthdeid import SynthdeidError
+from synthdeid.lm import TrainingData
+
+C = TypeVar("C")
+META_FILE = "generator.json"
+_NOT_TRAINING = {"threads", "merge"}  # settings that do not change the trained weights
+
+
+def parse_config(cls: type[C], config: Mapping[str, Any], plugin: str) -> C:
+    """Build the frozen dataclass ``cls`` from a params mapping; unknown keys are an error that
+    lists the valid ones. Lists become tuples so the config stays hashable."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(config) - set(fields))
+    if unknown:
+        raise SynthdeidError(
+            f"generator {plugin!r} has no setting(s) {', '.join(unknown)}; "
+            f"its settings are: {', '.join(sorted(fields))}")
+    hints = typing.get_type_hints(cls)
+    values: dict[str, Any] = {}
+    for key, value in config.items():
+        if isinstance(value, list):
+            value = tuple(value)
+        if isinstance(value, int) and not isinstance(value, bool) and hints.get(key) is float:
+            value = float(value)
+        values[key] = value
+    try:
+        return cls(**values)
+    except TypeError as err:
+        raise SynthdeidError(f"generator {plugin!r}: bad settings ({err})") from None
+
+
+def config_dict(config: Any) -> dict[str, Any]:
+    """The config as plain JSON-able data (tuples as lists)."""
+    return json.loads(json.dumps(dataclasses.asdict(config)))
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (temporary file, then rename)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
+    path = Path(out_dir) / META_FILE
+    if not path.exists():
+        raise SynthdeidError(f"{out_dir} holds no trained {plugin} model ({META_FILE} is missing); "
+                             f"train it first (dvc repro the train stage)")
+    meta = json.loads(path.read_text(encoding="utf-8"))
+    if meta.get("generator") != plugin:
+        raise SynthdeidError(f"{out_dir} holds a {meta.get('generator')!r} model, not {plugin!r}")
+    return meta
+
+
+def fingerprint(config: Any, data: TrainingData, seed: int) -> str:
+    """A hash of everything that decides the trained weights (a checkpoint of other data or
+    settings must not be resumed)."""
+    settings = {k: v for k, v in config_dict(config).items() if k not in _NOT_TRAINING}
+    h = hashlib.sha256()
+    h.update(json.dumps([settings, seed, list(data.special_tokens)], sort_keys=True).encode())
+    for part in (data.train, data.dev):
+        h.update(b"\x00split")
+        for line in part:
+            h.update(line.encode("utf-8"))
+            h.update(b"\n")
+    return h.hexdigest()
+
+
+def set_threads(threads: int) -> None:
+    if threads < 1:
+        raise SynthdeidError(f"threads must be >= 1, got {threads}")
+    torch.set_num_threads(threads)
+
+
+def check_data(data: TrainingData, plugin: str) -> None:
+    if not data.train:
+        raise SynthdeidError(f"generator {plugin!r}: the training text is empty",)
+    if "<EOD>" not in data.special_tokens:
+        raise SynthdeidError(f"generator {plugin!r}: TrainingData.special_tokens must include <EOD>")

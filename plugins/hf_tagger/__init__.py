@@ -1,0 +1,28 @@
+"""The ``hf_token_classification`` tagger plugin: any transformers encoder from a local
+directory, or a tiny BERT trained from scratch with its own WordPiece vocabulary, fine-tuned
+for BIO token classification on 128-word windows (Vakili et al. 2025). transformers is
+imported only when a tagger is trained or loaded."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from synthdeid import hookimpl
+
+from ..flair_tagger.settings import parse_config
+from .config import HFTaggerConfig
+
+NAME = "hf_token_classification"
+
+
+def create(config: Mapping[str, Any] | None = None) -> Any:
+    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
+    from .model import HFTagger
+
+    return HFTagger(parse_config(HFTaggerConfig, config, NAME))
+
+
+@hookimpl
+def register_taggers(register: Any) -> None:
+    register(NAME, create)

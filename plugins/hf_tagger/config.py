@@ -1,0 +1,69 @@
+"""Settings of the ``hf_token_classification`` tagger (the ``taggers.<name>.config`` params)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SCRATCH_LEARNING_RATE = 1e-3
+PRETRAINED_LEARNING_RATE = 5e-5
+
+
+@dataclass(frozen=True)
+class HFTaggerConfig:
+    """Token classification with any transformers encoder, on windows of ``max_words`` words
+    (Vakili et al. 2025: 128-word chunks, 6 epochs, batch size 16).
+
+    Without ``model`` a tiny BERT is built from the ``hidden_size`` ... settings with a WordPiece
+    vocabulary trained on the training notes (offline, demo-sized); with ``model: /local/dir``
+    that encoder (and its tokenizer, or ``tokenizer: /other/dir``) is fine-tuned. Model-hub
+    ids are not looked up: this workplace is offline.
+    """
+
+    model: str | None = None
+    tokenizer: str | None = None
+    # the from-scratch model (ignored with `model`)
+    hidden_size: int = 128
+    num_layers: int = 2
+    num_heads: int = 2
+    intermediate_size: int = 512
+    vocab_size: int = 8000
+    """WordPiece vocabulary trained on the training notes (at most this many entries)."""
+    max_position_embeddings: int = 512
+    dropout: float = 0.1
+    # training
+    epochs: int = 6
+    batch_size: int = 16
+    learning_rate: float | None = None
+    """None: 1e-3 for the from-scratch model, 5e-5 for a pretrained ``model``."""
+    weight_decay: float = 0.01
+    warmup_ratio: float = 0.1
+    max_grad_norm: float = 1.0
+    select_on: str = "f1"
+    """Epoch kept: best dev entity F1 (ties: lower dev loss), or ``loss``; the last epoch
+    without dev documents."""
+    max_words: int = 128
+    """Words per window; a window longer than the model's positions in subwords is split further."""
+    seed: int = 0
+    threads: int = 2
+    """torch threads while training and predicting (0: leave torch's setting)."""
+    predict_batch_size: int = 32
+
+    def __post_init__(self) -> None:
+        checks = {
+            "epochs >= 1": self.epochs >= 1,
+            "batch_size >= 1": self.batch_size >= 1,
+            "max_words >= 1": self.max_words >= 1,
+            "learning_rate > 0": self.learning_rate is None or self.learning_rate > 0,
+            "select_on in f1/loss": self.select_on in ("f1", "loss"),
+            "hidden_size divisible by num_heads": self.num_heads > 0 and self.hidden_size % self.num_heads == 0,
+            "0 <= warmup_ratio < 1": 0 <= self.warmup_ratio < 1,
+        }
+        failed = [k for k, ok in checks.items() if not ok]
+        if failed:
+            raise ValueError("need " + "; ".join(failed))
+
+    @property
+    def lr(self) -> float:
+        if self.learning_rate is not None:
+            return self.learning_rate
+        return PRETRAINED_LEARNING_RATE if self.model else SCRATCH_LEARNING_RATE

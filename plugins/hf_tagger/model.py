@@ -1,0 +1,160 @@
+"""The ``hf_token_classification`` tagger: a transformers encoder with a token-classification
+head, fine-tuned on BIO labels of 128-word windows; saved with its tokenizer and label map."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from synthdeid import SynthdeidError
+from synthdeid.records import Document, Span
+
+from ..flair_tagger import words as W
+from ..flair_tagger.settings import quiet, read_meta, seed_everything, torch_threads, write_meta
+from .config import HFTaggerConfig
+from .encoding import add_labels, load_tokenizer, train_wordpiece
+from .predict import doc_windows, encode_docs, piece_tags, predict_docs
+from .train_loop import train_model
+
+NAME = "hf_token_classification"
+MODEL_DIR = "model"
+
+
+@contextmanager
+def _offline() -> Iterator[None]:
+    """No model hub, no telemetry, quiet transformers logging."""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    with quiet("transformers", level=40):
+        yield
+
+
+def _local_dir(value: str, what: str) -> Path:
+    path = Path(value).expanduser()
+    if not path.is_dir():
+        raise SynthdeidError(f"tagger {NAME!r}: {what} {value!r} is not a local directory; this "
+                             "workplace has no model hub: save the model with save_pretrained() "
+                             "and give its directory")
+    return path
+
+
+class TrainedHFTagger:
+    """A trained token-classification tagger: ``predict(docs)`` gives spans per document."""
+
+    def __init__(self, model: Any, tokenizer: Any, config: HFTaggerConfig, tokenize: W.Tokenize) -> None:
+        self.model = model
+        self.tokenizer = tokenizer
+        self.config = config
+        self.tokenize = tokenize
+        self.id2label = {int(k): v for k, v in model.config.id2label.items()}
+
+    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
+        with torch_threads(self.config.threads), _offline():
+            return predict_docs(docs, self.model, self.tokenizer, self.id2label, self.tokenize,
+                                self.config.max_words, self.config.predict_batch_size)
+
+
+class HFTagger:
+    """Factory product of ``hf_token_classification``: trains and loads taggers."""
+
+    name = NAME
+
+    def __init__(self, config: HFTaggerConfig) -> None:
+        self.config = config
+        self.trained: TrainedHFTagger | None = None
+        """The model in memory after ``train`` (the selected epoch's weights)."""
+
+    def _model(self, tag_labels: list[str], train: Sequence[Document], tokenize: W.Tokenize) -> tuple[Any, Any]:
+        from transformers import AutoModelForTokenClassification, BertConfig, BertForTokenClassification
+
+        cfg = self.config
+        id2label = dict(enumerate(tag_labels))
+        label2id = {v: k for k, v in id2label.items()}
+        if cfg.model:
+            path = _local_dir(cfg.model, "model")
+            tokenizer = load_tokenizer(_local_dir(cfg.tokenizer, "tokenizer") if cfg.tokenizer else path)
+            model = AutoModelForTokenClassification.from_pretrained(
+                str(path), num_labels=len(tag_labels), id2label=id2label, label2id=label2id,
+                ignore_mismatched_sizes=True, local_files_only=True)
+            return model, tokenizer
+        texts = (" ".join(d.text[a:b] for a, b in win)
+                 for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False))
+        tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_position_embeddings)
+        bert = BertConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size,
+                          num_hidden_layers=cfg.num_layers, num_attention_heads=cfg.num_heads,
+                          intermediate_size=cfg.intermediate_size,
+                          max_position_embeddings=cfg.max_position_embeddings,
+                          hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
+                          pad_token_id=tokenizer.pad_token_id, num_labels=len(tag_labels),
+                          id2label=id2label, label2id=label2id)
+        return BertForTokenClassification(bert), tokenizer
+
+    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
+              tokenize: W.Tokenize) -> dict[str, Any]:
+        cfg = dataclasses.replace(self.config, learning_rate=self.config.lr)
+        out_dir = Path(out_dir)
+        labels = sorted({s.label for d in train for s in d.spans})
+        if not labels:
+            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
+                                 "train on an annotated corpus")
+        dev, dropped = W.restrict_labels(dev, labels)
+        tag_labels = ["O"] + [f"{p}-{lab}" for lab in labels for p in ("B", "I")]
+        label2id = {t: i for i, t in enumerate(tag_labels)}
+        with torch_threads(cfg.threads), _offline():
+            seed_everything(cfg.seed)
+            model, tokenizer = self._model(tag_labels, train, tokenize)
+            pieces = encode_docs(train, tokenizer, model.config, tokenize, cfg.max_words, labelled=True)
+            for p in pieces:
+                add_labels(p, W.bio_tags(p.words, train[p.doc].spans), label2id)
+            id2label = dict(enumerate(tag_labels))
+            evaluate = None
+            if dev:
+                dev_plain = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words)
+                dev_gold = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, labelled=True)
+                for p in dev_gold:
+                    add_labels(p, W.bio_tags(p.words, dev[p.doc].spans), label2id)
+
+                def evaluate() -> dict[str, Any]:
+                    pred = predict_docs(dev, model, tokenizer, id2label, tokenize, cfg.max_words,
+                                        cfg.predict_batch_size, pieces=dev_plain)
+                    _, loss = piece_tags(dev_gold, model, tokenizer, id2label, cfg.predict_batch_size)
+                    return {**W.entity_f1([d.spans for d in dev], pred), "loss": loss}
+
+            run = train_model(model, pieces, tokenizer.pad_token_id, cfg, evaluate)
+            target = out_dir / MODEL_DIR
+            if target.exists():
+                shutil.rmtree(target)
+            model.save_pretrained(str(target))
+            tokenizer.save_pretrained(str(target))
+        write_meta(out_dir, NAME, cfg, labels=labels, tag_labels=tag_labels)
+        self.trained = TrainedHFTagger(model, tokenizer, cfg, tokenize)
+        covered = sum(W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True) for w in win),
+                                      d.spans) for d in train)
+        return {"tagger": NAME, "labels": labels, "model": cfg.model or "from scratch (BERT)",
+                "parameters": sum(p.numel() for p in model.parameters()),
+                "vocab_size": len(tokenizer), "epochs": cfg.epochs,
+                "train_spans": sum(len(d.spans) for d in train),
+                "train_spans_without_tokens": sum(len(d.spans) for d in train) - covered,
+                "dev_labels_unseen_in_training": dropped, **run,
+                **({"dev": {k: v for k, v in run["history"][run["best_epoch"] - 1].items()
+                            if k.startswith("dev_")}} if dev else {})}
+
+    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedHFTagger:
+        from transformers import AutoModelForTokenClassification
+
+        out_dir = Path(out_dir)
+        meta = read_meta(out_dir, NAME)
+        path = out_dir / MODEL_DIR
+        if not (path / "config.json").exists():
+            raise SynthdeidError(f"{path} holds no saved model; retrain the tagger")
+        with _offline():
+            model = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)
+            tokenizer = load_tokenizer(path)
+        model.eval()
+        return TrainedHFTagger(model, tokenizer, HFTaggerConfig(**meta["config"]), tokenize)

@@ -1,0 +1,44 @@
+"""The ``lstm`` generator: a word-level LSTM language model trained from scratch on inline-tag
+text (Libbi et al. 2021, section 3.3.1; Melamud & Shivade 2019). Settings: ``LSTMConfig``
+(``preset: paper`` for the paper's configuration)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from synthdeid import hookimpl
+from synthdeid.lm import TrainingData
+
+from .config import LSTMConfig
+from .sampler import LSTMSampler, load
+from .train import next_lr, train_lstm
+from .vocab import UNK, Vocab
+
+__all__ = ["LSTMConfig", "LSTMGenerator", "LSTMSampler", "UNK", "Vocab", "next_lr"]
+
+
+@dataclass(frozen=True)
+class LSTMGenerator:
+    """Trains an LSTM in a model directory and loads it back as an ``AutoregressiveLM``."""
+
+    config: LSTMConfig
+    name: str = "lstm"
+
+    def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
+        """Train, resuming from ``out_dir/checkpoint.pt`` when there is one; returns the metrics."""
+        return train_lstm(self.config, data, Path(out_dir))
+
+    def load(self, out_dir: Path) -> LSTMSampler:
+        """The best model in ``out_dir`` (with this config's thread count)."""
+        return load(Path(out_dir), threads=self.config.threads)
+
+
+def create(config: dict[str, Any]) -> LSTMGenerator:
+    return LSTMGenerator(LSTMConfig.from_dict(config))
+
+
+@hookimpl
+def register_generators(register: Any) -> None:
+    register("lstm", create)

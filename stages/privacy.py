@@ -1,0 +1,89 @@
+"""Stage ``privacy@CORPUS``: every configured privacy metric of a synthetic corpus against the
+generator's (pseudonymized) training notes, the high-risk pairs with their review page, and the
+privacy gate: a corpus over the thresholds fails the stage unless ``privacy.gate.override``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from synthdeid.accounting import write_json
+from synthdeid.errors import SynthdeidError
+from synthdeid.formats import read_jsonl
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.privacy import PrivacyInput
+from synthdeid.review.page import write_review_page
+from synthdeid.stages.common import stage_main
+
+REAL = "data/pseudonymized/train.jsonl"
+HELDOUT = "data/pseudonymized/dev.jsonl"
+SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
+OUT = "data/privacy/{corpus}"
+METRICS = "data/metrics/privacy/{corpus}.json"
+PAGE = "data/reports/review/{corpus}.html"
+
+
+def gate_failures(summary: dict[str, Any], gate: dict[str, Any]) -> list[str]:
+    """The gate's thresholds that ``summary`` (the metrics' summaries by name) exceeds."""
+    leak = summary.get("leakage", {})
+    checks = [
+        ("max_exact_duplicates", leak.get("exact_duplicates"), "synthetic notes identical to a real note"),
+        ("max_longest_run", (leak.get("longest_run") or {}).get("max"), "tokens copied verbatim in one run"),
+        ("max_phi_leakage", (leak.get("phi") or {}).get("rate"), "share of real PHI strings reappearing"),
+        ("max_phi_leakage_multi", (leak.get("phi") or {}).get("multi_token_rate"),
+         "share of real multi-token PHI strings reappearing"),
+    ]
+    return [f"{what}: {value} > {key} = {gate[key]}" for key, value, what in checks
+            if gate.get(key) is not None and value is not None and value > gate[key]]
+
+
+@stage_main
+def main() -> None:
+    corpus = sys.argv[1]
+    params = load_params()
+    pack = registry("language").create(get(params, "language"))
+    real = list(read_jsonl(REAL))
+    synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus)))
+    data = PrivacyInput(real=real, synthetic=synthetic, tokenize=pack.tokenize,
+                        heldout=list(read_jsonl(HELDOUT)))
+    out = Path(OUT.format(corpus=corpus))
+    out.mkdir(parents=True, exist_ok=True)
+    summary: dict[str, Any] = {}
+    notes: dict[str, dict[str, Any]] = {d.id: {"synthetic_id": d.id} for d in synthetic}
+    pairs: list[dict[str, Any]] = []
+    for name, config in (get(params, "privacy.metrics") or {}).items():
+        result = registry("privacy_metric").create(name, config or {}).compute(data)
+        summary[name] = result.summary
+        if name == "high_risk_pairs":
+            pairs = result.rows
+        else:
+            for row in result.rows:
+                notes[row["synthetic_id"]].update(row)
+    with open(out / "notes.jsonl", "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in notes.values())
+    texts = {d.id: d.text for d in real} | {d.id: d.text for d in synthetic}
+    for i, p in enumerate(pairs):
+        p.update(pair_id=f"{corpus}-{i + 1:03d}", synthetic_text=texts[p["synthetic_id"]], real_text=texts[p["real_id"]])
+    with open(out / "pairs.jsonl", "w", encoding="utf-8", newline="\n") as f:
+        f.writelines(json.dumps(p, ensure_ascii=False) + "\n" for p in pairs)
+    write_review_page(pairs, PAGE.format(corpus=corpus), title=f"synthdeid review: {corpus}")
+    gate = get(params, "privacy.gate")
+    failures = gate_failures(summary, gate)
+    write_json({"corpus": corpus, **summary, "gate": {"passed": not failures, "failures": failures,
+                                                     "overridden": bool(failures and gate.get("override"))}},
+               METRICS.format(corpus=corpus))
+    if failures and not gate.get("override"):
+        worst = sorted(notes.values(), key=lambda r: -(r.get("longest_run") or 0))[:5]
+        raise SynthdeidError(
+            f"privacy gate: corpus {corpus!r} is not published:\n  - " + "\n  - ".join(failures)
+            + "\n  worst notes (longest verbatim run): "
+            + ", ".join(f"{r['synthetic_id']} ({r.get('longest_run')} tokens from {r.get('real_id')})" for r in worst)
+            + f"\n  see {METRICS.format(corpus=corpus)} and {PAGE.format(corpus=corpus)}; to publish anyway set "
+            "privacy.gate.override: true (and say why in the datasheet)")
+
+
+if __name__ == "__main__":
+    main()

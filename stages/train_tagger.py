@@ -1,0 +1,64 @@
+"""Stage ``train_tagger_{real,synthetic,augmented}``: train the utility tagger on real gold, on a
+synthetic corpus, or on both, and predict the real gold test split with it
+(``python -m synthdeid.stages.train_tagger KIND [CORPUS]``). Scoring is the ``utility_report``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from synthdeid.accounting import write_json
+from synthdeid.errors import SynthdeidError
+from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.records import Document, Span
+from synthdeid.stages.common import split_timing, stage_main
+from synthdeid.utility import setting_name, training_sets
+
+REAL = "data/prepared/{split}.jsonl"
+TEST = "data/prepared/test.jsonl"
+PRED = "data/utility/{setting}/predictions.jsonl"
+SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
+OUT = "data/taggers/{setting}"
+METRICS = "data/metrics/train_tagger/{setting}.json"
+
+
+def tagger_from(params: dict):  # type: ignore[no-untyped-def]
+    name = get(params, "utility.tagger")
+    spec = get(params, f"taggers.{name}")
+    return registry("tagger").create(spec["plugin"], spec.get("config") or {})
+
+
+def write_predictions(test: list[Document], predicted: list[list[Span]], path: str) -> None:
+    """Every test document with its predicted spans (a missing prediction is an error)."""
+    if len(predicted) != len(test):
+        raise SynthdeidError(f"the tagger predicted {len(predicted)} of {len(test)} test documents")
+    write_jsonl([Document.create(d.id, d.text, spans, allow_empty=True) for d, spans in zip(test, predicted)], path)
+
+
+@stage_main
+def main() -> None:
+    kind = sys.argv[1]
+    corpus = sys.argv[2] if len(sys.argv) > 2 else None
+    params = load_params()
+    pack = registry("language").create(get(params, "language"))
+    synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus))) if corpus else []
+    train, dev = training_sets(kind, list(read_jsonl(REAL.format(split="train"))),
+                               list(read_jsonl(REAL.format(split="dev"))), synthetic,
+                               float(get(params, "utility.synthetic_validation_share")), int(get(params, "utility.seed")))
+    setting = setting_name(kind, corpus)
+    out = Path(OUT.format(setting=setting))
+    out.mkdir(parents=True, exist_ok=True)
+    tagger = tagger_from(params)
+    metrics, timing = split_timing(tagger.train(train, dev, out, pack.tokenize))
+    print(f"train_tagger {setting}: {timing}")
+    test = list(read_jsonl(TEST))
+    predicted = tagger.load(out, pack.tokenize).predict(test)
+    write_predictions(test, predicted, PRED.format(setting=setting))
+    write_json({"setting": setting, "train_documents": len(train), "validation_documents": len(dev),
+                "train_spans": sum(len(d.spans) for d in train), **metrics}, METRICS.format(setting=setting))
+
+
+if __name__ == "__main__":
+    main()

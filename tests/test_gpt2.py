@@ -1,0 +1,254 @@
+"""The gpt2 generator and the shared transformers adapter, with tiny models (a few seconds each)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hf_tiny import LABELS, inline_lines, restore_threads, save_tiny_gpt2, training_data  # noqa: F401
+
+import torch  # noqa: E402
+from safetensors.torch import load_file  # noqa: E402
+
+from synthdeid import SynthdeidError  # noqa: E402
+from synthdeid.generate import GenerationSettings, generate_corpus  # noqa: E402
+from synthdeid.inline import decode, special_tokens  # noqa: E402
+from synthdeid.lm import AutoregressiveLM  # noqa: E402
+from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
+from synthdeid.plugins import registry  # noqa: E402
+from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages  # noqa: E402
+from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, apply_stage, train_bpe, train_loop  # noqa: E402
+
+TINY = {"n_layer": 2, "n_embd": 32, "n_head": 2, "n_positions": 128, "vocab_size": 400, "epochs": 3,
+        "batch_size": 4, "block_size": 64, "lr": 3e-3, "threads": 1}
+SPECIALS = special_tokens(LABELS)
+
+
+def weights(out: Path) -> dict[str, torch.Tensor]:
+    return load_file(out / "model" / "model.safetensors")
+
+
+@pytest.fixture(scope="module")
+def data():
+    return training_data(40, 8)
+
+
+@pytest.fixture(scope="module")
+def trained(data, tmp_path_factory):
+    out = tmp_path_factory.mktemp("gpt2")
+    metrics = gpt2_plugin.create(dict(TINY)).train(data, out)
+    return out, metrics
+
+
+@pytest.fixture(scope="module")
+def tiny_lm(data):
+    """An untrained tiny GPT-2 behind the adapter (for the batching and cache tests)."""
+    from transformers import GPT2Config, GPT2LMHeadModel
+
+    tok = train_bpe(data.train, SPECIALS, 400)
+    torch.manual_seed(0)
+    model = GPT2LMHeadModel(GPT2Config(vocab_size=len(tok), n_positions=64, n_embd=32, n_layer=2, n_head=2))
+    return HFCausalLM(model, InlineCodec(tok, SPECIALS))
+
+
+def test_bpe_never_splits_tags(data):
+    tok = train_bpe(data.train, SPECIALS, 400)
+    codec = InlineCodec(tok, SPECIALS)
+    for special in SPECIALS:
+        assert tok.tokenize(special) == [special]
+        assert codec.encode(f"x{special}y", start=False).count(codec.special_ids[special]) == 1
+    for line in data.train[:20]:
+        ids = codec.encode(line, start=False)
+        assert [i for i in ids if i in codec.id_to_special] == [codec.special_ids[t] for t in line.split() if t in SPECIALS]
+        vocab = codec.vocab(len(tok))
+        # no stray space token before a tag (the transformers default puts one there)
+        assert all(vocab[ids[k - 1]] != "Ġ" for k in range(1, len(ids)) if ids[k] in codec.id_to_special)
+        assert codec.decode(ids) == line  # space-separated inline text round-trips
+
+
+def test_config_errors_and_registration(register_plugin):
+    with pytest.raises(SynthdeidError, match="nlayer.*n_layer"):
+        gpt2_plugin.create({"nlayer": 2})
+    with pytest.raises(SynthdeidError, match="divisible"):
+        gpt2_plugin.create({"n_embd": 30, "n_head": 4})
+    with pytest.raises(SynthdeidError, match="local model folder"):
+        gpt2_plugin.create({"pretrained": "/no/such/model"})
+    if "gpt2" not in registry("generator"):
+        register_plugin(gpt2_plugin, "gpt2-under-test")
+    gen = registry("generator").create("gpt2", {"n_layer": 2})
+    assert gen.name == "gpt2" and gen.config.n_layer == 2
+
+
+def _prompts(lm):
+    return [lm.encode("de patiënt werd gisteren opgenomen met koorts"), lm.encode("<NameSTART> Jan"),
+            lm.encode("controle")]
+
+
+def test_batched_prompts_equal_each_alone(tiny_lm):
+    prompts = _prompts(tiny_lm)
+    assert len({len(p) for p in prompts}) == 3
+    state, logits = tiny_lm.start(prompts)
+    tokens = torch.tensor([7, 8, 9])
+    state2, logits2 = tiny_lm.step(state, tokens)
+    for row, p in enumerate(prompts):
+        s, alone = tiny_lm.start([p])
+        torch.testing.assert_close(logits[row], alone[0], atol=1e-4, rtol=0)
+        _, alone2 = tiny_lm.step(s, tokens[row:row + 1])
+        torch.testing.assert_close(logits2[row], alone2[0], atol=1e-4, rtol=0)
+
+
+def test_cache_step_equals_full_forward(tiny_lm):
+    prompt = _prompts(tiny_lm)[0]
+    state, _ = tiny_lm.start([prompt])
+    for tok in (11, 12, 13):
+        state, logits = tiny_lm.step(state, torch.tensor([tok]))
+    full = prompt + [11, 12, 13]
+    with torch.inference_mode():
+        direct = tiny_lm.model(torch.tensor([full])).logits[0, -1]
+    torch.testing.assert_close(logits[0], direct, atol=1e-4, rtol=0)
+    torch.testing.assert_close(logits, tiny_lm.start([full])[1], atol=1e-4, rtol=0)
+
+
+def test_select_reorders_rows_and_keeps_state(tiny_lm):
+    prompts = _prompts(tiny_lm)
+    state, _ = tiny_lm.start(prompts)
+    rows = torch.tensor([2, 0, 0])
+    picked, logits = tiny_lm.step(tiny_lm.select(state, rows), torch.tensor([5, 6, 7]))
+    ref_state, _ = tiny_lm.start([prompts[2], prompts[0], prompts[0]])
+    _, ref = tiny_lm.step(ref_state, torch.tensor([5, 6, 7]))
+    torch.testing.assert_close(logits, ref, atol=1e-4, rtol=0)
+    # the original state is untouched by select and step
+    _, again = tiny_lm.step(state, torch.tensor([5, 6, 7]))
+    _, ref_all = tiny_lm.step(tiny_lm.start(prompts)[0], torch.tensor([5, 6, 7]))
+    torch.testing.assert_close(again, ref_all, atol=1e-4, rtol=0)
+
+
+def test_training_reduces_loss_and_writes_outputs(trained, data):
+    out, metrics = trained
+    hist = metrics["history"]
+    assert hist[-1]["train_loss"] < hist[0]["train_loss"]
+    assert hist[-1]["val_loss"] < hist[0]["val_loss"]
+    assert metrics["perplexity"] == pytest.approx(torch.tensor(metrics["val_loss"]).exp().item())
+    assert metrics["tokens_per_second"] > 0 and metrics["epochs_run"] == 3
+    meta = json.loads((out / "generator.json").read_text())
+    assert meta["config"]["vocab_size"] == 400 and meta["config"]["seed"] == data.seed
+    assert meta["config"]["block_size"] == 64 and meta["special_tokens"] == data.special_tokens
+
+
+def test_same_data_and_config_give_same_weights(trained, data, tmp_path):
+    out, _ = trained
+    gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+    a, b = weights(out), weights(tmp_path)
+    assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
+
+
+def test_resume_from_checkpoint_matches_uninterrupted(trained, data, tmp_path, monkeypatch):
+    out, _ = trained
+
+    def interrupt(out_dir, stage, epoch):
+        if epoch == 0:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(train_loop, "_after_epoch", interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+    assert (tmp_path / "checkpoint.pt").exists() and not (tmp_path / "model").exists()
+    monkeypatch.undo()
+    metrics = gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+    assert metrics["epochs_run"] == 2
+    a, b = weights(out), weights(tmp_path)
+    assert all(torch.equal(a[k], b[k]) for k in a)
+    with pytest.raises(SynthdeidError, match="other data or settings"):
+        gpt2_plugin.create({**TINY, "lr": 1e-3}).train(data, tmp_path)
+
+
+def test_generate_corpus_from_trained_model(trained, data):
+    out, _ = trained
+    lm = gpt2_plugin.create(dict(TINY)).load(out)
+    assert isinstance(lm, AutoregressiveLM) and not lm.model.training
+    assert lm.vocab[lm.eod_id] == "<EOD>" and all(lm.vocab.count(t) == 1 for t in data.special_tokens)
+    prompts = [" ".join(line.split()[:3]) for line in data.dev]
+    decoder = registry("decoder").create("nucleus")
+    settings = GenerationSettings(min_tokens=5, max_tokens=30, batch_size=4)
+    notes = generate_corpus(lm, decoder, prompts, settings, target_tokens=200, seed=0)
+    assert notes and sum(len(t.split()) for _, t in notes) >= 200
+    for i, (prompt, text) in enumerate(notes):
+        assert text.startswith(prompt)
+        counts = decode(text, f"n{i}", labels=LABELS).counts
+        assert all(c[k] == 0 for c in counts.values() for k in c if k != "well_formed"), (text, counts)
+    assert generate_corpus(lm, decoder, prompts, settings, target_tokens=200, seed=0) == notes
+
+
+def test_notes_wind_down_at_the_models_last_position(trained, data):
+    out, _ = trained
+    full = gpt2_plugin.create(dict(TINY)).load(out)
+    lm = HFCausalLM(full.model, full.codec, max_length=14)
+    prompts = [lm.encode(" ".join(line.split()[:3])) for line in data.dev] + [lm.encode("kreeg <NameSTART> Jan")]
+    settings = GenerationSettings(min_tokens=0, max_tokens=40, batch_size=4)
+    decoder = registry("decoder").create("temperature", {"temperature": 2.0})
+    for seed in range(5):
+        gen = decoder.generate(lm, prompts, settings, torch.Generator().manual_seed(seed))
+        for p, ids in zip(prompts, gen):
+            assert len(p) + len(ids) <= 15 and ids[-1] == lm.eod_id  # the <EOD> is never fed
+            counts = decode(lm.decode(p[1:] + ids), "x", labels=LABELS).counts
+            assert all(c[k] == 0 for c in counts.values() for k in c if k != "well_formed"), counts
+
+
+def test_vocabulary_transfer_from_pretrained(tmp_path, data):
+    from transformers import AutoTokenizer, GPT2LMHeadModel
+
+    src = save_tiny_gpt2(tmp_path / "english")
+    old_tok = AutoTokenizer.from_pretrained(src)
+    old = GPT2LMHeadModel.from_pretrained(src).transformer.wte.weight.detach()
+    model, tok, cfg, info = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400}).build(data)
+    new = model.transformer.wte.weight.detach()
+    assert model.lm_head.weight is model.transformer.wte.weight  # tied output head
+    assert cfg.n_layer == 3 and cfg.n_positions == 128 and new.shape[0] == len(tok)
+    old_vocab = old_tok.get_vocab()
+    shared = [(i, old_vocab[t]) for t, i in tok.get_vocab().items() if t in old_vocab]
+    assert len(shared) > 50 and info["copied"] == len(shared) + 1  # + <EOD> from <|endoftext|>
+    for new_id, old_id in shared:
+        assert torch.equal(new[new_id], old[old_id])
+    torch.testing.assert_close(new[tok.convert_tokens_to_ids("<EOD>")], old[old_tok.eos_token_id])
+    for t in SPECIALS[:1] + SPECIALS[2:]:
+        torch.testing.assert_close(new[tok.convert_tokens_to_ids(t)], old.mean(0))
+    novel = [i for t, i in tok.get_vocab().items() if t not in old_vocab and t not in SPECIALS]
+    assert novel and all(torch.allclose(new[i], old.mean(0)) for i in novel)
+
+
+def test_gradual_unfreezing_groups_and_stages(tmp_path, data):
+    src = save_tiny_gpt2(tmp_path / "english")
+    gen = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400, "gradual_unfreezing": True})
+    model, _, cfg, _ = gen.build(data)
+    groups = layer_groups(model, 4)
+    assert [sorted({n.split(".")[2] for n in g}) for g in groups[:3]] == [["0"], ["1"], ["2"]]
+    assert sorted(groups[3]) == ["transformer.ln_f.bias", "transformer.ln_f.weight", "transformer.wpe.weight",
+                                 "transformer.wte.weight"]
+    stages = gen.stages(model, cfg)
+    assert [s.epochs for s in stages] == [1, 1, 1, 2]
+    for k, stage in enumerate(stages):
+        apply_stage(model, stage)
+        trainable = {n for n, p in model.named_parameters() if p.requires_grad}
+        assert trainable == {n for g in groups[3 - k:] for n in g}
+        lrs = [lr for _, lr in stage.groups]
+        top = cfg.unfreeze_lrs[k]
+        assert lrs == pytest.approx([top / 2.6 ** d for d in range(k, -1, -1)])
+    # the first stage trains only the top group: the decoder blocks keep their pretrained weights
+    gen = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400, "gradual_unfreezing": True,
+                              "unfreeze_epochs": [1, 0, 0, 0], "block_size": 64, "batch_size": 8, "threads": 1})
+    before, _, _, _ = gen.build(data)
+    gen.train(data, tmp_path / "out")
+    after = weights(tmp_path / "out")
+    ref = before.state_dict()
+    assert all(torch.equal(after[k], ref[k]) for k in after if ".h." in k)
+    assert not torch.equal(after["transformer.wte.weight"], ref["transformer.wte.weight"])
+    assert unfreezing_stages(before, [1, 1], [1e-3, 1e-4], 2.6)[1].groups[0][1] == pytest.approx(1e-4 / 2.6)
+
+
+def test_codec_handles_text_without_spaces_around_tags(data):
+    tok = train_bpe(inline_lines(30), SPECIALS, 400)
+    codec = InlineCodec(tok, SPECIALS)
+    text = "(<NameSTART> Jan <NameEND>) kwam<PAR>binnen <EOD>"
+    assert codec.decode(codec.encode(text, start=False)) == "( <NameSTART> Jan <NameEND> ) kwam <PAR> binnen <EOD>"
