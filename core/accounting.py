@@ -55,3 +55,13 @@ def write_json(data: Any, path: str | Path) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
     p.write_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+_TIMING = ("_per_s", "seconds", "_time", "per_second")
+
+
+def split_timing(metrics: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Metrics without wall-clock figures (those vary run to run and would break byte-identical
+    outputs), and the wall-clock figures alone, for the log."""
+    timing = {k: v for k, v in metrics.items() if any(k.endswith(t) for t in _TIMING)}
+    return {k: v for k, v in metrics.items() if k not in timing}, timing

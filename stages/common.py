@@ -5,7 +5,6 @@ from __future__ import annotations
 import functools
 import sys
 from collections.abc import Callable
-from typing import Any
 
 from synthdeid.errors import SynthdeidError
 
@@ -26,12 +25,3 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
 
     return run
 
-
-_TIMING = ("_per_s", "seconds", "_time", "per_second")
-
-
-def split_timing(metrics: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Metrics without wall-clock figures (those vary run to run and would break byte-identical
-    outputs), and the wall-clock figures alone, for the log."""
-    timing = {k: v for k, v in metrics.items() if any(k.endswith(t) for t in _TIMING)}
-    return {k: v for k, v in metrics.items() if k not in timing}, timing

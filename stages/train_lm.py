@@ -5,13 +5,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from synthdeid.accounting import write_json
+from synthdeid.accounting import split_timing, write_json
 from synthdeid.formats import read_jsonl
 from synthdeid.inline import special_tokens
 from synthdeid.lm import TrainingData
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
-from synthdeid.stages.common import split_timing, stage_main
+from synthdeid.stages.common import stage_main
 from synthdeid.tags import CANONICAL_TAGS
 
 TEXT = "data/inline/{split}.txt"

@@ -7,13 +7,13 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from synthdeid.accounting import write_json
+from synthdeid.accounting import split_timing, write_json
 from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.records import Document, Span
-from synthdeid.stages.common import split_timing, stage_main
+from synthdeid.stages.common import stage_main
 from synthdeid.utility import setting_name, training_sets
 
 REAL = "data/prepared/{split}.jsonl"
