@@ -97,12 +97,18 @@ class Nucleus(_Sampling):
 
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         logits = logits / self.temperature
-        sorted_logits, order = logits.sort(dim=-1, descending=True)
-        probs = torch.softmax(sorted_logits, dim=-1)
+        probs = torch.softmax(logits, dim=-1)
+        # exact nucleus without sorting the whole vocabulary: grow k until the top k tokens of
+        # every row hold top_p of the mass (usually a few dozen tokens)
+        k = min(64, probs.shape[-1])
+        while True:
+            top, order = probs.topk(k, dim=-1)
+            if k == probs.shape[-1] or bool((top.sum(dim=-1) >= self.top_p).all()):
+                break
+            k = min(k * 4, probs.shape[-1])
         # drop a token when the tokens ranked above it already hold top_p of the mass
-        drop = probs.cumsum(dim=-1) - probs >= self.top_p
-        sorted_logits = sorted_logits.masked_fill(drop, float("-inf"))
-        picked = torch.multinomial(torch.softmax(sorted_logits, dim=-1), 1, generator=rng)
+        drop = top.cumsum(dim=-1) - top >= self.top_p
+        picked = torch.multinomial(top.masked_fill(drop, 0.0), 1, generator=rng)
         return order.gather(1, picked).squeeze(1)
 
 
