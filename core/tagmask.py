@@ -1,8 +1,8 @@
 """Tag-safe decoding: logit masks that keep inline tags well-formed while a model generates.
 
 With the mask on, an END tag can only close the open START of the same type, no START opens
-inside another, a tag cannot close right after it opened (no empty spans), a note cannot end
-with a tag open, and a tag still open when the token budget runs out is closed in time. The
+inside another, a tag cannot close right after it opened (no empty spans), no ``<PAR>`` falls
+inside a tag (a span of only a line break would be empty), a note cannot end with a tag open, and a tag still open when the token budget runs out is closed in time. The
 minimum length (no ``<EOD>`` before ``min_tokens``) applies with or without it.
 """
 
@@ -23,6 +23,7 @@ class TagMask:
     def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True) -> None:
         self.eod_id = eod_id
         self.tag_safe = tag_safe
+        self.par_id = next((i for i, tok in enumerate(vocab) if tok == "<PAR>"), None)
         starts: dict[str, int] = {}
         ends: dict[str, int] = {}
         for i, tok in enumerate(vocab):
@@ -70,6 +71,8 @@ class TagMask:
         if open_rows.numel():
             logits[open_rows[:, None], self.start_ids[None, :]] = NEG_INF
             logits[open_rows, self.eod_id] = NEG_INF
+            if self.par_id is not None:
+                logits[open_rows, self.par_id] = NEG_INF
             own_end = self.end_ids[self.open[open_rows]]
             keep = logits[open_rows, own_end].clone()
             logits[open_rows[:, None], self.end_ids[None, :]] = NEG_INF

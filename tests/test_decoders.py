@@ -276,3 +276,13 @@ def test_unk_counts_as_a_token_but_markup_does_not() -> None:
     from synthdeid.generate import count_tokens
 
     assert count_tokens("<NameSTART> Jan <NameEND> <unk> . <PAR> ok <EOD>") == 4
+
+
+def test_no_line_break_inside_a_tag() -> None:
+    lm = random_lm()
+    lm.table[:, lm.index["<PAR>"]] += 8.0  # a model that loves line breaks
+    notes = run(decoder("nucleus"), lm, [lm.encode("w1 <NameSTART>")] * 20, SETTINGS)
+    for ids in notes:
+        text = lm.decode(ids)
+        inside = text.split("<NameEND>")[0]
+        assert "<PAR>" not in inside
