@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -51,10 +52,13 @@ class Counts:
 
 
 def write_json(data: Any, path: str | Path) -> None:
-    """Byte-stable JSON (sorted keys, trailing newline), creating the folder."""
+    """Byte-stable JSON (sorted keys, trailing newline), creating the folder; written to a
+    temporary file and renamed, so an interrupted write never leaves half a file."""
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
-    p.write_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    tmp = p.with_name(f".{p.name}.tmp")
+    tmp.write_text(json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    os.replace(tmp, p)
 
 
 _TIMING = ("_per_s", "seconds", "_time", "per_second")

@@ -6,8 +6,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import os
-import tempfile
 import typing
 from collections.abc import Mapping
 from pathlib import Path
@@ -15,6 +13,7 @@ from typing import Any, TypeVar
 
 import torch
 
+from synthdeid.accounting import write_json as _write_json
 from synthdeid import SynthdeidError
 from synthdeid.lm import TrainingData
 
@@ -52,13 +51,8 @@ def config_dict(config: Any) -> dict[str, Any]:
 
 
 def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically (temporary file, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=True, ensure_ascii=False)
-        f.write("\n")
-    os.replace(tmp, path)
+    """Write JSON atomically (``synthdeid.accounting.write_json``, path first)."""
+    _write_json(data, path)
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
