@@ -30,7 +30,10 @@ class FlairTaggerConfig:
     stacked with the others and kept fixed."""
     learning_rate: float = 0.1
     mini_batch_size: int = 32
-    max_epochs: int = 10
+    max_epochs: int = 5
+    """Demo corpus (1,600 notes, 192k tokens, 16 labels; 1 thread): ~170 s/epoch with characters
+    (dev F1 0.86 after 4 epochs, 0.90 after 5), ~30-60 s/epoch one-hot only (0.77 / 0.90 after
+    5 / 10 epochs)."""
     anneal_patience: int = 3
     """Epochs without dev improvement before the learning rate is halved (flair's annealing)."""
     dropout: float = 0.0

@@ -5,7 +5,7 @@ first subword (-100 elsewhere), split further when they exceed the model's posit
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -98,14 +98,23 @@ class Piece:
     labels: list[int] | None = None
 
 
-def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int, limit: int) -> list[Piece]:
-    """Encode the word windows of one document; a window whose subwords exceed ``limit`` is
-    halved until it fits (a single over-long word keeps its first subwords)."""
+def line_marker(tokenizer: Any) -> str | None:
+    """The pseudo-word put between two lines of one window: the tokenizer's separator token
+    (without it, a window's lines would read as one run-on sentence)."""
+    return tokenizer.sep_token or tokenizer.eos_token
+
+
+def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int, limit: int,
+           line_starts: Collection[int] = (), marker: str | None = None) -> list[Piece]:
+    """Encode the word windows of one document, with ``marker`` before each word that starts a
+    line (offsets in ``line_starts``) except a window's first; a window whose subwords exceed
+    ``limit`` is halved until it fits (a single over-long word keeps its first subwords)."""
     pieces: list[Piece] = []
     todo = [w for w in windows if w]
     while todo:
         batch, todo = todo, []
-        enc = tokenizer([[text[a:b] for a, b in w] for w in batch], is_split_into_words=True,
+        items = [_items(text, w, line_starts, marker) for w in batch]
+        enc = tokenizer([words for words, _ in items], is_split_into_words=True,
                         add_special_tokens=True, truncation=False)
         for i, win in enumerate(batch):
             ids = enc["input_ids"][i]
@@ -114,21 +123,32 @@ def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int,
                 todo += [win[:half], win[half:]]
                 continue
             if len(ids) > limit:  # one word with more subwords than positions
-                one = tokenizer([[text[a:b] for a, b in win]], is_split_into_words=True,
-                                truncation=True, max_length=limit)
-                pieces.append(_piece(doc, win, one["input_ids"][0], one.word_ids(0)))
+                one = tokenizer([items[i][0]], is_split_into_words=True, truncation=True, max_length=limit)
+                pieces.append(_piece(doc, win, one["input_ids"][0], one.word_ids(0), items[i][1]))
             else:
-                pieces.append(_piece(doc, win, ids, enc.word_ids(i)))
+                pieces.append(_piece(doc, win, ids, enc.word_ids(i), items[i][1]))
     pieces.sort(key=lambda p: p.words[0])
     return pieces
 
 
-def _piece(doc: int, win: list[W.Word], ids: list[int], word_ids: list[int | None]) -> Piece:
-    first = [-1] * len(win)
+def _items(text: str, win: list[W.Word], line_starts: Collection[int], marker: str | None) -> tuple[list[str], list[int]]:
+    """The tokenizer's pre-split input for a window, and the input index of each real word."""
+    items: list[str] = []
+    real: list[int] = []
+    for k, (a, b) in enumerate(win):
+        if marker and k and a in line_starts:
+            items.append(marker)
+        real.append(len(items))
+        items.append(text[a:b])
+    return items, real
+
+
+def _piece(doc: int, win: list[W.Word], ids: list[int], word_ids: list[int | None], real: list[int]) -> Piece:
+    position: dict[int, int] = {}
     for pos, w in enumerate(word_ids):
-        if w is not None and first[w] < 0:
-            first[w] = pos
-    return Piece(doc, win, list(ids), first)
+        if w is not None and w not in position:
+            position[w] = pos
+    return Piece(doc, win, list(ids), [position.get(r, -1) for r in real])
 
 
 def add_labels(piece: Piece, tags: Sequence[str], label2id: dict[str, int]) -> Piece:

@@ -57,7 +57,8 @@ class TrainedHFTagger:
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
         with torch_threads(self.config.threads), _offline():
             return predict_docs(docs, self.model, self.tokenizer, self.id2label, self.tokenize,
-                                self.config.max_words, self.config.predict_batch_size)
+                                self.config.max_words, self.config.predict_batch_size, self.config.mark_lines,
+                                self.config.constrained_decoding)
 
 
 class HFTagger:
@@ -84,7 +85,7 @@ class HFTagger:
                 ignore_mismatched_sizes=True, local_files_only=True)
             return model, tokenizer
         texts = (" ".join(d.text[a:b] for a, b in win)
-                 for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False))
+                 for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0])
         tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_position_embeddings)
         bert = BertConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size,
                           num_hidden_layers=cfg.num_layers, num_attention_heads=cfg.num_heads,
@@ -109,20 +110,21 @@ class HFTagger:
         with torch_threads(cfg.threads), _offline():
             seed_everything(cfg.seed)
             model, tokenizer = self._model(tag_labels, train, tokenize)
-            pieces = encode_docs(train, tokenizer, model.config, tokenize, cfg.max_words, labelled=True)
+            pieces = encode_docs(train, tokenizer, model.config, tokenize, cfg.max_words, True, cfg.mark_lines)
             for p in pieces:
                 add_labels(p, W.bio_tags(p.words, train[p.doc].spans), label2id)
             id2label = dict(enumerate(tag_labels))
             evaluate = None
             if dev:
-                dev_plain = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words)
-                dev_gold = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, labelled=True)
+                dev_plain = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, False, cfg.mark_lines)
+                dev_gold = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, True, cfg.mark_lines)
                 for p in dev_gold:
                     add_labels(p, W.bio_tags(p.words, dev[p.doc].spans), label2id)
 
                 def evaluate() -> dict[str, Any]:
                     pred = predict_docs(dev, model, tokenizer, id2label, tokenize, cfg.max_words,
-                                        cfg.predict_batch_size, pieces=dev_plain)
+                                        cfg.predict_batch_size, cfg.mark_lines, cfg.constrained_decoding,
+                                        pieces=dev_plain)
                     _, loss = piece_tags(dev_gold, model, tokenizer, id2label, cfg.predict_batch_size)
                     return {**W.entity_f1([d.spans for d in dev], pred), "loss": loss}
 
@@ -134,7 +136,7 @@ class HFTagger:
             tokenizer.save_pretrained(str(target))
         write_meta(out_dir, NAME, cfg, labels=labels, tag_labels=tag_labels)
         self.trained = TrainedHFTagger(model, tokenizer, cfg, tokenize)
-        covered = sum(W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True) for w in win),
+        covered = sum(W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True)[0] for w in win),
                                       d.spans) for d in train)
         return {"tagger": NAME, "labels": labels, "model": cfg.model or "from scratch (BERT)",
                 "parameters": sum(p.numel() for p in model.parameters()),

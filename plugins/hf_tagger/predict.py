@@ -9,29 +9,42 @@ from typing import Any
 from synthdeid.records import Document, Span
 
 from ..flair_tagger import words as W
-from .encoding import Piece, batches, encode, max_length
+from .bio_viterbi import NEG, constraints, viterbi
+from .encoding import Piece, batches, encode, line_marker, max_length
 
 
-def doc_windows(doc: Document, tokenize: W.Tokenize, max_words: int, labelled: bool) -> list[list[W.Word]]:
-    """Windows of ``max_words`` words over the whole note (lines flow into each other); in
-    training, words are also cut at span edges."""
+def doc_windows(doc: Document, tokenize: W.Tokenize, max_words: int, labelled: bool) -> tuple[list[list[W.Word]], set[int]]:
+    """Windows of ``max_words`` words over the whole note (lines flow into each other), and the
+    offsets of the words that start a line; in training, words are also cut at span edges."""
     cuts = W.span_cuts(doc) if labelled else []
-    words = [w for line in W.line_words(doc.text, tokenize, cuts) for w in line]
-    return W.windows(words, max_words)
+    lines = W.line_words(doc.text, tokenize, cuts)
+    return W.windows([w for line in lines for w in line], max_words), {line[0][0] for line in lines}
 
 
 def encode_docs(docs: Sequence[Document], tokenizer: Any, model_config: Any, tokenize: W.Tokenize,
-                max_words: int, labelled: bool = False) -> list[Piece]:
+                max_words: int, labelled: bool = False, mark_lines: bool = True) -> list[Piece]:
     limit = max_length(model_config, tokenizer)
-    return [p for i, d in enumerate(docs)
-            for p in encode(tokenizer, d.text, doc_windows(d, tokenize, max_words, labelled), i, limit)]
+    marker = line_marker(tokenizer) if mark_lines else None
+    pieces = []
+    for i, d in enumerate(docs):
+        windows, starts = doc_windows(d, tokenize, max_words, labelled)
+        pieces += encode(tokenizer, d.text, windows, i, limit, starts, marker)
+    return pieces
 
 
 def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: dict[int, str],
-               batch_size: int) -> tuple[list[list[str]], float | None]:
-    """Predicted tag of every word of every piece, and the mean loss when pieces carry labels."""
+               batch_size: int, constrained: bool = True) -> tuple[list[list[str]], float | None]:
+    """Predicted tag of every word of every piece (BIO-constrained Viterbi over the first
+    subwords' log-probabilities, or each word's argmax), and the mean loss when pieces carry
+    labels. A word without subwords is ``O``."""
     import torch
 
+    tag_labels = [id2label[i] for i in range(len(id2label))]
+    trans, start = constraints(tag_labels)
+    if not constrained:
+        trans, start = torch.zeros_like(trans), torch.zeros_like(start)
+    outside = torch.full((len(tag_labels),), NEG)
+    outside[tag_labels.index("O")] = 0.0
     tags: list[list[str]] = [[] for _ in pieces]
     index = {id(p): k for k, p in enumerate(pieces)}
     order = sorted(range(len(pieces)), key=lambda k: (len(pieces[k].input_ids), k))  # less padding
@@ -42,21 +55,26 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
             out = model(**tensors)
             if "labels" in tensors:
                 losses.append((float(out.loss), int((tensors["labels"] != -100).sum())))
-            best = out.logits.argmax(dim=-1).tolist()
-            for row, p in zip(best, chunk):
-                tags[index[id(p)]] = ["O" if pos < 0 else id2label[row[pos]] for pos in p.first]
+            logp = out.logits.float().log_softmax(dim=-1)
+            width = max(len(p.first) for p in chunk)
+            first = torch.tensor([p.first + [-1] * (width - len(p.first)) for p in chunk])
+            scores = logp.gather(1, first.clamp(min=0).unsqueeze(-1).expand(-1, -1, logp.shape[-1]))
+            scores = torch.where((first < 0).unsqueeze(-1), outside, scores)
+            paths = viterbi(scores, [len(p.first) for p in chunk], trans, start)
+            for p, path in zip(chunk, paths):
+                tags[index[id(p)]] = [tag_labels[i] for i in path]
     n = sum(c for _, c in losses)
     loss = sum(v * c for v, c in losses) / n if n else None
     return tags, loss
 
 
 def predict_docs(docs: Sequence[Document], model: Any, tokenizer: Any, id2label: dict[int, str],
-                 tokenize: W.Tokenize, max_words: int, batch_size: int,
-                 pieces: Sequence[Piece] | None = None) -> list[list[Span]]:
+                 tokenize: W.Tokenize, max_words: int, batch_size: int, mark_lines: bool = True,
+                 constrained: bool = True, pieces: Sequence[Piece] | None = None) -> list[list[Span]]:
     """Spans per document (windows of ``max_words``; nothing is truncated)."""
     if pieces is None:
-        pieces = encode_docs(docs, tokenizer, model.config, tokenize, max_words)
-    tags, _ = piece_tags(pieces, model, tokenizer, id2label, batch_size)
+        pieces = encode_docs(docs, tokenizer, model.config, tokenize, max_words, mark_lines=mark_lines)
+    tags, _ = piece_tags(pieces, model, tokenizer, id2label, batch_size, constrained)
     labels = {lab[2:] for lab in id2label.values() if lab != "O"}
     out: list[list[Span]] = [[] for _ in docs]
     for p, t in zip(pieces, tags):
