@@ -80,7 +80,7 @@ class DeduceAnnotator:
                     start += m.end()
             if spans and start < spans[-1].end:  # overlapping annotations: keep the first, longer one
                 continue
-            spans.append(Span(start, end, label))
+            spans.append(Span(int(start), int(end), label))  # DEDUCE may give numpy integers
         return spans
 
 
