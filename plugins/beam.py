@@ -23,18 +23,10 @@ from typing import Any
 import torch
 
 from synthdeid import SynthdeidError, hookimpl
+from synthdeid.config import from_mapping
 from synthdeid.generate import GenerationSettings
 from synthdeid.lm import AutoregressiveLM
 from synthdeid.tagmask import NEG_INF, TagMask
-
-
-def _config(config: dict[str, Any]) -> "BeamSearch":
-    known = set(BeamSearch.__dataclass_fields__)
-    unknown = set(config) - known
-    if unknown:
-        raise SynthdeidError(f"decoder 'beam' has no setting(s) {', '.join(sorted(unknown))}; "
-                             f"its settings are: {', '.join(sorted(known))}")
-    return BeamSearch(**config)
 
 
 def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -226,4 +218,4 @@ def _candidates(logp: torch.Tensor, scores: torch.Tensor) -> list[list[tuple[flo
 
 @hookimpl
 def register_decoders(register: Any) -> None:
-    register("beam", _config)
+    register("beam", lambda config: from_mapping(BeamSearch, config, "decoder 'beam'"))

@@ -10,21 +10,9 @@ from typing import Any
 import torch
 
 from synthdeid import SynthdeidError, hookimpl
+from synthdeid.config import from_mapping
 from synthdeid.generate import GenerationSettings, sample_loop
 from synthdeid.lm import AutoregressiveLM
-
-
-def _config(cls: type, config: dict[str, Any]) -> Any:
-    known = set(cls.__dataclass_fields__) - {"name"}
-    unknown = set(config) - known
-    if unknown:
-        raise SynthdeidError(f"decoder {cls.name!r} has no setting(s) {', '.join(sorted(unknown))}; "
-                             f"its settings are: {', '.join(sorted(known)) or '(none)'}")
-    try:
-        typed = {k: cls.__dataclass_fields__[k].type for k in config}
-        return cls(**{k: (int(v) if typed[k] in ("int", int) else float(v)) for k, v in config.items()})
-    except (TypeError, ValueError) as e:
-        raise SynthdeidError(f"decoder {cls.name!r}: settings must be numbers ({e})") from None
 
 
 def _sample(logits: torch.Tensor, temperature: float, rng: torch.Generator) -> torch.Tensor:
@@ -115,4 +103,4 @@ class Nucleus(_Sampling):
 @hookimpl
 def register_decoders(register: Any) -> None:
     for cls in (Greedy, Temperature, TopK, Nucleus):
-        register(cls.name, lambda config, cls=cls: _config(cls, config))
+        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"))

@@ -268,7 +268,7 @@ def test_yaml_strings_are_accepted_as_numbers_and_junk_is_a_clear_error() -> Non
     from synthdeid.plugin_manager import registry
 
     assert registry("decoder").create("nucleus", {"top_p": "1e-6"}).top_p == 1e-6
-    with pytest.raises(SynthdeidError, match="must be numbers"):
+    with pytest.raises(SynthdeidError, match="top_p must be a number"):
         registry("decoder").create("nucleus", {"top_p": "lots"})
 
 

@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.accounting import split_timing
+from synthdeid.config import from_mapping
 from synthdeid import hookimpl
 from synthdeid.lm import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, add_special_tokens, config_dict,
-                                     pack_blocks, parse_config, read_meta, train_stages, write_json)
+                                     pack_blocks, read_meta, train_stages, write_json)
 from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
 
 from .config import CausalLMSettings
@@ -93,7 +94,7 @@ class CausalLMGenerator:
 
 
 def create(config: dict[str, Any]) -> CausalLMGenerator:
-    return CausalLMGenerator(parse_config(CausalLMSettings, config, NAME))
+    return CausalLMGenerator(from_mapping(CausalLMSettings, config, f"generator {NAME!r}"))
 
 
 @hookimpl

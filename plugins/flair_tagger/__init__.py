@@ -14,7 +14,7 @@ from typing import Any
 from synthdeid import hookimpl
 
 from .config import FlairTaggerConfig
-from .settings import parse_config
+from synthdeid.config import from_mapping
 
 NAME = "flair_bilstm_crf"
 
@@ -23,7 +23,7 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
     """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
     from .model import FlairTagger
 
-    return FlairTagger(parse_config(FlairTaggerConfig, config, NAME))
+    return FlairTagger(from_mapping(FlairTaggerConfig, config, f"tagger {NAME!r}"))
 
 
 @hookimpl

@@ -1,4 +1,4 @@
-"""Config and output helpers shared by the tagger plugins: typed configs from params, the
+"""Helpers shared by the tagger plugins: the
 resolved config written next to the model, quiet library logging, torch threads and seeds."""
 
 from __future__ import annotations
@@ -6,55 +6,21 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
-import os
 import random
-import tempfile
-import typing
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 from synthdeid import SynthdeidError
+from synthdeid.accounting import write_json
 
-C = TypeVar("C")
 CONFIG_FILE = "tagger.json"
-
-
-def parse_config(cls: type[C], config: Mapping[str, Any] | None, plugin: str) -> C:
-    """The frozen dataclass ``cls`` built from a params mapping; an unknown key is an error
-    that lists the valid ones."""
-    config = dict(config or {})
-    fields = {f.name for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(config) - fields)
-    if unknown:
-        raise SynthdeidError(f"tagger {plugin!r} has no setting(s) {', '.join(unknown)}; "
-                             f"its settings are: {', '.join(sorted(fields))}")
-    hints = typing.get_type_hints(cls)
-    for key, value in config.items():
-        if isinstance(value, int) and not isinstance(value, bool) and hints.get(key) in (float, float | None):
-            config[key] = float(value)
-    try:
-        return cls(**config)
-    except (TypeError, ValueError) as err:
-        raise SynthdeidError(f"tagger {plugin!r}: bad settings ({err})") from None
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically (temporary file, then rename)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    with os.fdopen(fd, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=True, ensure_ascii=False)
-        f.write("\n")
-    os.chmod(tmp, 0o644)  # mkstemp creates 0600
-    os.replace(tmp, path)
 
 
 def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
     """``tagger.json``: the plugin name, its resolved config and what ``load`` needs."""
-    write_json(Path(out_dir) / CONFIG_FILE,
-               {"tagger": plugin, "config": dataclasses.asdict(config), **extra})
+    write_json({"tagger": plugin, "config": dataclasses.asdict(config), **extra}, Path(out_dir) / CONFIG_FILE)
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:

@@ -16,10 +16,11 @@ from typing import Any
 import torch
 
 from synthdeid.accounting import split_timing
+from synthdeid.config import from_mapping
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.lm import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
-                                     parse_config, read_meta, train_bpe, train_stages, write_json)
+                                     read_meta, train_bpe, train_stages, write_json)
 from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
 
 from .config import GPT2Settings
@@ -119,7 +120,7 @@ class GPT2Generator:
 
 
 def create(config: dict[str, Any]) -> GPT2Generator:
-    return GPT2Generator(parse_config(GPT2Settings, config, NAME))
+    return GPT2Generator(from_mapping(GPT2Settings, config, f"generator {NAME!r}"))
 
 
 @hookimpl

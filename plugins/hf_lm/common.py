@@ -1,4 +1,4 @@
-"""Helpers shared by the transformers-based generators: typed configs from params, atomic JSON,
+"""Helpers shared by the transformers-based generators: configs as JSON, atomic JSON,
 fingerprints for resumable training, thread settings."""
 
 from __future__ import annotations
@@ -6,10 +6,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import typing
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import torch
 
@@ -17,32 +15,8 @@ from synthdeid.accounting import write_json as _write_json
 from synthdeid import SynthdeidError
 from synthdeid.lm import TrainingData
 
-C = TypeVar("C")
 META_FILE = "generator.json"
 _NOT_TRAINING = {"threads", "merge"}  # settings that do not change the trained weights
-
-
-def parse_config(cls: type[C], config: Mapping[str, Any], plugin: str) -> C:
-    """Build the frozen dataclass ``cls`` from a params mapping; unknown keys are an error that
-    lists the valid ones. Lists become tuples so the config stays hashable."""
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    unknown = sorted(set(config) - set(fields))
-    if unknown:
-        raise SynthdeidError(
-            f"generator {plugin!r} has no setting(s) {', '.join(unknown)}; "
-            f"its settings are: {', '.join(sorted(fields))}")
-    hints = typing.get_type_hints(cls)
-    values: dict[str, Any] = {}
-    for key, value in config.items():
-        if isinstance(value, list):
-            value = tuple(value)
-        if isinstance(value, int) and not isinstance(value, bool) and hints.get(key) is float:
-            value = float(value)
-        values[key] = value
-    try:
-        return cls(**values)
-    except TypeError as err:
-        raise SynthdeidError(f"generator {plugin!r}: bad settings ({err})") from None
 
 
 def config_dict(config: Any) -> dict[str, Any]:

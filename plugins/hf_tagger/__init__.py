@@ -10,7 +10,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 
-from ..flair_tagger.settings import parse_config
+from synthdeid.config import from_mapping
 from .config import HFTaggerConfig
 
 NAME = "hf_token_classification"
@@ -20,7 +20,7 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
     """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
     from .model import HFTagger
 
-    return HFTagger(parse_config(HFTaggerConfig, config, NAME))
+    return HFTagger(from_mapping(HFTaggerConfig, config, f"tagger {NAME!r}"))
 
 
 @hookimpl

@@ -7,8 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
+from synthdeid.config import from_mapping
 
 PRESETS = ("default", "paper")
+PAPER: dict[str, Any] = dict(layers=2, embedding_size=650, hidden_size=650, tied=True, dropout=0.5, lr=20.0,
+                             lr_backoff=4.0, min_lr=0.1, batch_size=20, seq_len=35, min_count=10,
+                             max_epochs=50, clip=0.25)
+"""The paper's settings (``preset: paper``)."""
 
 
 @dataclass(frozen=True)
@@ -58,10 +63,7 @@ class LSTMConfig:
     @classmethod
     def paper(cls, **overrides: Any) -> "LSTMConfig":
         """The configuration of the Libbi et al. (2021) paper (see the class docstring)."""
-        base = dict(layers=2, embedding_size=650, hidden_size=650, tied=True, dropout=0.5, lr=20.0,
-                    lr_backoff=4.0, min_lr=0.1, batch_size=20, seq_len=35, min_count=10,
-                    max_epochs=50, clip=0.25)
-        return cls.from_dict({**base, **overrides})
+        return cls.from_dict({"preset": "paper", **overrides})
 
     @classmethod
     def from_dict(cls, config: dict[str, Any] | None) -> "LSTMConfig":
@@ -69,17 +71,10 @@ class LSTMConfig:
         unknown keys raise ``SynthdeidError`` listing the valid ones."""
         config = dict(config or {})
         preset = config.pop("preset", "default")
-        known = [f.name for f in dataclasses.fields(cls)]
-        unknown = sorted(set(config) - set(known))
-        if unknown:
-            raise SynthdeidError(
-                f"generator 'lstm' has no setting(s) {', '.join(map(repr, unknown))}; its settings are: "
-                f"preset, {', '.join(known)}")
-        if preset == "paper":
-            return cls.paper(**config)
-        if preset != "default":
+        if preset not in PRESETS:
             raise SynthdeidError(f"generator 'lstm': unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-        return cls(**config)
+        base = PAPER if preset == "paper" else {}
+        return from_mapping(cls, {**base, **config}, "generator 'lstm'", also=["preset"])
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import InputError, hookimpl
+from synthdeid.config import from_mapping
 from synthdeid.formats.jsonl import read_jsonl
 from synthdeid.lm import TrainingData
 
@@ -56,7 +57,7 @@ class MLMFillGenerator:
 
 def create(config: dict[str, Any]) -> MLMFillGenerator:
     """The factory registered as ``mlm_fill``."""
-    return MLMFillGenerator(MLMFillConfig.from_mapping(dict(config)))
+    return MLMFillGenerator(from_mapping(MLMFillConfig, config, "generator 'mlm_fill'"))
 
 
 @hookimpl

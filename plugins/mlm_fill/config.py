@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from synthdeid import SynthdeidError
@@ -70,18 +70,6 @@ class MLMFillConfig:
             problems.append(f"lr must be > 0, got {self.lr!r}")
         if problems:
             raise SynthdeidError("generator 'mlm_fill': " + "; ".join(problems))
-
-    @classmethod
-    def from_mapping(cls, config: dict[str, Any]) -> "MLMFillConfig":
-        """Build from params; unknown keys raise an error listing the valid ones."""
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(config) - known)
-        if unknown:
-            raise SynthdeidError(
-                f"generator 'mlm_fill' has no setting(s) {', '.join(unknown)}; "
-                f"its settings are: {', '.join(sorted(known))}"
-            )
-        return cls(**config)
 
     def resolved(self) -> "MLMFillConfig":
         """The config with defaults that depend on other settings filled in."""

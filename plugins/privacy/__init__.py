@@ -8,7 +8,7 @@ from typing import Any
 from synthdeid import hookimpl
 
 from .bm25 import BM25Config, BM25Metric
-from .common import make_config
+from synthdeid.config import from_mapping
 from .high_risk_pairs import HighRiskPairsConfig, HighRiskPairsMetric
 from .leakage import LeakageConfig, LeakageMetric
 from .ngram_recall import NgramRecallConfig, NgramRecallMetric
@@ -25,7 +25,7 @@ METRICS: dict[str, tuple[type, type]] = {
 
 def _factory(name: str) -> Any:
     config_cls, metric_cls = METRICS[name]
-    return lambda config: metric_cls(make_config(config_cls, name, config))
+    return lambda config: metric_cls(from_mapping(config_cls, config, f"privacy metric {name!r}"))
 
 
 @hookimpl

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
@@ -38,22 +38,6 @@ def ns_setting(name: str, key: str, value: Any) -> tuple[int, ...]:
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)):
         raise SynthdeidError(f"privacy metric {name!r}: {key} must be a list of integers >= 1, not {value!r}")
     return tuple(sorted(set(values)))
-
-
-def make_config(cls: type, name: str, config: dict[str, Any] | None) -> Any:
-    """Build the frozen config dataclass ``cls`` from a params mapping; unknown keys are errors."""
-    config = dict(config or {})
-    known = {f.name for f in fields(cls)}
-    unknown = set(config) - known
-    if unknown:
-        raise SynthdeidError(
-            f"privacy metric {name!r} has no setting(s) {', '.join(sorted(unknown))}; "
-            f"its settings are: {', '.join(sorted(known))}"
-        )
-    try:
-        return cls(**config)
-    except TypeError as e:
-        raise SynthdeidError(f"privacy metric {name!r}: {e}") from None
 
 
 def audit_corpus(name: str, data: PrivacyInput, settings: TokenSettings, lowercase: bool | None = None) -> AuditCorpus:
