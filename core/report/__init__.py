@@ -1,0 +1,10 @@
+"""The study report: the paper's tables from the stages' metrics, its figures as PNG, and a
+datasheet per synthetic corpus. Pure functions over the metrics JSON; ``stages/report.py`` reads
+the files and writes the outputs."""
+
+from .datasheet import datasheet, package_versions
+from .figures import learning_curve_figure, phi_distribution_figure
+from .tables import corpus_table, ngram_recall_table, privacy_table, tag_table
+
+__all__ = ["corpus_table", "datasheet", "learning_curve_figure", "ngram_recall_table", "package_versions",
+           "phi_distribution_figure", "privacy_table", "tag_table"]

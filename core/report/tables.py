@@ -1,0 +1,106 @@
+"""Tables 4, 5 and 8 of Libbi et al. (2021) from the postprocess and privacy metrics.
+
+Each function takes ``{corpus: metrics dict}`` (the JSON the stages wrote) and returns a Markdown
+table with one column per corpus, so a reader compares corpora side by side as in the paper."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..utility import markdown_table
+
+Metrics = Mapping[str, Mapping[str, Any]]
+
+_SIZE_ROWS = (("Documents", "documents"), ("Tokens", "tokens"), ("Vocabulary", "vocabulary"),
+              ("PHI instances", "phi_instances"), ("Sentences", "sentences"),
+              ("Avg. tokens per sentence", "tokens_per_sentence"), ("Avg. tokens per document", "tokens_per_document"))
+
+
+def _num(value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:,.2f}"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _pct(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.2f}%"
+
+
+def corpus_table(postprocess: Metrics, real_name: str = "real") -> str:
+    """Table 4: size statistics of each synthetic corpus next to the real training corpus."""
+    corpora = list(postprocess)
+    real = next((m["real"] for m in postprocess.values() if "real" in m), {})
+    rows = [[label, _num(real.get(key)), *(_num(postprocess[c].get("synthetic", {}).get(key)) for c in corpora)]
+            for label, key in _SIZE_ROWS]
+    return markdown_table(["", real_name, *corpora], rows)
+
+
+def tag_table(postprocess: Metrics) -> str:
+    """Table 5: the share of well-formed and malformed PHI tags in each generated corpus, with the
+    kinds of malformation (counts) and the notes dropped by a counted rule."""
+    corpora = [c for c in postprocess if "tags" in postprocess[c]]
+
+    def tags(c: str) -> Mapping[str, Any]:
+        return postprocess[c]["tags"]
+
+    def share(c: str) -> float | None:
+        return 1 - tags(c)["malformed_share"] if tags(c).get("tags") else None
+
+    rows = [["Well-formed PHI tags", *(_pct(share(c)) for c in corpora)],
+            ["Malformed PHI tags", *(_pct(tags(c)["malformed_share"] if tags(c).get("tags") else None) for c in corpora)]]
+    for kind in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown"):
+        rows.append([f"… {kind} (count)", *(_num(tags(c).get(kind, 0)) for c in corpora)])
+    rows.append(["Tags in total", *(_num(tags(c).get("tags")) for c in corpora)])
+    rows.append(["Notes dropped", *(_num(postprocess[c].get("documents_rejected")) for c in corpora)])
+    return markdown_table(["", *corpora], rows)
+
+
+def _stats(summary: Mapping[str, Any] | None) -> list[Any]:
+    summary = summary or {}
+    return [summary.get(k) for k in ("mean", "median", "min", "max")]
+
+
+def privacy_table(privacy: Metrics) -> str:
+    """Table 8 and the leakage figures: ROUGE-N recall of each synthetic note's best real match
+    (mean, median, min, max) over all notes and over the high-risk pairs, the longest verbatim
+    run, exact copies, PHI leakage and the gate's verdict, one row per corpus and figure."""
+    rows: list[list[Any]] = []
+    for corpus, m in privacy.items():
+        rouge = m.get("rouge", {})
+        for key in sorted(k for k in rouge if k.startswith("rouge") and isinstance(rouge[k], Mapping)):
+            rows.append([corpus, f"{key} recall, all notes", *_stats(rouge[key].get("recall"))])
+        pairs = m.get("high_risk_pairs", {})
+        for key in sorted(k for k in pairs if k.startswith("rouge")):
+            rows.append([corpus, f"{key.replace('_recall', '')} recall, {pairs.get('pairs', 0)} high-risk pairs",
+                         *_stats(pairs[key])])
+        if "bm25" in m:
+            rows.append([corpus, "BM25 score of the best real match", *_stats(m["bm25"].get("score"))])
+        leak = m.get("leakage", {})
+        if leak:
+            rows.append([corpus, "longest verbatim run (tokens)", *_stats(leak.get("longest_run"))])
+    table = markdown_table(["corpus", "figure", "mean", "median", "min", "max"], rows)
+    verdicts = []
+    for corpus, m in privacy.items():
+        leak, gate = m.get("leakage", {}), m.get("gate", {})
+        phi = leak.get("phi", {})
+        verdict = "passed" if gate.get("passed") else ("over the gate, published by override" if gate.get("overridden") else "failed")
+        verdicts.append([corpus, _num(leak.get("exact_duplicates")), _pct(phi.get("rate")),
+                         _pct(phi.get("multi_token_rate")), verdict])
+    return table + "\n" + markdown_table(
+        ["corpus", "exact copies of real notes", "real PHI strings reappearing", "… of 2+ tokens", "privacy gate"], verdicts)
+
+
+def ngram_recall_table(privacy: Metrics) -> str:
+    """Corpus n-gram recall |R ∩ S| / |R| (Vakili et al. 2025, Eq. 1) over all real n-grams and
+    over the real n-grams that overlap PHI, one row per corpus and n."""
+    rows = []
+    for corpus, m in privacy.items():
+        rec = m.get("ngram_recall", {})
+        for key in sorted((k for k in rec if k.startswith("n") and k[1:].isdigit()), key=lambda k: int(k[1:])):
+            r = rec[key]
+            rows.append([corpus, int(key[1:]), _pct(r.get("recall")), _pct(r.get("phi_recall")),
+                         _num(r.get("shared_ngrams")), _num(r.get("real_ngrams"))])
+    return markdown_table(["corpus", "n", "recall (all n-grams)", "recall (PHI n-grams)", "shared", "real n-grams"], rows)

@@ -1,0 +1,114 @@
+"""Stage ``report``: the study's report, ``data/reports/report.md``, with the equivalents of Libbi
+et al. (2021) Tables 4-8, Figure 5 and the learning curve as PNG, the privacy summary with links
+to the review pages, and a datasheet per synthetic corpus in ``data/reports/datasheets/``."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from synthdeid.params import get, load_params
+from synthdeid.report import (corpus_table, datasheet, learning_curve_figure, ngram_recall_table, package_versions,
+                              phi_distribution_figure, privacy_table, tag_table)
+from synthdeid.stages.common import stage_main
+from synthdeid.stages.generate import settings_for
+from synthdeid.utility import setting_name
+
+REPORTS = Path("data/reports")
+REPORT = REPORTS / "report.md"
+FIGURES = REPORTS / "figures"
+DATASHEETS = REPORTS / "datasheets"
+POSTPROCESS = "data/metrics/postprocess/{corpus}.json"
+PRIVACY = "data/metrics/privacy/{corpus}.json"
+TRAIN_LM = "data/metrics/train_lm/{name}.json"
+PHI_PLOT = "data/plots/phi_distribution/{corpus}.csv"
+CURVE = "data/plots/learning_curve/{corpus}.csv"
+UTILITY_MD = "data/reports/utility.md"
+UTILITY = "data/metrics/utility_summary.json"
+
+
+def read_json(path: str | Path) -> dict[str, Any]:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def read_csv(path: str | Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def demote(markdown: str) -> str:
+    """The Markdown with its title dropped and every heading one level deeper."""
+    lines = markdown.splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(re.sub(r"^(#+) ", r"#\1 ", line) for line in lines).strip() + "\n"
+
+
+def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
+    spec = get(params, f"corpora.{corpus}")
+    gen = get(params, f"generators.{spec['generator']}")
+    settings, target = settings_for(params, corpus)
+    return {"kind": "generated with inline PHI tags", "generator": spec["generator"], "generator_plugin": gen["plugin"],
+            "generator_config": gen.get("config") or {}, "decoder": spec["decoder"],
+            "decoder_config": spec.get("config") or {},
+            "generation": {"seed": get(params, "generate.seed"), "target_tokens": target, "min_tokens": settings.min_tokens,
+                           "max_tokens": settings.max_tokens, "batch_size": settings.batch_size,
+                           "tag_safe": settings.tag_safe}}
+
+
+def source(params: dict[str, Any]) -> dict[str, Any]:
+    corpus = get(params, "corpus")
+    what = (f"the embedded demo corpus ({corpus['demo']['n_docs']} notes, seed {corpus['demo']['seed']})"
+            if corpus.get("source") == "demo" else f"`{corpus.get('path')}` ({corpus.get('format')})")
+    return {"corpus": what, "language": get(params, "language"), "split_seed": get(params, "prepare.seed"),
+            "pseudonymize_seed": get(params, "pseudonymize.seed")}
+
+
+@stage_main
+def main() -> None:
+    params = load_params()
+    corpora = list(get(params, "corpora"))
+    audited = list(get(params, "privacy.corpora"))
+    curves = list((get(params, "utility").get("learning_curve") or {}).get("corpora") or [])
+    post = {c: read_json(POSTPROCESS.format(corpus=c)) for c in corpora}
+    privacy = {c: read_json(PRIVACY.format(corpus=c)) for c in audited}
+    utility = read_json(UTILITY)["settings"]
+    FIGURES.mkdir(parents=True, exist_ok=True)
+    phi_distribution_figure({c: read_csv(PHI_PLOT.format(corpus=c)) for c in corpora}, FIGURES / "phi_distribution.png")
+    parts = [
+        "# synthdeid study report\n\n",
+        f"Real corpus: {source(params)['corpus']}, language `{get(params, 'language')}`. Every figure below comes "
+        "from `dvc repro` with the committed `params.yaml`; `dvc metrics show` lists the same numbers.\n\n",
+        "## Synthetic corpora (Table 4)\n\n", corpus_table(post),
+        "\n## PHI tag quality (Table 5)\n\nTags the generators wrote that the parser had to remove; their words "
+        "stay in the note, unannotated.\n\n", tag_table(post),
+        "\n## PHI distribution (Figure 5)\n\n![PHI distribution](figures/phi_distribution.png)\n\n",
+        "## Utility (Tables 6 and 7)\n\n", demote(Path(UTILITY_MD).read_text(encoding="utf-8")),
+    ]
+    if curves:
+        learning_curve_figure({c: read_csv(CURVE.format(corpus=c)) for c in curves}, FIGURES / "learning_curve.png")
+        parts.append("\n## Learning curve (Appendix E)\n\n![learning curve](figures/learning_curve.png)\n")
+    parts += ["\n## Privacy (Table 8)\n\nROUGE-N recall of each synthetic note against its best-matching real "
+              "training note; the high-risk pairs are those shown to reviewers.\n\n", privacy_table(privacy),
+              "\n### Corpus n-gram recall\n\n", ngram_recall_table(privacy),
+              "\n### Review pages\n\n",
+              "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n" for c in audited),
+              "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in corpora)]
+    REPORT.write_text("".join(parts), encoding="utf-8")
+    versions = package_versions()
+    for c in corpora:
+        gen = get(params, f"corpora.{c}.generator")
+        lm_path = Path(TRAIN_LM.format(name=gen))
+        sheet = datasheet(c, recipe=recipe(params, c), source=source(params),
+                          lm=read_json(lm_path) if lm_path.exists() else None, postprocess=post[c],
+                          privacy=privacy.get(c), utility=utility.get(setting_name("synthetic", c)), versions=versions)
+        (DATASHEETS / f"{c}.md").parent.mkdir(parents=True, exist_ok=True)
+        (DATASHEETS / f"{c}.md").write_text(sheet, encoding="utf-8")
+    print(f"report: {REPORT} ({len(corpora)} corpora, {len(audited)} audited)")
+
+
+if __name__ == "__main__":
+    main()
