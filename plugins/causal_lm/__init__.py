@@ -10,7 +10,10 @@ Output folder: ``adapter/`` (LoRA weights, trained token rows, tokenizer), ``gen
 
 from __future__ import annotations
 
+import atexit
 import dataclasses
+import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +27,7 @@ from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, s
 
 from .config import CausalLMSettings
 from .lora import add_token_rows, load_base, peft_model
+from .vllm_backend import VLLMCausalLM, import_vllm
 
 NAME = "causal_lm"
 
@@ -74,9 +78,10 @@ class CausalLMGenerator:
         write_json(out_dir / "metrics.json", split_timing(metrics)[0])  # no wall-clock: byte-stable
         return metrics
 
-    def load(self, out_dir: Path) -> HFCausalLM:
+    def load(self, out_dir: Path) -> HFCausalLM | VLLMCausalLM:
         """The base model with the trained adapter (merged unless ``merge: false`` or 4-bit) as an
-        ``AutoregressiveLM`` in eval mode."""
+        ``AutoregressiveLM`` in eval mode; with ``backend: vllm`` the merged model saved to a
+        temporary folder and served by vLLM."""
         from peft import PeftModel
         from transformers import AutoTokenizer
 
@@ -88,9 +93,17 @@ class CausalLMGenerator:
         base = load_base(cfg)
         add_token_rows(base, meta["new_token_ids"], meta["n_old_tokens"], len(tok))
         model = PeftModel.from_pretrained(base, out_dir / "adapter")
+        codec = InlineCodec(tok, meta["special_tokens"], meta["start_id"])
+        if cfg.backend == "vllm":
+            import_vllm()  # fail before merging a large model
+            folder = tempfile.mkdtemp(prefix="synthdeid-vllm-")
+            atexit.register(shutil.rmtree, folder, True)
+            model.merge_and_unload().save_pretrained(folder)
+            tok.save_pretrained(folder)
+            return VLLMCausalLM(folder, codec, cfg.tensor_parallel_size, cfg.dtype)
         if cfg.merge and not cfg.load_in_4bit:
             model = model.merge_and_unload()
-        return HFCausalLM(model, InlineCodec(tok, meta["special_tokens"], meta["start_id"]))
+        return HFCausalLM(model, codec)
 
 
 def create(config: dict[str, Any]) -> CausalLMGenerator:

@@ -51,6 +51,11 @@ class CausalLMSettings:
     seed: int | None = None
     """None: the seed of the training data (params)."""
     threads: int = 2
+    backend: str = "transformers"
+    """Generation backend: transformers (the shared decoding loop, any machine) or vllm (vLLM on CUDA
+    GPUs; see ``synthdeid.plugins.causal_lm.vllm_backend`` for what it supports)."""
+    tensor_parallel_size: int = 1
+    """vLLM: GPUs to split the model over."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, msg: str) -> None:
@@ -67,6 +72,9 @@ class CausalLMSettings:
         need(self.block_size >= 2, "block_size must be at least 2")
         need(0 <= self.lora_dropout < 1 and 0 <= self.warmup < 1, "lora_dropout and warmup must be in [0, 1)")
         need(self.lr > 0, "lr must be > 0")
+        need(self.backend in ("transformers", "vllm"), "backend must be transformers or vllm")
+        need(isinstance(self.tensor_parallel_size, int) and self.tensor_parallel_size >= 1,
+             "tensor_parallel_size must be a positive integer")
         need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
         need(self.dtype in (*DTYPES, "auto"), f"dtype must be one of {', '.join([*DTYPES, 'auto'])}")
         need(self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:"), "device must be auto, cpu or cuda")

@@ -16,7 +16,7 @@ from synthdeid import SynthdeidError
 from synthdeid.lm import TrainingData
 
 META_FILE = "generator.json"
-_NOT_TRAINING = {"threads", "merge"}  # settings that do not change the trained weights
+_NOT_TRAINING = {"threads", "merge", "backend", "tensor_parallel_size"}  # settings that do not change the trained weights
 
 
 def config_dict(config: Any) -> dict[str, Any]:
