@@ -10,7 +10,7 @@ export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 export DVC_NO_ANALYTICS := 1
 
-.PHONY: setup demo test bench clean
+.PHONY: setup demo test bench budget clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || (echo "synthdeid needs Python >= 3.11" && exit 1)
@@ -41,6 +41,11 @@ test: setup $(VENV)/.example-plugin $(VENV)/.browser
 
 bench: setup
 	python bench/generation.py
+	python bench/privacy.py
+
+# the demo's time and memory from a fresh clone of HEAD (minutes; not part of CI)
+budget:
+	$(PYTHON) bench/budget.py
 
 clean:
 	rm -rf $(VENV)

@@ -1,0 +1,95 @@
+"""The demo's time and memory budget on this machine, measured from a fresh clone.
+
+Clones the repository's committed HEAD into a temporary folder, then runs, timing each:
+``make setup`` (a new .venv: torch, then the package), the study (``dvc repro``, with the time of
+every stage from DVC's own log lines), and a second, no-op ``dvc repro``. Peak memory is the
+largest resident set of any process of the run (``getrusage`` of the waited-for children). Prints
+the figures against the budget of issue #6 (whole ``make demo`` under 20 min, no-op repro under
+5 s, peak memory under 6 GB) and exits 1 when one is over.
+
+    python bench/budget.py [--keep] [--repo .] [--pip-cache DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+BUDGET = {"make demo (set-up + study)": 20 * 60.0, "no-op dvc repro": 5.0}
+MEMORY_BUDGET_GB = 6.0
+_STAGE = re.compile(r"^(?:Running stage|Stage) '([^']+)'")
+
+
+def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, float]]]:
+    """Wall seconds of ``cmd`` and, from its output, the seconds of each DVC stage it ran."""
+    stages: list[tuple[str, float]] = []
+    current: tuple[str, float] | None = None
+    t0 = time.perf_counter()
+    with open(log, "a", encoding="utf-8") as out:
+        proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                                env={**os.environ, "CI": "true"})
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            out.write(line)
+            m = _STAGE.match(line)
+            if m and line.startswith("Running stage"):
+                now = time.perf_counter()
+                if current:
+                    stages.append((current[0], now - current[1]))
+                current = (m.group(1), now)
+        code = proc.wait()
+    elapsed = time.perf_counter() - t0
+    if current:
+        stages.append((current[0], time.perf_counter() - current[1]))
+    if code:
+        sys.exit(f"{' '.join(cmd)} failed with exit code {code}; see {log}")
+    return elapsed, stages
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--repo", default=".", help="the repository to clone (its committed HEAD)")
+    ap.add_argument("--keep", action="store_true", help="keep the clone (its path is printed)")
+    args = ap.parse_args()
+    work = Path(tempfile.mkdtemp(prefix="synthdeid-budget-"))
+    clone = work / "synthdeid"
+    log = work / "budget.log"
+    subprocess.run(["git", "clone", "--quiet", str(Path(args.repo).resolve()), str(clone)], check=True)
+    print(f"fresh clone of {subprocess.check_output(['git', '-C', str(clone), 'rev-parse', '--short', 'HEAD'], text=True).strip()} "
+          f"in {clone}; log in {log}", flush=True)
+    setup, _ = run(["make", "setup"], clone, log)
+    print(f"make setup: {setup:.0f} s", flush=True)
+    study, stages = run(["make", "demo"], clone, log)
+    print(f"dvc repro (the study): {study:.0f} s", flush=True)
+    noop, _ = run([str(clone / ".venv/bin/dvc"), "repro"], clone, log)
+    peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 ** 2  # KiB on Linux
+    figures = {"make demo (set-up + study)": setup + study, "no-op dvc repro": noop}
+    print("\nslowest stages:")
+    for name, seconds in sorted(stages, key=lambda s: -s[1])[:12]:
+        print(f"  {seconds:7.1f} s  {name}")
+    print(f"\n{'figure':30} {'measured':>10} {'budget':>10}")
+    over = []
+    for name, value in figures.items():
+        print(f"{name:30} {value:9.1f}s {BUDGET[name]:9.0f}s")
+        if value > BUDGET[name]:
+            over.append(name)
+    print(f"{'peak memory (one process)':30} {peak_gb:8.2f}GB {MEMORY_BUDGET_GB:8.0f}GB")
+    if peak_gb > MEMORY_BUDGET_GB:
+        over.append("peak memory")
+    print(f"cores: {os.cpu_count()}, load average before the end: {os.getloadavg()[0]:.1f}")
+    if not args.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    if over:
+        sys.exit(f"over budget: {', '.join(over)}")
+
+
+if __name__ == "__main__":
+    main()
