@@ -15,6 +15,8 @@ from .registry import Entry, Registry
 
 DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.languages.nl",
+    "synthdeid.plugins.languages.sv",
+    "synthdeid.plugins.languages.es",
     "synthdeid.plugins.deduce_annotator",
     "synthdeid.plugins.decoders",
     "synthdeid.plugins.beam",

@@ -10,8 +10,10 @@ from .records import Document, Span
 def pseudonymize(doc: Document, pack: LanguagePack, seed: int) -> Document:
     """The document with each span's text replaced by a surrogate and offsets shifted.
 
-    Fails closed: a span without an acceptable surrogate raises ``SurrogateError`` naming the
-    document and span; no PHI passes through unchanged.
+    A label kept as it is (``tags.keep_unmapped``) gets the surrogate of the canonical tag the
+    pack's ``tag_map`` maps it onto (the Spanish pack knows MEDDOCAN's labels); the span keeps
+    its label. Fails closed: a span without an acceptable surrogate raises ``SurrogateError``
+    naming the document and span; no PHI passes through unchanged.
     """
     source = pack.surrogates(doc.id, derive_seed(seed, doc.id))
     pieces: list[str] = []
@@ -24,7 +26,7 @@ def pseudonymize(doc: Document, pack: LanguagePack, seed: int) -> Document:
         length += len(before)
         original = doc.text[span.start : span.end]
         try:
-            new = source.surrogate(original, span.label)
+            new = source.surrogate(original, pack.tag_map.get(span.label, span.label))
         except SurrogateError as e:
             raise SurrogateError(f"document {doc.id!r}, span {span.start}-{span.end} {span.label}: {e}") from None
         if not new or new.strip() != new or new == original:

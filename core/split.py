@@ -12,19 +12,47 @@ from .records import Document
 SPLITS = ("train", "dev", "test")
 
 
-def deduplicate(docs: Sequence[Document], counts: Counts) -> list[Document]:
-    """Documents with an exact duplicate text earlier in the corpus are rejected (counted): a
-    copy in both train and test would inflate every utility and privacy figure."""
+def _text_key(doc: Document) -> str:
+    return " ".join(doc.text.split())
+
+
+def deduplicate(docs: Sequence[Document], counts: Counts, held_out: Sequence[Document] = ()) -> list[Document]:
+    """Documents with an exact duplicate text earlier in the corpus (or in ``held_out``, a
+    separate test set) are rejected (counted): a copy in both train and test would inflate every
+    utility and privacy figure."""
+    test_texts = {_text_key(d) for d in held_out}
     seen: set[str] = set()
     out = []
     for d in docs:
-        key = " ".join(d.text.split())
+        key = _text_key(d)
+        if key in test_texts:
+            counts.reject("duplicate text of a test-set document")
+            continue
         if key in seen:
             counts.reject("duplicate text of an earlier document")
             continue
         seen.add(key)
         out.append(d)
     return out
+
+
+def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], ratios: Sequence[float],
+                   seed: int, counts: Counts) -> dict[str, list[Document]]:
+    """Deduplicate and split. Without ``test_docs`` the corpus is cut into train/dev/test by
+    ``ratios``; with a separate test set the corpus gives train and dev only (the test share of
+    ``ratios`` must be 0) and ``test_docs`` (deduplicated) are the test split."""
+    if not test_docs:
+        return split_documents(deduplicate(docs, counts), ratios, seed)
+    if len(ratios) == 3 and ratios[2]:
+        raise InputError(
+            f"a separate test set is given (corpus.test_path), but prepare.split {list(ratios)} also "
+            "cuts a test share from the corpus", path="params.yaml",
+            fix="set the test share to 0, e.g. prepare.split: [0.9, 0.1, 0.0]",
+        )
+    test = deduplicate(test_docs, counts)
+    parts = split_documents(deduplicate(docs, counts, held_out=test), ratios, seed)
+    parts["test"] = sorted(test, key=lambda d: d.id)
+    return parts
 
 
 def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int) -> dict[str, list[Document]]:
@@ -36,7 +64,7 @@ def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int
     random.Random(seed).shuffle(order)
     n = len(order)
     n_train = round(n * ratios[0])
-    n_dev = round(n * ratios[1])
+    n_dev = round(n * ratios[1]) if ratios[2] else n - n_train
     if n and (n_train == 0 or (ratios[1] and n_dev == 0) or (ratios[2] and n - n_train - n_dev <= 0)):
         raise InputError(f"{n} documents are too few for the split {list(ratios)}: a split would be empty",
                          path="params.yaml", fix="add documents or change prepare.split")

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 from .errors import InputError
 
@@ -60,3 +63,51 @@ class TagSet:
             fix="use one of " + ", ".join(self.tags) + ", or add the label to the mapping"
             " (params: tags.mapping) or set tags.keep_unmapped: true",
         )
+
+
+MAPPINGS_DIR = Path(__file__).parent / "tag_mappings"
+
+
+def builtin_mappings() -> list[str]:
+    """Names of the label mappings shipped with synthdeid (``tags.mapping: NAME``)."""
+    return sorted(p.stem for p in MAPPINGS_DIR.glob("*.yaml"))
+
+
+@lru_cache(maxsize=None)
+def builtin_mapping(name: str) -> dict[str, str]:
+    """A shipped label mapping by name ("meddocan", "sepr")."""
+    path = MAPPINGS_DIR / f"{name}.yaml"
+    if not path.is_file():
+        raise InputError(
+            f"no built-in tag mapping {name!r}",
+            fix="set tags.mapping to one of " + ", ".join(builtin_mappings())
+            + " or to a mapping of your labels onto the canonical tags",
+        )
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    bad = sorted({str(v) for v in data.values() if v not in CANONICAL_TAGS})
+    if bad:
+        raise InputError(f"the built-in mapping {name!r} targets unknown tags: {', '.join(bad)}", path=path)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def label_mapping(value: Any) -> dict[str, str]:
+    """The label mapping a ``tags.mapping`` param stands for: a mapping as it is, the name of a
+    built-in mapping, or nothing (``{}`` / null)."""
+    if not value:
+        return {}
+    if isinstance(value, str):
+        return dict(builtin_mapping(value))
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    raise InputError(
+        f"tags.mapping must be a mapping or the name of a built-in mapping, got {value!r}",
+        path="params.yaml",
+        fix="e.g. `mapping: meddocan` or `mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}`",
+    )
+
+
+def tag_labels(mapping: Any) -> list[str]:
+    """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
+    return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))

@@ -1,33 +1,38 @@
 """Stage ``prepare``: validate the corpus against the tag set (labels mapped), drop exact
-duplicates (counted), and split it 80/10/10 with a seed."""
+duplicates (counted), and split it 80/10/10 with a seed; with a separate test set
+(``corpus.test_path``) the corpus gives train and dev and the test set is the test split."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from synthdeid.accounting import Counts
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
 from synthdeid.records import label_counts
-from synthdeid.split import SPLITS, deduplicate, split_documents
+from synthdeid.split import SPLITS, prepare_splits
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS, TagSet
+from synthdeid.tags import CANONICAL_TAGS, TagSet, label_mapping
 
 IN = "data/corpus/documents.jsonl"
+TEST_IN = "data/corpus/test.jsonl"
 OUT = "data/prepared/{split}.jsonl"
 METRICS = "data/metrics/prepare.json"
 
 
 def tagset_from(params: dict) -> TagSet:
-    return TagSet(CANONICAL_TAGS, get(params, "tags.mapping") or {}, bool(get(params, "tags.keep_unmapped")))
+    return TagSet(CANONICAL_TAGS, label_mapping(get(params, "tags.mapping")), bool(get(params, "tags.keep_unmapped")))
 
 
 @stage_main
 def main() -> None:
     params = load_params()
-    docs = list(read_jsonl(IN, tagset=tagset_from(params)))
+    tagset = tagset_from(params)
+    docs = list(read_jsonl(IN, tagset=tagset))
+    test_docs = list(read_jsonl(TEST_IN, tagset=tagset)) if Path(TEST_IN).exists() else []
     counts = Counts("prepare")
-    counts.took(len(docs))
-    unique = deduplicate(docs, counts)
-    parts = split_documents(unique, get(params, "prepare.split"), int(get(params, "prepare.seed")))
+    counts.took(len(docs) + len(test_docs))
+    parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), int(get(params, "prepare.seed")), counts)
     for name in SPLITS:
         counts.kept(write_jsonl(parts[name], OUT.format(split=name)))
     counts.extra = {

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def _keys(d, prefix=""):
     out = set()
     for k, v in d.items():
-        if isinstance(v, dict) and k != "config":
+        if isinstance(v, dict) and v and k != "config":  # an empty mapping is a value (tags.mapping: {})
             out |= _keys(v, f"{prefix}{k}.")
         else:
             out.add(f"{prefix}{k}")

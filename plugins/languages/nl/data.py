@@ -5,6 +5,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from ..common.dates import DateLocale
+from ..common.names import NameLocale, clean_names
+from ..common.surrogates import PhoneRules, SurrogateData
+
 # Abbreviations written with periods that never end a token early ("mw." is one token).
 ABBREVIATIONS: tuple[str, ...] = (
     "mw.", "mevr.", "mej.", "dhr.", "hr.", "dr.", "drs.", "prof.", "ir.", "ing.", "mr.", "zr.",
@@ -131,30 +135,43 @@ PROFESSIONS: tuple[str, ...] = (
 )
 
 
-def _clean(names: tuple[str, ...] | list[str], pattern: str) -> tuple[str, ...]:
-    rx = re.compile(pattern)
-    return tuple(dict.fromkeys(n for n in names if rx.match(n)))
-
-
 @lru_cache(maxsize=1)
 def name_lists() -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """(male first names, female first names, surnames) from Faker nl_NL, cleaned of oddities."""
     from faker.providers.person.nl_NL import Provider
 
     word = r"[A-Z][a-zëéöüïäè]+"
-    male = _clean(list(Provider.first_names_male) + list(EXTRA_FIRST_NAMES[:11]), rf"^{word}$")
-    female = _clean(list(Provider.first_names_female) + list(EXTRA_FIRST_NAMES[11:]), rf"^{word}$")
+    male = clean_names(list(Provider.first_names_male) + list(EXTRA_FIRST_NAMES[:11]), rf"^{word}$")
+    female = clean_names(list(Provider.first_names_female) + list(EXTRA_FIRST_NAMES[11:]), rf"^{word}$")
     tv = "|".join(re.escape(t) for t in TUSSENVOEGSELS)
-    surnames = _clean(list(Provider.last_names), rf"^(?:(?:{tv}) )?{word}$")
+    surnames = clean_names(list(Provider.last_names), rf"^(?:(?:{tv}) )?{word}$")
     return male, female, surnames
 
 
-@lru_cache(maxsize=1)
-def first_name_set() -> frozenset[str]:
-    male, female, _ = name_lists()
-    return frozenset(n.casefold() for n in male + female)
+def _number_words() -> list[str]:
+    units = ["", "een", "twee", "drie", "vier", "vijf", "zes", "zeven", "acht", "negen"]
+    teens = ["tien", "elf", "twaalf", "dertien", "veertien", "vijftien", "zestien", "zeventien",
+             "achttien", "negentien"]
+    tens = ["", "", "twintig", "dertig", "veertig", "vijftig", "zestig", "zeventig", "tachtig", "negentig"]
+    words = [""] + units[1:] + teens
+    for t in range(2, 10):
+        words.append(tens[t])
+        for u in range(1, 10):
+            words.append(units[u] + ("ën" if units[u].endswith("e") else "en") + tens[t])
+    return words
 
 
 @lru_cache(maxsize=1)
-def surname_set() -> frozenset[str]:
-    return frozenset(n.casefold() for n in name_lists()[2])
+def surrogate_data() -> SurrogateData:
+    """The Dutch word lists for the shared surrogate generators."""
+    male, female, surnames = name_lists()
+    names = NameLocale(male, female, surnames, titles=TITLES, title_phrases=(("de", "heer"),),
+                       particles=TUSSEN_WORDS, new_particles=NEW_TUSSENVOEGSELS, particle_share=0.15)
+    dates = DateLocale(MONTHS, MONTH_ABBR, WEEKDAYS, WEEKDAY_ABBR, month_input=MONTH_INPUT,
+                       weekday_input=WEEKDAY_INPUT, day_suffix="e|ste|de", time_prefix="om",
+                       time_suffix="u(?:ur)?", number_words=tuple(_number_words()))
+    return SurrogateData(
+        names=names, dates=dates, professions=PROFESSIONS, email_domains=EMAIL_DOMAINS,
+        domain_words=("zorg", "ggz", "thuiszorg", "mc", "praktijk"), default_tld="nl",
+        phone=PhoneRules(country_code_len=2, trunk="0", service_prefixes=("800", "900"), mobile_digits="6"),
+    )

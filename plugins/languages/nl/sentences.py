@@ -1,69 +1,9 @@
-"""A rule-based Dutch sentence splitter that knows clinical abbreviations and initials."""
+"""The Dutch sentence splitter: the shared splitter with Dutch abbreviations and initials."""
 
 from __future__ import annotations
 
-import re
-
+from ..common.sentences import SentenceSplitter
 from .data import SENTENCE_FINAL_ABBREVIATIONS
 from .tokenizer import is_abbreviation
 
-_LINE = re.compile(r"[^\r\n]+")
-# End punctuation, optional closing quotes/brackets, then whitespace.
-_BOUNDARY = re.compile(r"[.!?]+[\"'”’)\]]*(\s+)")
-_OPEN_TAG = re.compile(r"<[A-Za-z_]+START>\s*")
-
-
-def _starts_sentence(text: str, pos: int) -> bool:
-    """Whether the text at ``pos`` (after whitespace) can begin a sentence."""
-    m = _OPEN_TAG.match(text, pos)
-    if m:
-        pos = m.end()
-    if pos >= len(text):
-        return False
-    ch = text[pos]
-    if ch in "\"'“‘([":
-        pos += 1
-        if pos >= len(text):
-            return False
-        ch = text[pos]
-    return ch.isupper() or ch.isdigit()
-
-
-def _no_split_after(text: str, end: int) -> bool:
-    """Whether the period ending at ``end`` belongs to an abbreviation or an initial."""
-    start = end
-    while start > 0 and not text[start - 1].isspace():
-        start -= 1
-    word = text[start:end].lstrip("\"'“‘([")
-    if not word.endswith(".") or word.casefold() in SENTENCE_FINAL_ABBREVIATIONS:
-        return False
-    return is_abbreviation(word)
-
-
-def _strip(text: str, start: int, end: int) -> tuple[int, int] | None:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return (start, end) if start < end else None
-
-
-def split_sentences(text: str) -> list[tuple[int, int]]:
-    """Sentence offsets: split at newlines and at ``. ! ?`` followed by whitespace and an
-    uppercase letter or digit, except after abbreviations and initials. Offsets exclude the
-    surrounding whitespace and every non-space character belongs to exactly one sentence."""
-    out: list[tuple[int, int]] = []
-    for line in _LINE.finditer(text):
-        start, line_end = line.span()
-        for b in _BOUNDARY.finditer(text, start, line_end):
-            cut = b.start(1)
-            if not _starts_sentence(text, b.end(1)) or _no_split_after(text, b.start(1)):
-                continue
-            span = _strip(text, start, cut)
-            if span:
-                out.append(span)
-            start = b.end(1)
-        span = _strip(text, start, line_end)
-        if span:
-            out.append(span)
-    return out
+split_sentences = SentenceSplitter(is_abbreviation, SENTENCE_FINAL_ABBREVIATIONS).split_sentences

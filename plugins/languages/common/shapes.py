@@ -1,4 +1,5 @@
-"""Small helpers shared by the Dutch surrogate generators: casing and shape-preserving replacement."""
+"""Small helpers shared by the surrogate generators of every language: casing and shape-preserving
+replacement."""
 
 from __future__ import annotations
 
@@ -42,6 +43,11 @@ def shape_replace(text: str, rng: random.Random) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+def strip_accents(text: str) -> str:
+    """``text`` without diacritics ("Angélica" -> "Angelica"); other characters kept."""
+    return "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
 
 
 def ascii_slug(text: str) -> str:

@@ -1,9 +1,12 @@
-"""Dutch person-name and initials surrogates, consistent across the variants of one person.
+"""Person-name and initials surrogates, consistent across the variants of one person, for any
+language described by a ``NameLocale`` (name lists, titles, surname particles, surnames per name).
 
 Originals are matched case-insensitively by component: a surname, a first name and the
 initials that go with a surname each map to one replacement within a document, so
 "Jan Jansen", "Jansen", "J. Jansen" and "Jan" become "Piet de Vries", "de Vries",
-"P. de Vries" and "Piet" in whatever order they occur.
+"P. de Vries" and "Piet" in whatever order they occur. With ``surname_units=2`` (Spanish) a
+full name may end in two surnames, each mapped on its own: "Ernesto Rivera Bueno" ->
+"Luis Gómez Ruiz", then "Rivera" -> "Gómez".
 """
 
 from __future__ import annotations
@@ -11,21 +14,57 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
-from .data import NEW_TUSSENVOEGSELS, TITLES, TUSSEN_WORDS, first_name_set, name_lists, surname_set
-from .shapes import is_all_caps, shape_replace
+from .shapes import is_all_caps, shape_replace, strip_accents
 
 _DOTTED_INITIALS = re.compile(r"^(?:[A-Za-z]\.-?)+$")
 _BARE_INITIALS = re.compile(r"^[A-Z]{1,3}$")
 _COMMA_FORM = re.compile(r"^([^,]+),\s*(.+)$")
 
 
+@dataclass(frozen=True)
+class NameLocale:
+    """A language's names: lists to draw from and the words that shape a name."""
+
+    male: tuple[str, ...]
+    female: tuple[str, ...]
+    surnames: tuple[str, ...]
+    titles: frozenset[str] = frozenset()
+    """Casefolded words before a name that are kept ("dhr.", "dra.", "doktor")."""
+    title_phrases: tuple[tuple[str, ...], ...] = ()
+    """Casefolded multi-word titles ("de", "heer")."""
+    particles: frozenset[str] = frozenset()
+    """Casefolded words that start a surname ("van", "de", "del")."""
+    new_particles: tuple[str, ...] = ()
+    """Particles put before a share of the new surnames ("van der")."""
+    particle_share: float = 0.15
+    surname_units: int = 1
+    """Surnames a full name may end in (Spanish: 2, "Rivera Bueno")."""
+    first_names: frozenset[str] = field(init=False)
+    surname_set: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = {n.casefold() for n in self.male + self.female}
+        object.__setattr__(self, "first_names", frozenset(names | {strip_accents(n) for n in names}))
+        object.__setattr__(self, "surname_set", frozenset(n.casefold() for n in self.surnames))
+
+
+def clean_names(names: Iterable[str], pattern: str) -> tuple[str, ...]:
+    """The names that match ``pattern``, without duplicates, in their order (Faker's lists hold
+    compound and odd entries)."""
+    rx = re.compile(pattern)
+    return tuple(dict.fromkeys(n for n in names if rx.match(n)))
+
+
 class NameSurrogates:
     """Replacement names for one document."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, locale: NameLocale) -> None:
         self.rng = rng
-        self.male, self.female, self.surnames = name_lists()
+        self.locale = locale
+        self.male, self.female, self.surnames = locale.male, locale.female, locale.surnames
         self._male_cf = frozenset(n.casefold() for n in self.male)
         self._female_cf = frozenset(n.casefold() for n in self.female)
         self.first_map: dict[str, str] = {}
@@ -71,7 +110,7 @@ class NameSurrogates:
         if len(token) == 1 and token.isalpha():
             return True
         return bool(
-            not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in first_name_set()
+            not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in self.locale.first_names
         )
 
     def _parse(self, tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
@@ -79,10 +118,14 @@ class NameSurrogates:
         i = 0
         while i < len(tokens) - 1:
             low = tokens[i].casefold()
-            if low in TITLES:
+            if low in self.locale.titles:
                 i += 1
-            elif low == "de" and tokens[i + 1].casefold() == "heer" and i < len(tokens) - 2:
-                i += 2
+                continue
+            for phrase in self.locale.title_phrases:
+                k = len(phrase)
+                if i < len(tokens) - k and tuple(t.casefold() for t in tokens[i : i + k]) == phrase:
+                    i += k
+                    break
             else:
                 break
         titles, rest = tokens[:i], tokens[i:]
@@ -90,7 +133,10 @@ class NameSurrogates:
         all_caps = is_all_caps(" ".join(rest))
         for k, tok in enumerate(rest[:-1]):
             low = tok.casefold()
-            if low in TUSSEN_WORDS or ("-" in low and low.rsplit("-", 1)[1] in TUSSEN_WORDS):
+            if self._is_particle(low) or ("-" in low and self._is_particle(low.rsplit("-", 1)[1])):
+                # Spanish "Juan García de la Fuente": "García" is a surname too
+                while k > 1 and len(self._units(rest[k:])) < self.locale.surname_units and not self._is_first(rest[k - 1]):
+                    k -= 1
                 return titles, rest[:k], rest[k:]
         if n == 1:
             tok = rest[0]
@@ -99,19 +145,27 @@ class NameSurrogates:
                 return titles, rest, []
             if low in self.surname_map:
                 return titles, [], rest
-            if low in first_name_set() or (
-                "-" in low and all(p in first_name_set() for p in low.split("-"))
-            ):
+            first_names = self.locale.first_names
+            if low in first_names or ("-" in low and all(p in first_names for p in low.split("-"))):
                 return titles, rest, []
             return titles, [], rest
-        last = rest[-1].casefold()
-        if (
-            (last in first_name_set() or last in self.first_map)
-            and last not in self.surname_map
-            and last not in surname_set()
-        ) or self._is_initials(rest[-1], all_caps):
-            return titles, rest, []
-        return titles, rest[:-1], rest[-1:]
+        k = n  # rest[k:] are the surnames: at most surname_units trailing tokens that are no first names
+        while k > 0 and n - k < self.locale.surname_units:
+            tok = rest[k - 1]
+            low = tok.casefold()
+            first = self._is_first(tok)
+            surname = low in self.surname_map or low in self.locale.surname_set
+            if self._is_initials(tok, all_caps) or (first and not surname) or (first and k == 1):
+                break
+            k -= 1
+        return titles, rest[:k], rest[k:]
+
+    def _is_particle(self, low: str) -> bool:
+        return low in self.locale.particles
+
+    def _is_first(self, token: str) -> bool:
+        low = token.casefold()
+        return low in self.locale.first_names or low in self.first_map
 
     # -- surnames -----------------------------------------------------------------------------
 
@@ -120,11 +174,31 @@ class NameSurrogates:
         return " ".join(tokens).casefold()
 
     def _surname(self, tokens: list[str]) -> str:
-        original = " ".join(tokens)
-        new = self._new_surname(original.casefold())
-        if original[:1].isupper() and new[:1].islower() and tokens[0].casefold() in TUSSEN_WORDS:
-            new = new[0].upper() + new[1:]
-        return new
+        units = self._units(tokens) if self.locale.surname_units > 1 else [tokens]
+        out = []
+        for unit in units:
+            original = " ".join(unit)
+            new = self._new_surname(original.casefold())
+            if original[:1].isupper() and new[:1].islower() and self._is_particle(unit[0].casefold()):
+                new = new[0].upper() + new[1:]
+            out.append(new)
+        return " ".join(out)
+
+    def _units(self, tokens: list[str]) -> list[list[str]]:
+        """Surname tokens grouped into surnames, particles with what follows ("García", "de la Fuente")."""
+        units: list[list[str]] = []
+        pending: list[str] = []
+        for tok in tokens:
+            pending.append(tok)
+            if not self._is_particle(tok.casefold()):
+                units.append(pending)
+                pending = []
+        if pending:  # trailing particles belong to the last surname
+            if units:
+                units[-1].extend(pending)
+            else:
+                units.append(pending)
+        return units
 
     def _new_surname(self, key: str) -> str:
         if key in self.surname_map:
@@ -137,8 +211,8 @@ class NameSurrogates:
         taken = {v.casefold() for v in self.surname_map.values()}
         for _ in range(200):
             new = self.rng.choice(self.surnames)
-            if " " not in new and self.rng.random() < 0.15:
-                new = f"{self.rng.choice(NEW_TUSSENVOEGSELS)} {new}"
+            if self.locale.new_particles and " " not in new and self.rng.random() < self.locale.particle_share:
+                new = f"{self.rng.choice(self.locale.new_particles)} {new}"
             low = new.casefold()
             if low not in self.surname_map and low not in taken and core not in low.split():
                 break
@@ -158,12 +232,12 @@ class NameSurrogates:
                 seen_first = True
         return out
 
-    def _first(self, token: str, surname_key: str | None, secondary: bool) -> str:
+    def _first(self, token: str, surname_key: str | None, secondary: bool, part: bool = False) -> str:
         key = token.casefold()
         if key in self.first_map:
             new = self.first_map[key]
         elif "-" in key.strip("-"):
-            new = "-".join(self._first(p, None, True) for p in token.split("-") if p)
+            new = "-".join(self._first(p, None, True, part=True) for p in token.split("-") if p)
             self.first_map[key] = new
         else:
             letter = None
@@ -172,7 +246,7 @@ class NameSurrogates:
                     if sk == surname_key and letters[:1] == key[:1]:
                         letter = new_letters[0].upper()
                         break
-            new = self._draw_first(key, letter)
+            new = self._draw_first(key, letter, plain=part)
             self.first_map[key] = new
         if surname_key is not None and not secondary:
             self.persons.append((key, surname_key))
@@ -180,9 +254,13 @@ class NameSurrogates:
             new = new.lower()
         return new
 
-    def _draw_first(self, key: str, letter: str | None) -> str:
+    def _draw_first(self, key: str, letter: str | None, plain: bool = False) -> str:
+        """A new first name of the same gender (if known) starting with ``letter`` (if given);
+        ``plain``: no double name ("Carl-Johan"), for one part of a double name."""
         male, female = key in self._male_cf, key in self._female_cf
         pool = self.female if female and not male else self.male if male and not female else self.male + self.female
+        if plain:
+            pool = tuple(n for n in pool if "-" not in n) or pool
         if letter is not None:
             pool = (
                 tuple(n for n in pool if n[0] == letter)

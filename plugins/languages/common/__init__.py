@@ -1,0 +1,2 @@
+"""What the built-in language packs share: tokenizer and sentence-splitter builders, name, date and
+place surrogate machinery, the base surrogate class and the pack wiring."""

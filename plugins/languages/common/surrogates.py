@@ -1,0 +1,245 @@
+"""Surrogate PHI for one document, for every canonical tag: seeded, consistent and fail-closed.
+
+``BaseSurrogates`` holds what every language shares: the memo that keeps one replacement per
+original, the retry loop that refuses to return the original, and the generators that only need
+word lists (e-mail, URL/IP, phone layout, IDs, professions, "Other"). A language pack subclasses
+it with its name, date and place rules and its national identity number.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from faker import Faker
+
+from synthdeid.errors import SurrogateError
+from synthdeid.language import derive_seed
+
+from .dates import DateLocale, DateSurrogates
+from .names import NameLocale, NameSurrogates
+from .places import PlaceSurrogates
+from .shapes import ascii_slug, capitalize_like, shape_replace
+
+MAX_TRIES = 25
+_IPV4 = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$")
+_URL = re.compile(r"^(?P<scheme>[A-Za-z][\w+.-]*://)?(?P<www>www\d?\.)?(?P<host>[^/:?#\s]+)(?P<rest>.*)$")
+_EMAIL = re.compile(r"^(?P<local>[^@\s]+)@(?P<domain>[^@\s]+)$")
+
+
+@dataclass(frozen=True)
+class PhoneRules:
+    """What of a phone number is kept: the country code, a trunk or service prefix, the digit that
+    marks a mobile number; everything else gets new digits in the original's layout."""
+
+    country_code_len: int = 2
+    """Digits of the country code after "+" or "00" (31, 34, 46, 49)."""
+    trunk: str = "0"
+    """The national trunk prefix kept ("" where there is none, as in Spain)."""
+    service_prefixes: tuple[str, ...] = ()
+    """Three digits after the trunk that are kept with it ("800" for 0800 numbers)."""
+    mobile_digits: str = ""
+    """A first national digit kept when it marks a mobile number ("6" for 06)."""
+    mobile_min_rest: int = 8
+    keep_first_digit: bool = False
+    """Keep the first national digit always (Spain: 6/7 mobile, 8/9 landline)."""
+
+
+@dataclass(frozen=True)
+class SurrogateData:
+    """A language's word lists for the generators shared by every pack."""
+
+    names: NameLocale
+    dates: DateLocale
+    professions: Sequence[str]
+    email_domains: Sequence[str]
+    domain_words: Sequence[str]
+    """Words for made-up domains ("zorg", "clinica")."""
+    phone: PhoneRules = PhoneRules()
+    default_tld: str = "com"
+    swap_groups: Sequence[Sequence[str]] = ()
+    """Words of "Other" replaced by another of the same group (sex, kinship: "varón" <-> "mujer");
+    the first group a word is in decides."""
+    swaps: dict[str, tuple[str, ...]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        swaps: dict[str, tuple[str, ...]] = {}
+        for group in self.swap_groups:
+            for word in group:
+                swaps.setdefault(word.casefold(), tuple(group))
+        object.__setattr__(self, "swaps", swaps)
+
+
+class BaseSurrogates:
+    """Surrogates for the PHI of one document (implements ``DocumentSurrogates``).
+
+    ``surrogate(original, label)`` gives the same replacement for the same original, never
+    returns the original (case-insensitively), and raises ``SurrogateError`` for a label it
+    does not know or when no acceptable replacement is found.
+    """
+
+    language = "?"
+    """The language's name in messages ("Dutch")."""
+    code = "?"
+    places_class: type[PlaceSurrogates] = PlaceSurrogates
+
+    def __init__(self, doc_id: str, seed: int, faker: Faker, data: SurrogateData) -> None:
+        self.rng = random.Random(derive_seed(seed, f"{self.code}-surrogates", doc_id))
+        self._faker = faker
+        self.data = data
+        self.names = NameSurrogates(self.rng, data.names)
+        self.dates = DateSurrogates(self.rng, data.dates)
+        self.places = self.places_class(self.rng, self.fake, data.names.surnames)
+        self._memo: dict[tuple[str, str], str] = {}
+        self._generators: dict[str, Callable[[str], str]] = {
+            "Name": self.names.name,
+            "Initials": self.names.initials,
+            "Date": self.dates.date,
+            "Age": self.dates.age,
+            "Address": self.places.address,
+            "Email": self.email,
+            "Phone_fax": self.phone,
+            "URL_IP": self.url_ip,
+            "SSN": self.ssn,
+            "ID": self.identifier,
+            "Hospital": self.places.hospital,
+            "Care_Institute": self.places.care_institute,
+            "Organization_Company": self.places.organization,
+            "Internal_Location": self.places.internal_location,
+            "Profession": self.profession,
+            "Other": self.other,
+        }
+
+    def fake(self) -> Faker:
+        """The pack's Faker, reseeded from this document's random stream (order-independent)."""
+        self._faker.seed_instance(self.rng.getrandbits(63))
+        return self._faker
+
+    def surrogate(self, original: str, label: str) -> str:
+        """The replacement of ``original`` (a span's text labelled ``label``)."""
+        generate = self._generators.get(label)
+        if generate is None:
+            raise SurrogateError(
+                f"the {self.language} language pack has no surrogate for label {label!r}; it knows "
+                + ", ".join(self._generators)
+                + " (map the label onto one of them with tags.mapping)"
+            )
+        key = (label, original)
+        if key in self._memo:
+            return self._memo[key]
+        text = original.strip()
+        if not text:
+            raise SurrogateError(f"{label} span {original!r} has no text to replace")
+        for _ in range(MAX_TRIES):
+            new = generate(text).strip()
+            if new and new.casefold() != text.casefold() and new.casefold() != original.casefold():
+                self._memo[key] = new
+                return new
+        raise SurrogateError(
+            f"no {label} surrogate different from {original!r} after {MAX_TRIES} attempts"
+        )
+
+    # -- contact details and numbers ----------------------------------------------------------
+
+    def phone(self, original: str) -> str:
+        """New digits; separators, the country code and the rules' prefixes kept."""
+        rules = self.data.phone
+        digits = [i for i, c in enumerate(original) if c.isdigit()]
+        s = "".join(original[i] for i in digits)
+        keep = 0
+        if original.lstrip().startswith("+"):
+            keep = rules.country_code_len if len(s) > 6 else 0
+        elif s.startswith("00"):
+            keep = 2 + rules.country_code_len
+        if keep == 0 and rules.trunk and s.startswith(rules.trunk):
+            keep = 1 + 3 if s[1:4] in rules.service_prefixes else 1
+        fixed = set(digits[:keep])
+        fixed |= {i for i in digits if original[i - 1 : i + 2] == "(0)"}
+        rest = [i for i in digits if i not in fixed]
+        if rest and rules.keep_first_digit and len(rest) > 4:
+            fixed.add(rest.pop(0))
+        elif keep and rest and original[rest[0]] in rules.mobile_digits and len(rest) >= rules.mobile_min_rest:
+            fixed.add(rest.pop(0))
+        if not rest:  # too short to be a number with a prefix
+            return shape_replace(original, self.rng)
+        out = list(original)
+        for n, i in enumerate(rest):
+            low = 1 if n == 0 and (keep or original[i] != "0") else 0
+            out[i] = str(self.rng.randint(low, 9))
+        return "".join(out)
+
+    def email(self, original: str) -> str:
+        """A new address shaped like the original (``j.jansen@...`` -> ``p.devries@...``)."""
+        m = _EMAIL.match(original)
+        if m is None:
+            return shape_replace(original, self.rng)
+        local, domain = m.group("local"), m.group("domain")
+        first = ascii_slug(self.rng.choice(self.names.male + self.names.female))
+        last = ascii_slug(self.rng.choice(self.names.surnames))
+        if "." in local:
+            head = local.split(".")[0]
+            new_local = f"{first[0] if len(head) <= 2 else first}.{last}"
+        elif "_" in local:
+            new_local = f"{first}_{last}"
+        else:
+            new_local = f"{first[0]}{last}" if len(local) <= 8 else f"{first}{last}"
+        n_digits = sum(c.isdigit() for c in local)
+        if n_digits:
+            new_local += "".join(self.rng.choice(string.digits) for _ in range(n_digits))
+        if domain.casefold() in self.data.email_domains:
+            new_domain = self.rng.choice(self.data.email_domains)
+        else:
+            tld = domain.rsplit(".", 1)[-1] if "." in domain else self.data.default_tld
+            new_domain = f"{self._domain_word()}.{tld.lower()}"
+        return f"{new_local}@{new_domain}"
+
+    def url_ip(self, original: str) -> str:
+        """A new IPv4 address, or a URL with a new host (scheme, www and TLD kept)."""
+        if _IPV4.match(original):
+            return ".".join(str(self.rng.randint(1, 254)) for _ in range(4))
+        if ":" in original and re.fullmatch(r"[0-9A-Fa-f:]+", original):  # IPv6
+            return "".join(
+                self.rng.choice("0123456789abcdef") if c.isalnum() else c for c in original
+            )
+        m = _URL.match(original)
+        if m is None or "." not in m.group("host"):
+            return shape_replace(original, self.rng)
+        host = m.group("host")
+        tld = host.rsplit(".", 1)[-1]
+        new_host = f"{self._domain_word()}.{tld}"
+        rest = m.group("rest")
+        return (m.group("scheme") or "") + (m.group("www") or "") + new_host + shape_replace(rest, self.rng)
+
+    def _domain_word(self) -> str:
+        """A plausible domain name without TLD: a surname, a town, or a word and a town."""
+        form = self.rng.randrange(3)
+        fallback = self.data.domain_words[0]
+        if form == 0:
+            return ascii_slug(self.rng.choice(self.names.surnames).split()[-1]) or fallback
+        city = ascii_slug(self.fake().city()) or fallback
+        return city if form == 1 else f"{self.rng.choice(self.data.domain_words)}-{city}"
+
+    def ssn(self, original: str) -> str:
+        """The national identity number; a language pack overrides this with its check digits."""
+        return shape_replace(original, self.rng)
+
+    def identifier(self, original: str) -> str:
+        """Same shape: digits -> random digits, letters -> random letters of the same case."""
+        return shape_replace(original, self.rng)
+
+    def other(self, original: str) -> str:
+        """A word of the same swap group (sex, kinship), else shape-preserving letters and digits."""
+        group = self.data.swaps.get(original.casefold())
+        if group is not None:
+            choices = [w for w in group if w.casefold() != original.casefold()]
+            return capitalize_like(original, self.rng.choice(choices))
+        return shape_replace(original, self.rng)
+
+    def profession(self, original: str) -> str:
+        """A profession from the language's list."""
+        low = original.casefold()
+        choices = [p for p in self.data.professions if p.casefold() != low]
+        return capitalize_like(original, self.rng.choice(choices))

@@ -1,0 +1,37 @@
+"""The Spanish language pack ``es``: tokenizer, sentence splitter and surrogate PHI for clinical
+notes (Faker es_ES names and places, DNI/NIE with a valid letter, social security numbers with
+valid control digits, Spanish phone layouts and dates). Its ``tag_map`` knows MEDDOCAN's labels,
+so a corpus that keeps them (``tags.keep_unmapped``) is pseudonymized too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from synthdeid import hookimpl
+from synthdeid.hookspecs import Register
+from synthdeid.language import LanguagePack
+from synthdeid.tags import builtin_mapping
+
+from ..common.pack import SurrogateFactory, make_pack
+from .text import split_sentences, tokenize
+
+__all__ = ["factory", "register_languages", "split_sentences", "tokenize"]
+
+
+def _build(doc_id: str, seed: int, faker: Any) -> Any:
+    from .surrogates import SpanishSurrogates
+
+    return SpanishSurrogates(doc_id, seed, faker)
+
+
+def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
+    """Build the Spanish language pack from its config (``tag_map``: extra labels)."""
+    return make_pack("es", "Spanish", config, tokenize, split_sentences, SurrogateFactory("es_ES", _build),
+                     tag_map=builtin_mapping("meddocan"))
+
+
+@hookimpl
+def register_languages(register: Register) -> None:
+    """Register the Spanish pack as ``es``."""
+    register("es", factory)

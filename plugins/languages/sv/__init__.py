@@ -1,0 +1,37 @@
+"""The Swedish language pack ``sv``: tokenizer, sentence splitter and surrogate PHI for clinical
+notes (Faker sv_SE names and places, personnummer and samordningsnummer with a valid check digit,
+Swedish phone layouts and dates). Its ``tag_map`` knows the SEPR PHI labels, so a corpus that
+keeps them (``tags.keep_unmapped``) is pseudonymized too."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from synthdeid import hookimpl
+from synthdeid.hookspecs import Register
+from synthdeid.language import LanguagePack
+from synthdeid.tags import builtin_mapping
+
+from ..common.pack import SurrogateFactory, make_pack
+from .text import split_sentences, tokenize
+
+__all__ = ["factory", "register_languages", "split_sentences", "tokenize"]
+
+
+def _build(doc_id: str, seed: int, faker: Any) -> Any:
+    from .surrogates import SwedishSurrogates
+
+    return SwedishSurrogates(doc_id, seed, faker)
+
+
+def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
+    """Build the Swedish language pack from its config (``tag_map``: extra labels)."""
+    return make_pack("sv", "Swedish", config, tokenize, split_sentences, SurrogateFactory("sv_SE", _build),
+                     tag_map=builtin_mapping("sepr"))
+
+
+@hookimpl
+def register_languages(register: Register) -> None:
+    """Register the Swedish pack as ``sv``."""
+    register("sv", factory)

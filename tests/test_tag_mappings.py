@@ -1,0 +1,128 @@
+"""Built-in label mappings selected by params (``tags.mapping: meddocan``), a separate test set
+(``corpus.test_path``) in prepare, and the MEDDOCAN preset."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from synthdeid import CANONICAL_TAGS, Document, Span
+from synthdeid.accounting import Counts
+from synthdeid.errors import InputError
+from synthdeid.presets import apply_preset, load_preset
+from synthdeid.split import prepare_splits, split_documents
+from synthdeid.tags import MAPPINGS_DIR, TagSet, builtin_mappings, label_mapping, tag_labels
+
+ROOT = Path(__file__).resolve().parents[1]
+MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
+SEPR_LABELS = {"First_Name", "Last_Name", "Age", "Phone_Number", "Location", "Health_Care_Unit",
+               "Organization", "Date_Part", "Full_Date"}
+
+
+def test_builtin_mappings_map_onto_canonical_tags() -> None:
+    assert {"meddocan", "sepr"} <= set(builtin_mappings())
+    for name in builtin_mappings():
+        mapping = label_mapping(name)
+        assert mapping and set(mapping.values()) <= set(CANONICAL_TAGS), name
+    assert set(label_mapping("sepr")) == SEPR_LABELS
+    assert len(label_mapping("meddocan")) == 29  # every label of the MEDDOCAN guidelines
+
+
+def test_label_mapping_accepts_a_mapping_a_name_or_nothing() -> None:
+    assert label_mapping(None) == label_mapping({}) == {}
+    assert label_mapping({"PER": "Name"}) == {"PER": "Name"}
+    assert label_mapping("meddocan")["NOMBRE_PERSONAL_SANITARIO"] == "Name"
+    with pytest.raises(InputError, match="(?s)no built-in tag mapping 'medocan'.*one of meddocan, sepr"):
+        label_mapping("medocan")
+    with pytest.raises(InputError, match="tags.mapping must be"):
+        label_mapping(["meddocan"])
+    assert tag_labels("meddocan") == sorted(CANONICAL_TAGS)
+    assert "PHI" in tag_labels({"X": "PHI"})
+
+
+def test_a_tagset_from_a_named_mapping_maps_and_rejects() -> None:
+    tagset = TagSet(CANONICAL_TAGS, label_mapping("meddocan"))
+    assert tagset.map("SEXO_SUJETO_ASISTENCIA") == "Other" and tagset.map("Name") == "Name"
+    with pytest.raises(InputError, match="unknown label 'NOPE'"):
+        tagset.map("NOPE")
+
+
+def test_the_mappings_ship_with_the_package() -> None:
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "tag_mappings/*.yaml" in data["synthdeid"]
+    assert MAPPINGS_DIR == ROOT / "core" / "tag_mappings"
+
+
+@pytest.mark.skipif(not MEDDOCAN.is_dir(), reason="MEDDOCAN is not in ../shared/data/meddocan")
+def test_every_meddocan_label_in_train_and_dev_is_mapped() -> None:
+    labels = set()
+    for split in ("train", "dev"):
+        for ann in (MEDDOCAN / split).glob("*.ann"):
+            labels |= set(re.findall(r"^T\d+\t(\S+) ", ann.read_text(encoding="utf-8"), re.MULTILINE))
+    assert len(labels) == 22
+    assert labels <= set(label_mapping("meddocan"))
+
+
+# -- a separate test set ------------------------------------------------------------------------
+
+
+def _docs(prefix: str, n: int, texts: list[str] | None = None) -> list[Document]:
+    texts = texts or [f"{prefix} note {i} by Jan." for i in range(n)]
+    return [Document.create(f"{prefix}{i}", t, [Span(t.index("Jan"), t.index("Jan") + 3, "Name")])
+            for i, t in enumerate(texts)]
+
+
+def test_the_test_set_is_the_test_split_and_copies_of_it_leave_the_corpus() -> None:
+    corpus = _docs("c", 20) + _docs("dup", 1, ["t note 3 by Jan."]) + _docs("again", 1, ["c note 0 by  Jan."])
+    test = _docs("t", 6)
+    counts = Counts("prepare")
+    counts.took(len(corpus) + len(test))
+    parts = prepare_splits(corpus, test, [0.9, 0.1, 0.0], 0, counts)
+    assert [d.id for d in parts["test"]] == [d.id for d in sorted(test, key=lambda d: d.id)]
+    assert (len(parts["train"]), len(parts["dev"])) == (18, 2)
+    for name in ("train", "dev"):
+        assert not {d.id for d in parts[name]} & {"dup0", "again0"}
+    counts.kept(sum(len(p) for p in parts.values()))
+    metrics = counts.as_dict()
+    assert metrics["documents_in"] == metrics["documents_out"] + metrics["documents_rejected"] == 28
+    assert metrics["rejected_reasons"] == {"duplicate text of a test-set document": 1,
+                                           "duplicate text of an earlier document": 1}
+
+
+def test_a_test_share_next_to_a_test_set_is_an_error() -> None:
+    with pytest.raises(InputError, match="test share to 0"):
+        prepare_splits(_docs("c", 10), _docs("t", 2), [0.8, 0.1, 0.1], 0, Counts("prepare"))
+    parts = prepare_splits(_docs("c", 10), [], [0.8, 0.1, 0.1], 0, Counts("prepare"))
+    assert [len(parts[k]) for k in ("train", "dev", "test")] == [8, 1, 1]
+
+
+@pytest.mark.parametrize("n", range(5, 40))
+def test_no_test_share_leaves_the_test_split_empty(n: int) -> None:
+    parts = split_documents(_docs("c", n), [0.9, 0.1, 0.0], 3)
+    assert parts["test"] == [] and len(parts["train"]) + len(parts["dev"]) == n
+
+
+# -- the MEDDOCAN preset ------------------------------------------------------------------------
+
+
+def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shutil.copytree(ROOT / "presets", tmp_path / "presets")
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    monkeypatch.chdir(tmp_path)
+    before = yaml.safe_load(Path("params.yaml").read_text())
+    apply_preset("meddocan")
+    p = yaml.safe_load(Path("params.yaml").read_text())
+    assert p["corpus"] | {"demo": None} == {"source": "files", "path": "../shared/data/meddocan/train", "format": "brat",
+                                              "test_path": "../shared/data/meddocan/dev", "demo": None}
+    assert (p["language"], p["tags"]["mapping"], p["prepare"]["split"]) == ("es", "meddocan", [0.9, 0.1, 0.0])
+    assert p["utility"]["rule_baseline"] is None
+    assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"])
+    assert (ROOT / p["corpus"]["path"]).resolve() == (ROOT.parent / "shared/data/meddocan/train").resolve()
+    apply_preset("demo")
+    assert yaml.safe_load(Path("params.yaml").read_text()) == before
+    assert load_preset("meddocan", ROOT)["generators"]["lstm"]["config"] == load_preset("meddocan", ROOT)["generators"]["lstm_raw"]["config"]
