@@ -151,7 +151,17 @@ def build_review_html(pairs: Sequence[Mapping[str, Any]], title: str) -> str:
     seen: set[str] = set()
     checked = [_check_pair(p, i, seen) for i, p in enumerate(pairs)]
     if not checked:
-        raise InputError("no pairs to review", fix="pass at least one real/synthetic pair")
+        # a corpus with no high-risk pair still gets its page: saying so is the review's result
+        return (
+            "<!DOCTYPE html>\n"
+            '<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
+            f"<title>{_esc(title)}</title><style>{CSS}</style></head>\n<body>\n"
+            f'<header class="toolbar"><h1 data-testid="page-title">{_esc(title)}</h1></header>\n<main>\n'
+            '<p class="intro" data-testid="no-pairs">No pairs to review: no synthetic note passed the high-risk '
+            "filters (overlap with a real note beyond structure tokens, notes under the length limit).</p>\n"
+            "</main>\n</body></html>\n"
+        )
     data_pairs = []
     sections = []
     for i, pair in enumerate(checked):
