@@ -33,6 +33,8 @@ class PrivacyInput:
     heldout: Sequence[Document] = ()
     """Real notes the generator never saw (membership inference)."""
     extra: dict[str, Any] = field(default_factory=dict)
+    """In the ``audit_lm`` stage: ``lm``, the loaded generator, and ``lm_text``, its inline
+    training and dev lines (``{"train": [...], "dev": [...]}``)."""
 
 
 @dataclass

@@ -1,0 +1,88 @@
+"""``membership_inference``: a loss-based membership-inference attack on a generator. The
+per-token NLL of a seeded sample of its training notes (members) is compared with that of the
+held-out dev notes (non-members): the ROC AUC of "lower loss means member" with a bootstrap 95%
+interval, and the best threshold's advantage TPR - FPR. AUC 0.5 and advantage 0 mean the model
+does not treat its training notes differently. Needs the ``audit_lm`` stage (the model).
+
+The dev notes chose the generator's best epoch (validation loss), so they are not entirely
+unseen: a small bias towards members looking like non-members, i.e. towards a lower AUC."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from synthdeid.audit.membership import auc, best_advantage, bootstrap_auc
+from synthdeid.lm import AutoregressiveLM
+from synthdeid.lm_score import SequenceScore, score_sequences, texts_to_score
+from synthdeid.privacy import PrivacyInput, PrivacyResult
+
+from .model_input import check_integers, language_model, lm_lines, note_ids, rounded, skipped
+
+
+@dataclass(frozen=True)
+class MembershipInferenceConfig:
+    max_notes: int = 200
+    """Notes per side (training and held-out), a seeded sample when there are more."""
+    seed: int = 0
+    bootstrap: int = 1000
+    """Resamples for the AUC's 95% interval (0: none)."""
+    batch_size: int = 64
+    threads: int = 1
+    """torch threads while scoring (one is fastest for the small per-token steps)."""
+    top: int = 5
+    """How many training notes with the lowest loss to list (the most memorised-looking)."""
+
+    def __post_init__(self) -> None:
+        check_integers("membership_inference", self,
+                       {"max_notes": 1, "seed": 0, "bootstrap": 0, "batch_size": 1, "threads": 1, "top": 0})
+
+
+class MembershipInferenceMetric:
+    name = "membership_inference"
+
+    def __init__(self, config: MembershipInferenceConfig) -> None:
+        self.config = config
+
+    def _side(self, lm: AutoregressiveLM, data: PrivacyInput, split: str) -> tuple[list[str], list[SequenceScore]]:
+        lines = lm_lines(self.name, data, split)
+        ids = note_ids(data.real if split == "train" else data.heldout, lines, split)
+        rng = random.Random(f"membership-{split}-{self.config.seed}")
+        picked = sorted(rng.sample(range(len(lines)), min(len(lines), self.config.max_notes)))
+        pairs = texts_to_score(lm, [lines[i] for i in picked])
+        scores = score_sequences(lm, [p[1] for p in pairs], [p[0] for p in pairs], self.config.batch_size,
+                                 f"membership inference ({split})", self.config.threads)
+        kept = [(ids[i], s) for i, s in zip(picked, scores) if s.tokens]
+        return [k[0] for k in kept], [k[1] for k in kept]
+
+    def compute(self, data: PrivacyInput) -> PrivacyResult:
+        c = self.config
+        lm = language_model(self.name, data)
+        if isinstance(lm, str):
+            return skipped(lm)
+        member_ids, members = self._side(lm, data, "train")
+        _, nonmembers = self._side(lm, data, "dev")
+        if not members or not nonmembers:
+            return skipped("no training or no held-out notes to compare")
+        # the attack's score: higher means "member", so the negated per-token loss
+        a = [-s.mean_nll for s in members]
+        b = [-s.mean_nll for s in nonmembers]
+        best = best_advantage(a, b)
+        ci = bootstrap_auc(a, b, c.bootstrap, c.seed) if c.bootstrap else None
+        lowest = sorted(zip(member_ids, members), key=lambda x: (x[1].mean_nll, x[0]))[: c.top]
+        summary: dict[str, Any] = {
+            "members": len(members), "nonmembers": len(nonmembers),
+            "auc": rounded(auc(a, b)), "auc_ci95": None if ci is None else [rounded(x) for x in ci],
+            "advantage": rounded(best.advantage), "tpr": rounded(best.tpr), "fpr": rounded(best.fpr),
+            "threshold_mean_nll": None if best.threshold is None else rounded(-best.threshold),
+            "mean_nll": {"members": rounded(np.mean([s.mean_nll for s in members])),
+                         "nonmembers": rounded(np.mean([s.mean_nll for s in nonmembers]))},
+            "tokens_scored": sum(s.tokens for s in members + nonmembers),
+            "tokens_masked": sum(s.masked for s in members + nonmembers),
+            "notes_truncated": sum(s.truncated for s in members + nonmembers),
+            "lowest_loss_members": [{"id": i, "mean_nll": rounded(s.mean_nll)} for i, s in lowest],
+        }
+        return PrivacyResult(summary)

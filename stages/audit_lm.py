@@ -1,0 +1,44 @@
+"""Stage ``audit_lm@NAME``: the model-based privacy metrics (``privacy.model_metrics``, e.g.
+canary exposure and membership inference) of the trained generator ``generators.NAME``."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+from synthdeid.accounting import write_json
+from synthdeid.formats import read_jsonl
+from synthdeid.inline import strip_tags
+from synthdeid.lm import uses_tags
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
+from synthdeid.privacy import PrivacyInput
+from synthdeid.stages.common import stage_main
+from synthdeid.stages.train_lm import IDS, OUT, TEXT, read_lines
+
+METRICS = "data/metrics/privacy_model/{name}.json"
+
+
+@stage_main
+def main() -> None:
+    name = sys.argv[1]
+    params = load_params()
+    spec = get(params, f"generators.{name}")
+    metrics: dict[str, Any] = get(params, "privacy.model_metrics") or {}
+    tagged = uses_tags(spec, name)
+    text = {split: [line if tagged else strip_tags(line) for line in read_lines(TEXT.format(split=split))]
+            for split in ("train", "dev")}
+    model_dir = Path(OUT.format(name=name))
+    lm = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(model_dir) if metrics else None
+    data = PrivacyInput(real=list(read_jsonl(IDS.format(split="train"))), synthetic=[],
+                        tokenize=registry("language").create(get(params, "language")).tokenize,
+                        model_dir=model_dir, heldout=list(read_jsonl(IDS.format(split="dev"))),
+                        extra={"lm": lm, "lm_text": text})
+    summary = {metric: registry("privacy_metric").create(metric, config or {}).compute(data).summary
+               for metric, config in metrics.items()}
+    write_json({"generator": name, "plugin": spec["plugin"], **summary}, METRICS.format(name=name))
+
+
+if __name__ == "__main__":
+    main()
