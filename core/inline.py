@@ -48,6 +48,18 @@ def special_tokens(labels: Iterable[str]) -> list[str]:
     return out
 
 
+_TAG_MARKER = re.compile(r"<[A-Za-z][A-Za-z0-9_]*?START> ?| ?<[A-Za-z][A-Za-z0-9_]*?END>")
+
+
+def strip_tags(text: str) -> str:
+    """Inline-tag text without its PHI tags, keeping ``<PAR>`` and ``<EOD>`` and the tagged words:
+    the text of an untagged generator (Vakili et al.'s machine-annotation route). Each tag goes
+    with the space :func:`encode` put on its inner side, so ``strip_tags(encode(doc))`` equals
+    ``encode`` of the document without spans (tokenized: when span edges are token edges; the
+    text stays single-spaced)."""
+    return _TAG_MARKER.sub("", text)
+
+
 def _check_label(label: str, doc_id: str) -> None:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", label) or label.endswith(("START", "END")):
         raise InputError(

@@ -10,11 +10,26 @@ calls instead of the shared loop.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import torch
+
+from .errors import InputError
+
+
+def uses_tags(spec: Mapping[str, Any], name: str) -> bool:
+    """Whether the generator ``generators.NAME`` (its params ``spec``) learns the inline PHI tags
+    (``tags: true``, the default) or plain text (``tags: false``: the machine-annotation route,
+    where a tagger annotates the generated notes afterwards)."""
+    tags = spec.get("tags", True)
+    if not isinstance(tags, bool):
+        raise InputError(f"generators.{name}.tags must be true or false, not {tags!r}", path="params.yaml",
+                         fix="true: the generator learns the inline PHI tags; false: untagged text "
+                         "(annotate its corpus with a machine_annotated entry)")
+    return tags
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,20 @@
 """Utility experiments (Libbi Table 6): which documents a tagger trains and validates on, for
-real, synthetic-only and real+synthetic (augmentation) settings, and the summary tables."""
+real, synthetic-only and real+synthetic (augmentation) settings, training the utility tagger and
+predicting the test split with it, and the summary tables."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from .errors import SynthdeidError
 from .metrics import compare_systems, entity_scores
-from .records import Document
+from .params import get
+from .plugin_manager import registry
+from .records import Document, Span
+from .tagger import Tagger, Tokenize
 
 KINDS = ("real", "synthetic", "augmented")
 
@@ -37,6 +43,25 @@ def training_sets(kind: str, real_train: Sequence[Document], real_dev: Sequence[
     if kind == "augmented":
         return list(real_train) + list(synthetic), list(real_dev)
     raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
+
+
+def tagger_from(params: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> Tagger:
+    """The utility tagger ``taggers.<utility.tagger>`` (``overrides`` replace its config keys)."""
+    name = get(dict(params), "utility.tagger")
+    spec = get(dict(params), f"taggers.{name}")
+    return registry("tagger").create(spec["plugin"], {**(spec.get("config") or {}), **(overrides or {})})
+
+
+def train_and_predict(tagger: Tagger, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
+                      tokenize: Tokenize, test: Sequence[Document]) -> tuple[dict[str, Any], list[list[Span]]]:
+    """Train ``tagger`` into ``out_dir`` and predict ``test`` with the model loaded back from there
+    (as any later user of the directory would); returns the training metrics and one list of spans
+    per test document."""
+    metrics = tagger.train(train, dev, out_dir, tokenize)
+    predicted = tagger.load(out_dir, tokenize).predict(test)
+    if len(predicted) != len(test):
+        raise SynthdeidError(f"tagger {tagger.name!r} predicted {len(predicted)} of {len(test)} test documents")
+    return metrics, predicted
 
 
 def summary_table(gold: Sequence[Document], predictions: Mapping[str, Sequence[Document]], baseline: str,

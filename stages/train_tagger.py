@@ -8,13 +8,12 @@ import sys
 from pathlib import Path
 
 from synthdeid.accounting import split_timing, write_json
-from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.records import Document, Span
 from synthdeid.stages.common import stage_main
-from synthdeid.utility import setting_name, training_sets
+from synthdeid.utility import setting_name, tagger_from, train_and_predict, training_sets
 
 REAL = "data/prepared/{split}.jsonl"
 TEST = "data/prepared/test.jsonl"
@@ -24,16 +23,8 @@ OUT = "data/taggers/{setting}"
 METRICS = "data/metrics/train_tagger/{setting}.json"
 
 
-def tagger_from(params: dict):  # type: ignore[no-untyped-def]
-    name = get(params, "utility.tagger")
-    spec = get(params, f"taggers.{name}")
-    return registry("tagger").create(spec["plugin"], spec.get("config") or {})
-
-
 def write_predictions(test: list[Document], predicted: list[list[Span]], path: str) -> None:
-    """Every test document with its predicted spans (a missing prediction is an error)."""
-    if len(predicted) != len(test):
-        raise SynthdeidError(f"the tagger predicted {len(predicted)} of {len(test)} test documents")
+    """Every test document with its predicted spans (``train_and_predict`` checked there is one per document)."""
     write_jsonl([Document.create(d.id, d.text, spans, allow_empty=True) for d, spans in zip(test, predicted)], path)
 
 
@@ -50,11 +41,10 @@ def main() -> None:
     setting = setting_name(kind, corpus)
     out = Path(OUT.format(setting=setting))
     out.mkdir(parents=True, exist_ok=True)
-    tagger = tagger_from(params)
-    metrics, timing = split_timing(tagger.train(train, dev, out, pack.tokenize))
-    print(f"train_tagger {setting}: {timing}")
     test = list(read_jsonl(TEST))
-    predicted = tagger.load(out, pack.tokenize).predict(test)
+    trained, predicted = train_and_predict(tagger_from(params), train, dev, out, pack.tokenize, test)
+    metrics, timing = split_timing(trained)
+    print(f"train_tagger {setting}: {timing}")
     write_predictions(test, predicted, PRED.format(setting=setting))
     write_json({"setting": setting, "train_documents": len(train), "validation_documents": len(dev),
                 "train_spans": sum(len(d.spans) for d in train), **metrics}, METRICS.format(setting=setting))

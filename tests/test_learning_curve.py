@@ -1,0 +1,144 @@
+"""The learning curve (Libbi Appendix E): nested seeded subsets, one tagger per fraction and seed
+scored on a test split, subset models deleted, mean and interval per fraction. Tiny flair taggers."""
+
+from __future__ import annotations
+
+import csv
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synthdeid import Document, InputError, Span, SynthdeidError
+from synthdeid.formats.conll import default_tokenize
+from synthdeid.learning_curve import CurveRun, check_fractions, nested_subset, run_curve, summarize_runs
+from synthdeid.metrics.curves import COLUMNS, write_curve_csv
+from synthdeid.plugins.flair_tagger import create
+from synthdeid.utility import hold_out, tagger_from, train_and_predict
+from toy_notes import toy_docs
+
+TINY = {"threads": 1, "mini_batch_size": 8, "hidden_size": 64, "max_epochs": 8}
+
+
+def test_nested_subset_sizes_nesting_and_seeds() -> None:
+    docs = toy_docs(40)
+    half, full = nested_subset(docs, 0.5, 3), nested_subset(docs, 1.0, 3)
+    quarter = nested_subset(docs, 0.25, 3)
+    assert (len(quarter), len(half), len(full)) == (10, 20, 40)
+    assert {d.id for d in quarter} <= {d.id for d in half} <= {d.id for d in full}
+    assert [d.id for d in half] == sorted(d.id for d in half)
+    assert nested_subset(docs, 0.5, 3) == half and nested_subset(docs, 0.5, 4) != half
+    assert nested_subset(list(reversed(docs)), 0.5, 3) == half  # input order does not matter
+    assert len(nested_subset(docs, 0.001, 0)) == 1 and nested_subset([], 0.5, 0) == []
+
+
+@pytest.mark.parametrize("fractions,seeds,match", [
+    ([], [0], "fractions"), ([0.5, 0.5], [0], "fractions"), ([0.0, 1.0], [0], "fractions"),
+    ([1.5], [0], "fractions"), (["a"], [0], "fractions"), ([1.0], [], "seeds"), ([1.0], [1, 1], "seeds"),
+    ([1.0], [0.5], "seeds")])
+def test_bad_fractions_or_seeds_name_the_params_key(fractions: list, seeds: list, match: str) -> None:
+    with pytest.raises(InputError, match=f"utility.learning_curve.{match}"):
+        check_fractions(fractions, seeds)
+
+
+def test_tagger_from_params_with_overrides() -> None:
+    params = {"utility": {"tagger": "small"},
+              "taggers": {"small": {"plugin": "flair_bilstm_crf", "config": {"max_epochs": 3, "seed": 1}}}}
+    assert tagger_from(params).config.seed == 1
+    tagger = tagger_from(params, {"seed": 7})
+    assert (tagger.config.seed, tagger.config.max_epochs) == (7, 3)
+    with pytest.raises(SynthdeidError, match="no setting"):
+        tagger_from(params, {"sede": 7})
+
+
+class ShortTagger:
+    """Trains nothing and predicts one document too few."""
+
+    name = "short"
+
+    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Any) -> dict:
+        return {}
+
+    def load(self, out_dir: Path, tokenize: Any) -> "ShortTagger":
+        return self
+
+    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
+        return [[] for _ in docs][1:]
+
+
+def test_train_and_predict_refuses_a_missing_prediction(tmp_path: Path) -> None:
+    with pytest.raises(SynthdeidError, match="predicted 1 of 2 test documents"):
+        train_and_predict(ShortTagger(), [], [], tmp_path, default_tokenize, toy_docs(2))
+
+
+@pytest.fixture(scope="module")
+def curve(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    temp = tmp_path_factory.mktemp("curve-temp")
+    synthetic, test = toy_docs(30, seed=0), toy_docs(12, seed=9)
+    seeds_seen: list[int] = []
+    model_dirs: list[Path] = []
+
+    def make(seed: int) -> Any:
+        seeds_seen.append(seed)
+        tagger = create({**TINY, "seed": seed})
+        train = tagger.train
+
+        def recording_train(train_docs: Any, dev: Any, out_dir: Path, tokenize: Any) -> dict:
+            model_dirs.append(Path(out_dir))
+            return train(train_docs, dev, out_dir, tokenize)
+
+        tagger.train = recording_train
+        return tagger
+
+    old, tempfile.tempdir = tempfile.tempdir, str(temp)
+    try:
+        runs = run_curve(synthetic, test, [1.0, 0.5], [0, 1], 0.1, make, default_tokenize)
+    finally:
+        tempfile.tempdir = old
+    return {"runs": runs, "temp": temp, "seeds": seeds_seen, "synthetic": synthetic, "model_dirs": model_dirs}
+
+
+def test_one_scored_tagger_per_fraction_and_seed(curve: dict[str, Any]) -> None:
+    runs: list[CurveRun] = curve["runs"]
+    assert [(r.fraction, r.seed) for r in runs] == [(0.5, 0), (0.5, 1), (1.0, 0), (1.0, 1)]
+    assert sorted(curve["seeds"]) == [0, 0, 1, 1]  # the seed is also the tagger's
+    for r in runs:
+        assert r.trained and 0.0 <= r.precision <= 1.0 and 0.0 <= r.recall <= 1.0 and 0.0 <= r.f1 <= 1.0
+        assert r.validation_documents == 3
+    pool, _ = hold_out(curve["synthetic"], 0.1, 0)
+    assert {r.fraction: r.train_documents for r in runs if r.seed == 0} == {0.5: 14, 1.0: len(pool)}
+    assert max(r.f1 for r in runs if r.fraction == 1.0) > 0.3  # the toy tags are learnable
+
+
+def test_subset_models_are_deleted(curve: dict[str, Any]) -> None:
+    assert len(curve["model_dirs"]) == 4
+    for d in curve["model_dirs"]:
+        assert d.parent == curve["temp"] and not d.exists()
+
+
+def test_curve_rows_and_csv(curve: dict[str, Any], tmp_path: Path) -> None:
+    rows = summarize_runs(curve["runs"])
+    assert [r["fraction"] for r in rows] == [0.5, 1.0] and all(r["n"] == 2 for r in rows)
+    full = [r.f1 for r in curve["runs"] if r.fraction == 1.0]
+    assert rows[1]["mean"] == pytest.approx(sum(full) / 2)
+    assert rows[1]["ci_low"] <= rows[1]["mean"] <= rows[1]["ci_high"]
+    with open(write_curve_csv(rows, tmp_path / "c.csv"), newline="") as f:
+        assert list(csv.DictReader(f))[0].keys() == set(COLUMNS)
+
+
+def test_a_subset_without_phi_scores_zero_without_training() -> None:
+    synthetic = [Document.create(f"n{i}", "Goed geslapen vandaag.") for i in range(5)]
+    test = toy_docs(4, seed=9)
+
+    def make(seed: int) -> Any:
+        raise AssertionError("no tagger should be trained")
+
+    runs = run_curve(synthetic, test, [1.0], [0], 0.2, make, default_tokenize)
+    assert runs[0].trained is False and runs[0].f1 == 0.0 and runs[0].train_documents == 4
+
+
+def test_too_small_a_corpus_is_refused() -> None:
+    with pytest.raises(InputError, match="at least 2 synthetic notes"):
+        run_curve(toy_docs(1), toy_docs(2), [1.0], [0], 0.1, create, default_tokenize)
