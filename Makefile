@@ -18,11 +18,11 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# the CPU build of torch first: a looser spec would pull gigabytes of CUDA packages
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[test]"
+	$(BIN)/python -m pip install --quiet -e ".[test,dp]"
 	touch $@
 
-$(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/pyproject.toml
-	$(BIN)/python -m pip install --quiet --no-deps -e examples/synthdeid-example-plugin
+$(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/pyproject.toml examples/synthdeid-lang-de/pyproject.toml
+	$(BIN)/python -m pip install --quiet --no-deps -e examples/synthdeid-example-plugin -e examples/synthdeid-lang-de
 	touch $@
 
 # Debian's chromium for the reviewer-page browser test (playwright's own browser download does not
@@ -38,6 +38,7 @@ demo: setup
 
 test: setup $(VENV)/.example-plugin $(VENV)/.browser
 	python -m pytest
+	python -m pytest examples/synthdeid-lang-de/tests
 
 bench: setup
 	python bench/generation.py

@@ -104,8 +104,10 @@ def build_parser() -> argparse.ArgumentParser:
     spr.add_argument("--params", default="params.yaml")
     spr.set_defaults(run=cmd_preset)
     from .review.cli import add_review_commands
+    from .vocab_anonymize import add_anonymize_command
 
     add_review_commands(sub)
+    add_anonymize_command(sub)
     return p
 
 

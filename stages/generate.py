@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.inline import strip_tags
+from synthdeid.lm import uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import counter
@@ -48,6 +50,8 @@ def main() -> None:
     settings, target = settings_for(params, corpus)
     seed = int(get(params, "generate.seed"))
     prompts = [json.loads(line)["prompt"] for line in Path(PROMPTS).read_text(encoding="utf-8").splitlines() if line]
+    if not uses_tags(gen_spec, gen_name):  # an untagged generator never saw a tag: prompt it without
+        prompts = [strip_tags(p) for p in prompts]
     t0 = time.perf_counter()
     with counter(f"generate {corpus}", target) as advance:
         run = model.generate_corpus if hasattr(model, "generate_corpus") else _generic(model)

@@ -1,22 +1,25 @@
 """Stage ``postprocess@CORPUS``: parse the generated inline tags into standoff documents (malformed
 tags removed and counted, no note dropped except by a counted rule), and write the corpus
-statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5)."""
+statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5). With
+``corpora.CORPUS.fresh_surrogates: true`` every PHI span gets a new surrogate from the language pack
+(``synthdeid.fresh_surrogates``) and the metrics show the PHI leakage before and after."""
 
 from __future__ import annotations
 
-import csv
 import json
 import sys
 from pathlib import Path
 
 from synthdeid.accounting import Counts
-from synthdeid.corpus_stats import phi_distribution, size_stats, tag_stats
+from synthdeid.corpus_stats import size_stats, tag_stats, write_phi_distribution
+from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.fresh_surrogates import refresh_corpus
 from synthdeid.inline import decode
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS
+from synthdeid.tags import CANONICAL_TAGS, tag_labels
 
 RAW = "data/synthetic/{corpus}/raw.jsonl"
 REAL = "data/pseudonymized/train.jsonl"
@@ -31,7 +34,7 @@ def main() -> None:
     params = load_params()
     pack = registry("language").create(get(params, "language"))
     require_phi = bool((get(params, f"corpora.{corpus}").get("config") or {}).get("require_phi", False))
-    labels = sorted(set(CANONICAL_TAGS) | set((get(params, "tags.mapping") or {}).values()))
+    labels = tag_labels(get(params, "tags.mapping"))
     counts = Counts(f"postprocess@{corpus}")
     docs, tag_counts = [], []
     for line in Path(RAW.format(corpus=corpus)).read_text(encoding="utf-8").splitlines():
@@ -46,21 +49,22 @@ def main() -> None:
         else:
             docs.append(decoded.document)
             counts.kept()
-    write_jsonl(docs, OUT.format(corpus=corpus))
     real = list(read_jsonl(REAL))
+    fresh = get(params, f"corpora.{corpus}").get("fresh_surrogates", False)
+    if not isinstance(fresh, bool):
+        raise SynthdeidError(f"corpora.{corpus}.fresh_surrogates must be true or false, not {fresh!r} (params.yaml)")
+    report = None
+    if fresh:  # every PHI span gets a new surrogate; leakage before/after in the metrics
+        docs, report = refresh_corpus(docs, pack, int(get(params, "pseudonymize.seed")), real)
+    write_jsonl(docs, OUT.format(corpus=corpus))
     counts.extra = {
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),
         "real": size_stats(real, pack.tokenize, pack.split_sentences),
         "tags": tag_stats(tag_counts),
+        **({"fresh_surrogates": report.as_dict()} if report else {}),
     }
     counts.write(METRICS.format(corpus=corpus))
-    rows = phi_distribution(real, docs, CANONICAL_TAGS)
-    plot = Path(PLOT.format(corpus=corpus))
-    plot.parent.mkdir(parents=True, exist_ok=True)
-    with open(plot, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0]), lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
+    write_phi_distribution(real, docs, CANONICAL_TAGS, PLOT.format(corpus=corpus))
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from synthdeid.lm import uses_tags
 from synthdeid.params import get, load_params
-from synthdeid.report import (corpus_table, datasheet, learning_curve_figure, ngram_recall_table, package_versions,
-                              phi_distribution_figure, privacy_table, tag_table)
+from synthdeid.report import (corpus_table, datasheet, fresh_table, generator_table, learning_curve_figure,
+                              model_privacy_table, ngram_recall_table, package_versions, phi_distribution_figure, privacy_table, tag_table)
 from synthdeid.stages.common import stage_main
 from synthdeid.stages.generate import settings_for
 from synthdeid.utility import setting_name
@@ -24,10 +25,12 @@ DATASHEETS = REPORTS / "datasheets"
 POSTPROCESS = "data/metrics/postprocess/{corpus}.json"
 PRIVACY = "data/metrics/privacy/{corpus}.json"
 TRAIN_LM = "data/metrics/train_lm/{name}.json"
+AUDIT_LM = "data/metrics/privacy_model/{name}.json"
 PHI_PLOT = "data/plots/phi_distribution/{corpus}.csv"
 CURVE = "data/plots/learning_curve/{corpus}.csv"
 UTILITY_MD = "data/reports/utility.md"
 UTILITY = "data/metrics/utility_summary.json"
+MACHINE = "data/metrics/machine_annotate/{corpus}.json"
 
 
 def read_json(path: str | Path) -> dict[str, Any]:
@@ -48,10 +51,16 @@ def demote(markdown: str) -> str:
 
 
 def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
+    if corpus in (params.get("machine_annotated") or {}):
+        spec = params["machine_annotated"][corpus]
+        return {"kind": "machine-annotated (Vakili et al. 2025): raw generated notes tagged by a tagger trained "
+                        "on the real gold notes", "from_corpus": spec["corpus"], "tagger": spec["tagger"]}
     spec = get(params, f"corpora.{corpus}")
     gen = get(params, f"generators.{spec['generator']}")
     settings, target = settings_for(params, corpus)
-    return {"kind": "generated with inline PHI tags", "generator": spec["generator"], "generator_plugin": gen["plugin"],
+    kind = ("generated with inline PHI tags" if uses_tags(gen, spec['generator']) else
+            "generated without PHI tags (raw notes for machine annotation: its spans are empty)")
+    return {"kind": kind, "generator": spec["generator"], "generator_plugin": gen["plugin"],
             "generator_config": gen.get("config") or {}, "decoder": spec["decoder"],
             "decoder_config": spec.get("config") or {},
             "generation": {"seed": get(params, "generate.seed"), "target_tokens": target, "min_tokens": settings.min_tokens,
@@ -67,17 +76,32 @@ def source(params: dict[str, Any]) -> dict[str, Any]:
             "pseudonymize_seed": get(params, "pseudonymize.seed")}
 
 
+def untagged(params: dict[str, Any]) -> set[str]:
+    """The corpora of generators trained without tags (no PHI to compare)."""
+    return {c for c, spec in get(params, "corpora").items()
+            if not uses_tags(get(params, f"generators.{spec['generator']}"), spec["generator"])}
+
+
+def machine_sizes(metrics: dict[str, Any]) -> dict[str, Any]:
+    """A machine-annotated corpus's metrics in the shape of the postprocess metrics (notes, spans)."""
+    return {"synthetic": {"documents": metrics.get("documents_out"), "phi_instances": metrics.get("spans")},
+            "documents_rejected": metrics.get("documents_rejected"),
+            "rejected_reasons": metrics.get("rejected_reasons", {})}
+
+
 @stage_main
 def main() -> None:
     params = load_params()
     corpora = list(get(params, "corpora"))
+    machine = list(params.get("machine_annotated") or {})
     audited = list(get(params, "privacy.corpora"))
     curves = list((get(params, "utility").get("learning_curve") or {}).get("corpora") or [])
     post = {c: read_json(POSTPROCESS.format(corpus=c)) for c in corpora}
     privacy = {c: read_json(PRIVACY.format(corpus=c)) for c in audited}
     utility = read_json(UTILITY)["settings"]
     FIGURES.mkdir(parents=True, exist_ok=True)
-    phi_distribution_figure({c: read_csv(PHI_PLOT.format(corpus=c)) for c in corpora}, FIGURES / "phi_distribution.png")
+    phi_distribution_figure({c: read_csv(PHI_PLOT.format(corpus=c)) for c in corpora + machine
+                             if c not in untagged(params)}, FIGURES / "phi_distribution.png")
     parts = [
         "# synthdeid study report\n\n",
         f"Real corpus: {source(params)['corpus']}, language `{get(params, 'language')}`. Every figure below comes "
@@ -94,16 +118,31 @@ def main() -> None:
     parts += ["\n## Privacy (Table 8)\n\nROUGE-N recall of each synthetic note against its best-matching real "
               "training note; the high-risk pairs are those shown to reviewers.\n\n", privacy_table(privacy),
               "\n### Corpus n-gram recall\n\n", ngram_recall_table(privacy),
+              "\n### Privacy by construction\n\nDifferentially private training (epsilon at delta per training "
+              "note) and the name probe: the share of the generator's top-k span texts at held-out PHI tags that "
+              "are PHI strings of its training notes.\n\n", generator_table(
+                  {g: read_json(TRAIN_LM.format(name=g)) for g in get(params, "generators")
+                   if Path(TRAIN_LM.format(name=g)).exists()},
+                  {g: read_json(AUDIT_LM.format(name=g)) for g in get(params, "generators")
+                   if Path(AUDIT_LM.format(name=g)).exists()}),
+              "\n### Memorization by the generators\n\nCanary exposure: fake-PHI canaries inserted 1, 5 or 20 "
+              "times into the training text; exposure near log2 |R| means the model singles the canary out of "
+              "all possible ones. Membership inference: how well a note's loss tells training notes from "
+              "held-out ones.\n\n", model_privacy_table(
+                  {g: read_json(AUDIT_LM.format(name=g)) for g in get(params, "generators")
+                   if Path(AUDIT_LM.format(name=g)).exists()}),
+              "\nFresh surrogates after generation, before -> after (after: the language pack's chance "
+              "level).\n\n", fresh_table(post),
               "\n### Review pages\n\n",
               "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n" for c in audited),
-              "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in corpora)]
+              "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in corpora + machine)]
     REPORT.write_text("".join(parts), encoding="utf-8")
     versions = package_versions()
-    for c in corpora:
-        gen = get(params, f"corpora.{c}.generator")
-        lm_path = Path(TRAIN_LM.format(name=gen))
+    for c in corpora + machine:
+        lm_path = Path(TRAIN_LM.format(name=get(params, f"corpora.{c}.generator"))) if c in corpora else None
         sheet = datasheet(c, recipe=recipe(params, c), source=source(params),
-                          lm=read_json(lm_path) if lm_path.exists() else None, postprocess=post[c],
+                          lm=read_json(lm_path) if lm_path and lm_path.exists() else None,
+                          postprocess=post[c] if c in corpora else machine_sizes(read_json(MACHINE.format(corpus=c))),
                           privacy=privacy.get(c), utility=utility.get(setting_name("synthetic", c)), versions=versions)
         (DATASHEETS / f"{c}.md").parent.mkdir(parents=True, exist_ok=True)
         (DATASHEETS / f"{c}.md").write_text(sheet, encoding="utf-8")

@@ -1,18 +1,22 @@
-"""Stage ``train_lm@NAME``: train the generator ``generators.NAME`` on the inline LM text."""
+"""Stage ``train_lm@NAME``: train the generator ``generators.NAME`` on the inline LM text (without
+its PHI tags when the generator has ``tags: false``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
 from synthdeid.accounting import split_timing, write_json
+from synthdeid.canaries import CANARY_FILE, CanaryConfig, add_canaries, write_canaries
 from synthdeid.formats import read_jsonl
-from synthdeid.inline import special_tokens
-from synthdeid.lm import TrainingData
+from synthdeid.inline import special_tokens, strip_tags
+from synthdeid.lm import TrainingData, uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS
+from synthdeid.tags import tag_labels
+from synthdeid.vocab_anonymize import VocabAnonymization, anonymize_model_dir
 
 TEXT = "data/inline/{split}.txt"
 IDS = "data/pseudonymized/{split}.jsonl"  # the documents of the inline lines, in order
@@ -30,20 +34,40 @@ def main() -> None:
     params = load_params()
     spec = get(params, f"generators.{name}")
     generator = registry("generator").create(get(params, f"generators.{name}.plugin"), spec.get("config") or {})
-    labels = sorted(set(CANONICAL_TAGS) | set((get(params, "tags.mapping") or {}).values()))
+    tagged = uses_tags(spec, name)  # tags: false strips the PHI tags (machine-annotation route)
+    labels = tag_labels(get(params, "tags.mapping")) if tagged else []
+    text = {split: [line if tagged else strip_tags(line) for line in read_lines(TEXT.format(split=split))]
+            for split in ("train", "dev")}
+    ids = {f"{split}_ids": [d.id for d in read_jsonl(IDS.format(split=split))] for split in ("train", "dev")}
+    out = Path(OUT.format(name=name))
+    out.mkdir(parents=True, exist_ok=True)
+    (out / CANARY_FILE).unlink(missing_ok=True)
+    canaries = CanaryConfig.from_params(spec.get("canaries"), f"generators.{name}.canaries")
+    counts = {"train_lines_real": len(text["train"]), "canaries": 0, "canary_lines": 0}
+    if canaries is not None:  # only the in-memory training lines get them, never data/inline
+        if not tagged:
+            canaries = dataclasses.replace(canaries, template=strip_tags(canaries.template))
+        floor = getattr(getattr(generator, "config", None), "min_count", 1)  # word-level LMs' <unk> threshold
+        text["train"], ids["train_ids"], record = add_canaries(
+            canaries, text["train"], ids["train_ids"], labels, floor if isinstance(floor, int) else 1)
+        write_canaries(record, out)
+        counts.update(canaries=len(record["canaries"]), canary_lines=record["lines_inserted"],
+                      canary_space_size=record["space_size"])
     data = TrainingData(
-        train=read_lines(TEXT.format(split="train")),
-        dev=read_lines(TEXT.format(split="dev")),
+        train=text["train"],
+        dev=text["dev"],
         special_tokens=special_tokens(labels),
         seed=int((spec.get("config") or {}).get("seed", 0)),
         pretokenized=bool(get(params, "inline.tokenize")),
-        extra={f"{split}_ids": [d.id for d in read_jsonl(IDS.format(split=split))] for split in ("train", "dev")},
+        extra=ids,
     )
-    out = Path(OUT.format(name=name))
-    out.mkdir(parents=True, exist_ok=True)
+    anonymize = VocabAnonymization.parse(spec.get("anonymize_vocab"), f"generators.{name}.anonymize_vocab")
     metrics, timing = split_timing(generator.train(data, out))
     print(f"train_lm@{name}: {timing}")
-    write_json({"generator": spec["plugin"], **metrics}, METRICS.format(name=name))
+    if anonymize is not None:  # PHI tokens of the training text out of the vocabulary (Verkijk & Vossen)
+        metrics["vocab_anonymization"] = anonymize_model_dir(out, data.train, anonymize)
+    write_json({"generator": spec["plugin"], "tags": tagged, "train_lines": len(data.train), **counts, **metrics},
+               METRICS.format(name=name))
 
 
 if __name__ == "__main__":

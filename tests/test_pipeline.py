@@ -89,7 +89,8 @@ def test_second_repro_does_nothing_and_outputs_are_byte_identical(repo):
     assert (repo / "dvc.lock").read_text() == lock
 
 
-CORPORA = ("lstm_p", "lstm_temp", "gpt_p", "gpt_beam")
+CORPORA = ("lstm_p", "lstm_temp", "gpt_p", "gpt_beam", "lstm_dp_p")
+MACHINE = "lstm_m"  # lstm_raw_p (an untagged LSTM's notes) annotated by the tagger trained on real gold
 
 
 def test_synthetic_corpora_and_their_statistics(repo):
@@ -105,7 +106,7 @@ def test_synthetic_corpora_and_their_statistics(repo):
 def test_utility_tables(repo):
     summary = json.loads((repo / "data/metrics/utility_summary.json").read_text())
     settings = summary["settings"]
-    assert set(settings) == {"real", "rule", *(f"synthetic-{c}" for c in CORPORA), "augmented-lstm_p"}
+    assert set(settings) == {"real", "rule", *(f"synthetic-{c}" for c in (*CORPORA, MACHINE)), "augmented-lstm_p"}
     for row in settings.values():
         assert 0.0 <= row["precision"] <= 1.0 and 0.0 <= row["recall"] <= 1.0 and 0.0 <= row["f1"] <= 1.0
     assert settings["real"]["tp"] + settings["real"]["fn"] == summary["gold_entities"] > 0
@@ -114,12 +115,61 @@ def test_utility_tables(repo):
 
 
 def test_privacy_reports_and_review_pages(repo):
-    for corpus in CORPORA:
+    for corpus in (*CORPORA, MACHINE):
         m = json.loads((repo / f"data/metrics/privacy/{corpus}.json").read_text())
         assert 0.0 <= m["rouge"]["rouge3"]["recall"]["mean"] <= 1.0
         assert {"n3", "n5", "n10"} <= set(m["ngram_recall"])
         assert "phi" in m["leakage"] and "passed" in m["gate"]
         assert (repo / f"data/reports/review/{corpus}.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_privacy_by_construction(repo):
+    """The DP generator's epsilon, fresh surrogates' leakage before and after, the name probe."""
+    dp = json.loads((repo / "data/metrics/train_lm/lstm_dp.json").read_text())["dp"]
+    assert 0 < dp["epsilon"] < float("inf") and dp["privacy_unit"] == "note"
+    fresh = json.loads((repo / "data/metrics/postprocess/lstm_dp_p.json").read_text())["fresh_surrogates"]
+    assert fresh["spans_replaced"] > 0
+    assert fresh["phi_leakage_after"]["phi_strings"] == fresh["phi_leakage_before"]["phi_strings"] > 0
+    for name in ("lstm", "gpt2", "lstm_dp"):
+        probe = json.loads((repo / f"data/metrics/privacy_model/{name}.json").read_text())["name_probe"]
+        assert probe["predictions"] > 0 and 0.0 <= probe["train_phi_rate"] <= 1.0
+
+
+def test_machine_annotation_route(repo):
+    from synthdeid.formats import read_jsonl
+
+    assert json.loads((repo / "data/metrics/train_lm/lstm_raw.json").read_text())["tags"] is False
+    vocab = json.loads((repo / "data/models/lstm_raw/vocab.json").read_text())
+    assert "<PAR>" in vocab and not any(t.endswith(("START>", "END>")) for t in vocab)
+    raw = list(read_jsonl(repo / "data/synthetic/lstm_raw_p/documents.jsonl"))
+    assert raw and not any(d.spans for d in raw)
+    m = json.loads((repo / f"data/metrics/machine_annotate/{MACHINE}.json").read_text())
+    assert m["documents_in"] == len(raw) == m["documents_out"] + m["documents_rejected"]
+    annotated = list(read_jsonl(repo / f"data/synthetic/{MACHINE}/documents.jsonl"))
+    assert [d.text for d in annotated] == [d.text for d in raw]
+    assert m["spans"] == sum(m["spans_per_tag"].values()) == sum(len(d.spans) for d in annotated) > 0
+    rows = (repo / f"data/plots/phi_distribution/{MACHINE}.csv").read_text().splitlines()
+    assert rows[0] == "tag,real_pct,synthetic_pct,difference_pct"
+
+
+def test_learning_curve(repo):
+    from synthdeid.metrics.curves import COLUMNS
+
+    utility = yaml.safe_load((repo / "params.yaml").read_text())["utility"]
+    curve = utility["learning_curve"]
+    settings = json.loads((repo / "data/metrics/utility_summary.json").read_text())["settings"]
+    for corpus in curve["corpora"]:
+        rows = (repo / f"data/plots/learning_curve/{corpus}.csv").read_text().splitlines()
+        assert rows[0] == ",".join(COLUMNS)
+        assert [float(r.split(",")[0]) for r in rows[1:]] == sorted(curve["fractions"])
+        m = json.loads((repo / f"data/metrics/learning_curve/{corpus}.json").read_text())
+        assert len(m["runs"]) == len(curve["fractions"]) * len(curve["seeds"])
+        assert all(0.0 <= r["f1"] <= 1.0 for r in m["runs"])
+        # all notes with seed utility.seed is the synthetic-only utility setting: the same tagger
+        full = [r["f1"] for r in m["runs"] if r["fraction"] == 1.0 and r["seed"] == utility["seed"]]
+        assert full == [settings[f"synthetic-{corpus}"]["f1"]]
+    kept = {p.name for p in (repo / "data/taggers").iterdir() if p.is_dir()}  # no subset model is kept
+    assert kept == {"real", "augmented-lstm_p", *(f"synthetic-{c}" for c in (*CORPORA, MACHINE))}
 
 
 def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(repo):

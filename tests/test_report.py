@@ -124,3 +124,20 @@ def test_report_stage_writes_report_figures_and_datasheets(tmp_path: Path, monke
     assert "[a](review/a.html): 2 pairs" in text and "[a](datasheets/a.md)" in text
     assert Path("data/reports/figures/phi_distribution.png").stat().st_size > 1000
     assert "val_perplexity 9" in Path("data/reports/datasheets/a.md").read_text()
+
+
+def test_model_privacy_table_shows_exposure_by_insertions_and_membership_auc() -> None:
+    from synthdeid.report import model_privacy_table
+
+    audit = {"lstm": {"canary_exposure": {"by_repetition": {"1": {"exposure_mean": 6.5, "exposure_extrapolated_mean": 6.6},
+                                                            "20": {"exposure_mean": 11.0, "exposure_extrapolated_mean": 26.6}},
+                                          "max_measurable_exposure": 11.0, "log2_space_size": 26.6},
+                      "membership_inference": {"auc": 0.707, "auc_ci95": [0.661, 0.76], "advantage": 0.32}},
+             "raw": {"canary_exposure": {"skipped": "no canaries"}}}
+    lines = model_privacy_table(audit).splitlines()
+    assert lines[2] == "| lstm | 1x: 6.50 (6.60); 20x: 11.00 (26.60) | 11.00 / 26.60 | 0.71 [0.66, 0.76] | 0.32 |"
+    assert lines[3] == "| raw | no canaries |  | not run |  |"
+    from synthdeid.report import datasheet
+    sheet = datasheet("c", recipe={}, source={}, lm={"dp": {"epsilon": 9.995, "delta": 6.25e-5, "noise_multiplier": 0.63}},
+                      postprocess={}, privacy=None, utility=None, versions={})
+    assert "epsilon 9.995 at delta 6.25e-05" in sheet

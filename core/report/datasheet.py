@@ -73,6 +73,10 @@ def datasheet(name: str, *, recipe: Mapping[str, Any], source: Mapping[str, Any]
     if lm:
         out.append(_lines([("Language model", ", ".join(f"{k} {_fmt(v)}" for k, v in sorted(lm.items())
                                                         if isinstance(v, (int, float)) and not isinstance(v, bool)))]))
+        dp = lm.get("dp") or {}
+        out.append(_lines([("Differential privacy", f"DP-SGD, epsilon {_fmt(dp.get('epsilon'))} at delta "
+                            f"{_fmt(dp.get('delta'))} per training note (noise multiplier {_fmt(dp.get('noise_multiplier'))})"
+                            if dp.get("epsilon") is not None else "none: the generator was trained without DP")]))
     out += ["\n## Composition\n\n",
             _lines([("Notes", f"{_fmt(syn.get('documents'))} ({_fmt(postprocess.get('documents_rejected'))} generated "
                      f"notes dropped: {_settings(postprocess.get('rejected_reasons', {}))})"),

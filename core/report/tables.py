@@ -104,3 +104,23 @@ def ngram_recall_table(privacy: Metrics) -> str:
             rows.append([corpus, int(key[1:]), _pct(r.get("recall")), _pct(r.get("phi_recall")),
                          _num(r.get("shared_ngrams")), _num(r.get("real_ngrams"))])
     return markdown_table(["corpus", "n", "recall (all n-grams)", "recall (PHI n-grams)", "shared", "real n-grams"], rows)
+
+
+def model_privacy_table(audit: Metrics) -> str:
+    """Per generator: canary exposure (Carlini et al.) by number of insertions, sampled and
+    extrapolated, against the most a sample can show; and the loss-based membership-inference AUC
+    (0.5 = no better than chance) with its bootstrap interval and the best-threshold advantage."""
+    rows = []
+    for name, m in sorted(audit.items()):
+        canary, mia = m.get("canary_exposure") or {}, m.get("membership_inference") or {}
+        if canary.get("by_repetition"):
+            exposure = "; ".join(f"{reps}x: {_num(g.get('exposure_mean'))} ({_num(g.get('exposure_extrapolated_mean'))})"
+                                 for reps, g in canary["by_repetition"].items())
+            cap = f"{_num(canary.get('max_measurable_exposure'))} / {_num(canary.get('log2_space_size'))}"
+        else:
+            exposure, cap = "no canaries" if canary else "not run", ""
+        ci = mia.get("auc_ci95")
+        auc = f"{_num(mia.get('auc'))} [{_num(ci[0])}, {_num(ci[1])}]" if ci else _num(mia.get("auc"))
+        rows.append([name, exposure, cap, auc if mia else "not run", _num(mia.get("advantage")) if mia else ""])
+    return markdown_table(["generator", "canary exposure in bits by insertions: sampled (extrapolated)",
+                           "max by sampling / log2 |R|", "membership AUC [95% CI]", "advantage"], rows)

@@ -19,7 +19,7 @@ from typing import Any
 
 from synthdeid.accounting import split_timing
 from synthdeid.config import from_mapping
-from synthdeid import hookimpl
+from synthdeid import SynthdeidError, hookimpl
 from synthdeid.lm import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, add_special_tokens, config_dict,
                                      pack_blocks, read_meta, train_stages, write_json)
@@ -107,6 +107,12 @@ class CausalLMGenerator:
 
 
 def create(config: dict[str, Any]) -> CausalLMGenerator:
+    if (config or {}).get("dp"):
+        raise SynthdeidError(
+            f"generator {NAME!r}: dp is not supported. DP-SGD through peft's LoRA layers needs per-sample "
+            "gradients of the adapters only, and Opacus with PEFT LoRA has been reported to corrupt updates "
+            "silently (hooks on wrapped base layers, frozen weights receiving noise); no tested path exists "
+            "here yet. Train the `gpt2` or `lstm` generator with dp instead, or remove dp")
     return CausalLMGenerator(from_mapping(CausalLMSettings, config, f"generator {NAME!r}"))
 
 

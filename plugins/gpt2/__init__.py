@@ -22,6 +22,7 @@ from synthdeid.lm import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
                                      read_meta, train_bpe, train_stages, write_json)
 from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
+from synthdeid.plugins.hf_lm.dp_loop import note_samples, train_dp
 
 from .config import GPT2Settings
 from .unfreezing import unfreezing_stages
@@ -99,8 +100,14 @@ class GPT2Generator:
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
                             warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
-        metrics = train_stages(model, train_blocks, dev_blocks, self.stages(model, cfg), loop, out_dir,
-                               fingerprint(cfg, data, cfg.seed))
+        if cfg.dp is not None:  # one note per sample instead of packed blocks (see hf_lm.dp_loop)
+            notes, cut = note_samples([codec.stream([line]) for line in data.train],
+                                      min(cfg.dp.max_tokens, cfg.block_size))
+            metrics = train_dp(model, notes, dev_blocks, cfg.epochs, cfg.lr, loop, cfg.dp, out_dir,
+                               fingerprint(cfg, data, cfg.seed), cut)
+        else:
+            metrics = train_stages(model, train_blocks, dev_blocks, self.stages(model, cfg), loop, out_dir,
+                                   fingerprint(cfg, data, cfg.seed))
         model.save_pretrained(out_dir / "model")
         tok.save_pretrained(out_dir / "model")
         metrics = {"generator": NAME, "vocab_size": len(tok), **info, **metrics}

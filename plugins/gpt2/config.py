@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
+from synthdeid.dp import DPConfig
 
 
 @dataclass(frozen=True)
@@ -44,11 +45,19 @@ class GPT2Settings:
     seed: int | None = None
     """None: the seed of the training data (params)."""
     threads: int = 2
+    dp: DPConfig | None = None
+    """Differentially private training (``synthdeid.dp.DPConfig``): DP-SGD with one note per sample
+    (no packed blocks), AdamW at ``lr`` for ``epochs``; not with gradual unfreezing."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, msg: str) -> None:
             if not ok:
                 raise SynthdeidError(f"generator 'gpt2': {msg}")
+
+        object.__setattr__(self, "dp", DPConfig.parse(self.dp, "generator 'gpt2': dp"))
+        need(self.dp is None or not self.gradual_unfreezing,
+             "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
+             "budget); set gradual_unfreezing: false to train privately")
 
         for key in ("n_layer", "n_embd", "n_head", "n_positions", "epochs", "batch_size", "min_frequency", "threads"):
             need(isinstance(getattr(self, key), int) and getattr(self, key) >= 1, f"{key} must be a positive integer")

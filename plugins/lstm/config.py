@@ -8,6 +8,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.config import from_mapping
+from synthdeid.dp import DPConfig
 
 PRESETS = ("default", "paper")
 PAPER: dict[str, Any] = dict(layers=2, embedding_size=650, hidden_size=650, tied=True, dropout=0.5, lr=20.0,
@@ -59,6 +60,10 @@ class LSTMConfig:
     threads: int = 2
     """``torch.set_num_threads`` for training and generation. Training is byte-identical for the
     same data, config and thread count (float sums differ slightly across thread counts)."""
+    dp: DPConfig | None = None
+    """Differentially private training (``synthdeid.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
+    DP-SGD with one note per sample (Opacus ``DPLSTM``) instead of truncated BPTT over the stream;
+    ``clip`` and ``batch_size`` are replaced by ``dp.max_grad_norm`` and ``dp.batch_size``."""
 
     @classmethod
     def paper(cls, **overrides: Any) -> "LSTMConfig":
@@ -74,6 +79,8 @@ class LSTMConfig:
         if preset not in PRESETS:
             raise SynthdeidError(f"generator 'lstm': unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
         base = PAPER if preset == "paper" else {}
+        if "dp" in config:
+            config["dp"] = DPConfig.parse(config["dp"], "generator 'lstm': dp")
         return from_mapping(cls, {**base, **config}, "generator 'lstm'", also=["preset"])
 
     def to_dict(self) -> dict[str, Any]:
@@ -83,6 +90,8 @@ class LSTMConfig:
         def bad(problem: str) -> SynthdeidError:
             return SynthdeidError(f"generator 'lstm': {problem} (check its section in params.yaml)")
 
+        if not isinstance(self.dp, (DPConfig, type(None))):
+            object.__setattr__(self, "dp", DPConfig.parse(self.dp, "generator 'lstm': dp"))
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):

@@ -4,7 +4,8 @@ Every prompt starts from a fresh (zero) hidden state, primed with ``<EOD>`` (the
 precedes every note in the training stream), so a note never continues the previous one (the
 seed paper's code forgot to reset the state between prompts). ``<unk>`` is never generated: the
 output bias of ``<unk>`` is set to -inf when the model is loaded, so its logit is -inf in every
-row that ``start`` and ``step`` return.
+row that ``start`` and ``step`` return; so are the ``<unk_N>`` entries of an anonymized vocabulary
+(``synthdeid anonymize-vocab``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from synthdeid import InputError
+from synthdeid.vocab_anonymize import UNK_PATTERN
 
 from .config import LSTMConfig
 from .model import Hidden, LSTMLanguageModel
@@ -39,6 +41,9 @@ class LSTMSampler:
         self.eod_id = vocab.eod_id
         self.unk_id = vocab.unk_id
         self.model.decoder.bias[self.unk_id] = float("-inf")  # <unk> is never generated
+        for i, token in enumerate(self.vocab):  # nor the <unk_N> of an anonymized vocabulary
+            if UNK_PATTERN.fullmatch(token):
+                self.model.decoder.bias[i] = float("-inf")
 
     def encode(self, text: str) -> list[int]:
         """Ids of the space-separated tokens; unknown words become ``<unk>``."""

@@ -122,25 +122,44 @@ def evaluate(model: LSTMLanguageModel, data: torch.Tensor, seq_len: int) -> floa
     return total / max(count, 1)
 
 
-def _train_epoch(model: LSTMLanguageModel, opt: torch.optim.Optimizer, data: torch.Tensor,
-                 config: LSTMConfig, description: str) -> float:
-    model.train()
-    hidden = model.init_hidden(data.size(1))
-    starts = range(0, data.size(0) - 1, config.seq_len)
-    total, count = 0.0, 0
-    for i in track(starts, description=description, total=len(starts)):
-        x, y = data[i : i + config.seq_len], data[i + 1 : i + 1 + config.seq_len]
-        x = x[: y.size(0)]
-        hidden = (hidden[0].detach(), hidden[1].detach())
-        opt.zero_grad(set_to_none=True)
-        logits, hidden = model(x, hidden)
-        loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
-        opt.step()
-        total += loss.item() * y.numel()
-        count += y.numel()
-    return total / max(count, 1)
+class StreamEpochs:
+    """Plain training: truncated BPTT over the token stream, SGD with global gradient clipping."""
+
+    def __init__(self, model: LSTMLanguageModel, data: torch.Tensor, config: LSTMConfig) -> None:
+        self.model, self.data, self.config = model, data, config
+        self.opt = torch.optim.SGD(model.parameters(), lr=config.lr)
+
+    def run(self, epoch: int, lr: float, description: str) -> tuple[float, int]:
+        """One epoch at ``lr``: the mean training loss per token and the tokens trained on."""
+        model, data, config, opt = self.model, self.data, self.config, self.opt
+        for group in opt.param_groups:
+            group["lr"] = lr
+        model.train()
+        hidden = model.init_hidden(data.size(1))
+        starts = range(0, data.size(0) - 1, config.seq_len)
+        total, count = 0.0, 0
+        for i in track(starts, description=description, total=len(starts)):
+            x, y = data[i : i + config.seq_len], data[i + 1 : i + 1 + config.seq_len]
+            x = x[: y.size(0)]
+            hidden = (hidden[0].detach(), hidden[1].detach())
+            opt.zero_grad(set_to_none=True)
+            logits, hidden = model(x, hidden)
+            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
+            opt.step()
+            total += loss.item() * y.numel()
+            count += y.numel()
+        return total / max(count, 1), (data.size(0) - 1) * data.size(1)
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"optimizer": self.opt.state_dict()}
+
+    def load_state_dict(self, ckpt: dict[str, Any]) -> None:
+        self.opt.load_state_dict(ckpt["optimizer"])
+
+    def metrics(self) -> dict[str, Any]:
+        return {}
 
 
 def _streams(vocab: Vocab, data: TrainingData, config: LSTMConfig) -> tuple[torch.Tensor, torch.Tensor]:
@@ -182,11 +201,16 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
 
     torch.manual_seed(config.seed)
     model = LSTMLanguageModel(len(vocab), config)
-    opt = torch.optim.SGD(model.parameters(), lr=config.lr)
+    if config.dp is None:
+        runner: Any = StreamEpochs(model, train_data, config)
+    else:  # differentially private: one note per sample (see dp_train)
+        from .dp_train import DPEpochs
+
+        runner = DPEpochs(model, vocab, data.train, config)
     epoch, lr, best, history = 0, config.lr, math.inf, []
     if ckpt is not None:
         model.load_state_dict(ckpt["model"])
-        opt.load_state_dict(ckpt["optimizer"])
+        runner.load_state_dict(ckpt)
         epoch, lr, best, history = ckpt["epoch"], ckpt["lr"], ckpt["best_val_loss"], ckpt["history"]
         torch.set_rng_state(ckpt["rng"])
         log.info("resuming LSTM training after epoch %d in %s", epoch, out_dir)
@@ -197,12 +221,10 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
     train_time, trained_tokens = 0.0, 0
     while epoch < config.max_epochs:
         epoch += 1
-        for group in opt.param_groups:
-            group["lr"] = lr
         t0 = time.perf_counter()
-        train_loss = _train_epoch(model, opt, train_data, config, f"lstm epoch {epoch}/{config.max_epochs}")
+        train_loss, tokens = runner.run(epoch, lr, f"lstm epoch {epoch}/{config.max_epochs}")
         train_time += time.perf_counter() - t0
-        trained_tokens += (train_data.size(0) - 1) * train_data.size(1)
+        trained_tokens += tokens
         val_loss = evaluate(model, dev_data, config.seq_len)
         if not math.isfinite(val_loss):
             raise SynthdeidError(f"LSTM training diverged in epoch {epoch} (validation loss {val_loss}); "
@@ -212,7 +234,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         history.append({"epoch": epoch, "lr": lr, "train_loss": train_loss, "val_loss": val_loss})
         lr = next_lr(lr, val_loss, best, config.lr_backoff, config.min_lr)
         best = min(best, val_loss)
-        _save({"model": model.state_dict(), "optimizer": opt.state_dict(), "epoch": epoch, "lr": lr,
+        _save({"model": model.state_dict(), **runner.state_dict(), "epoch": epoch, "lr": lr,
                "best_val_loss": best, "history": history, "rng": torch.get_rng_state(),
                "vocab": vocab.tokens, "config": config.to_dict()}, out_dir / CHECKPOINT)
         _save(history, out_dir / HISTORY)
@@ -232,4 +254,5 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         "vocab_size": len(vocab),
         "parameters": model.n_parameters(),
         "tokens_per_s": round(trained_tokens / train_time, 1) if train_time else None,
+        **runner.metrics(),
     }
