@@ -1,54 +1,124 @@
-"""Generation speed: tokens/s of each trained generator of the demo (``make demo`` first), batched
-against one note at a time, measured in the same run; and the time a 1M-token corpus would take.
+"""Generation speed of each trained generator of the demo (``make demo`` first): batched (params'
+``generate.batch_size`` notes at once) against one note at a time, measured in the same run,
+interleaved and repeated (medians), and the time a 1M-token corpus would take batched.
 
-    python bench/generation.py [--tokens 3000] [--generators lstm gpt2]
+Both ways generate from the same prompts with the same settings (``generate`` in params.yaml,
+nucleus sampling top-p 0.95, tag-safe). Tokens are the corpus unit of ``generate.target_tokens``:
+whitespace tokens of the generated text, tags and ``<PAR>`` excluded. Offline: only the trained
+models in ``data/models`` and the prompts in ``data/inline/prompts.jsonl`` are read.
+
+On a shared machine, OpenMP threads that spin while their partner waits for a busy core made
+2-thread generation about 10x slower (measured: 254 against 3,073 LSTM tokens/s); the script sets
+``OMP_WAIT_POLICY=PASSIVE`` unless the environment sets it, and prints it with the load average.
+
+    python bench/generation.py [--rounds 3] [--singles 8] [--generators lstm gpt2] [--threads N]
 """
 
 from __future__ import annotations
 
-import argparse
-import json
-import sys
-import time
-from pathlib import Path
+import os
 
-import torch
+os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when torch loads OpenMP
 
-from synthdeid.generate import GenerationSettings, generate_corpus
-from synthdeid.params import load_params
-from synthdeid.plugin_manager import registry
+import argparse  # noqa: E402
+import json  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from itertools import islice  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+import torch  # noqa: E402
+
+from synthdeid.generate import GenerationSettings, corpus_prompts, count_tokens  # noqa: E402
+from synthdeid.inline import strip_tags  # noqa: E402
+from synthdeid.lm import AutoregressiveLM, uses_tags  # noqa: E402
+from synthdeid.params import get, load_params  # noqa: E402
+from synthdeid.plugin_manager import registry  # noqa: E402
+
+PROMPTS = Path("data/inline/prompts.jsonl")
 
 
-def measure(model, decoder, prompts, settings, tokens) -> float:  # type: ignore[no-untyped-def]
+def timed(model: AutoregressiveLM, decoder: Any, prompts: list[list[int]], settings: GenerationSettings,
+          seed: int) -> tuple[float, int]:
+    """Seconds and corpus tokens of generating one note per prompt, ``settings.batch_size`` at a time."""
     t0 = time.perf_counter()
-    notes = generate_corpus(model, decoder, prompts, settings, tokens, seed=0)
-    made = sum(len(text.split()) - len(prompt.split()) for prompt, text in notes)
-    return made / (time.perf_counter() - t0)
+    tokens = 0
+    for start in range(0, len(prompts), settings.batch_size):
+        rng = torch.Generator().manual_seed(seed * 1_000_003 + start)
+        for gen in decoder.generate(model, prompts[start:start + settings.batch_size], settings, rng):
+            tokens += count_tokens(model.decode(gen))
+    return time.perf_counter() - t0, tokens
+
+
+def measure(model: AutoregressiveLM, decoder: Any, prompts: list[str], settings: GenerationSettings,
+            rounds: int, singles: int) -> dict[str, list[float]]:
+    """Tokens/s per round, batched and one at a time, in alternating order. Round ``r`` generates
+    a batch of fresh prompts and, one by one, the first ``singles`` of them."""
+    one = GenerationSettings(settings.min_tokens, settings.max_tokens, settings.tag_safe, 1)
+    stream = corpus_prompts(prompts, seed=0)
+    warm = [model.encode(p) for _, p in islice(corpus_prompts(prompts, seed=1), 2)]
+    timed(model, decoder, warm, GenerationSettings(2, 8, settings.tag_safe, 2), seed=0)
+    rates: dict[str, list[float]] = {"batched": [], "single": []}
+    for r in range(rounds):
+        batch = [model.encode(p) for _, p in islice(stream, settings.batch_size)]
+        runs = [("batched", batch, settings), ("single", batch[:singles], one)]
+        for kind, ids, s in runs if r % 2 == 0 else runs[::-1]:
+            seconds, tokens = timed(model, decoder, ids, s, seed=r)
+            rates[kind].append(tokens / seconds)
+    return rates
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--tokens", type=int, default=3000, help="tokens to generate per measurement")
-    ap.add_argument("--generators", nargs="*", default=None)
-    ap.add_argument("--batch", type=int, default=64)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--rounds", type=int, default=3, help="measurements of each way (medians reported)")
+    ap.add_argument("--singles", type=int, default=8, help="notes generated one at a time per round")
+    ap.add_argument("--generators", nargs="*", default=None,
+                    help="default: every generator in params.yaml that has a trained model")
+    ap.add_argument("--threads", type=int, default=None, help="torch threads (default: the generator's config)")
+    ap.add_argument("--batch", type=int, default=None, help="batch size (default: generate.batch_size)")
     args = ap.parse_args()
-    torch.set_num_threads(2)
     params = load_params()
-    prompts = [json.loads(x)["prompt"] for x in Path("data/inline/prompts.jsonl").read_text().splitlines()]
+    g = get(params, "generate")
+    settings = GenerationSettings(int(g["min_tokens"]), int(g["max_tokens"]), bool(g["tag_safe"]),
+                                  args.batch or int(g["batch_size"]))
+    if not PROMPTS.exists():
+        sys.exit(f"{PROMPTS} is missing: run `make demo` (or `dvc repro inline`) first")
+    prompts = [json.loads(x)["prompt"] for x in PROMPTS.read_text(encoding="utf-8").splitlines() if x]
     decoder = registry("decoder").create("nucleus", {"top_p": 0.95})
+    names = args.generators or list(get(params, "generators"))
+    missing = [n for n in names if not (Path("data/models") / n).exists()]
+    if missing and (args.generators or len(missing) == len(names)):
+        sys.exit(f"no trained model for {', '.join(missing)} in data/models: run `make demo` "
+                 f"(or `dvc repro train_lm@{missing[0]}`) first")
+    load_before = os.getloadavg()[0]
     rows = []
-    for name in args.generators or list(params["generators"]):
-        spec = params["generators"][name]
-        model_dir = Path("data/models") / name
-        if not model_dir.exists():
-            sys.exit(f"{model_dir} is missing: run `make demo` (or `dvc repro train_lm@{name}`) first")
-        model = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(model_dir)
-        batched = measure(model, decoder, prompts, GenerationSettings(50, 400, True, args.batch), args.tokens)
-        single = measure(model, decoder, prompts, GenerationSettings(50, 400, True, 1), max(args.tokens // 4, 500))
-        rows.append((name, batched, single))
-    print(f"{'generator':<10} {'batched tok/s':>14} {'one-at-a-time tok/s':>20} {'speed-up':>9} {'1M tokens':>10}")
-    for name, batched, single in rows:
-        print(f"{name:<10} {batched:>14.0f} {single:>20.0f} {batched / single:>8.1f}x {1e6 / batched / 60:>8.1f} min")
+    for name in names:
+        if name in missing:
+            print(f"{name}: no trained model in data/models, skipped")
+            continue
+        spec = get(params, f"generators.{name}")
+        model = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(Path("data/models") / name)
+        if not isinstance(model, AutoregressiveLM):
+            print(f"{name}: not an autoregressive generator, skipped")
+            continue
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        own = prompts if uses_tags(spec, name) else [strip_tags(p) for p in prompts]  # as the generate stage does
+        rates = measure(model, decoder, own, settings, args.rounds, args.singles)
+        rows.append((name, torch.get_num_threads(), statistics.median(rates["batched"]),
+                     statistics.median(rates["single"])))
+    safe = ", tag-safe" if settings.tag_safe else ""
+    print(f"nucleus top-p 0.95, tokens {settings.min_tokens}-{settings.max_tokens} per note{safe}; "
+          f"{args.rounds} rounds of {settings.batch_size} notes batched and {args.singles} one at a time "
+          f"(medians); OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}; load average "
+          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    print(f"{'generator':<10} {'threads':>7} {'batched tok/s':>14} {'one-at-a-time tok/s':>20} {'speed-up':>9} "
+          f"{'1M tokens batched':>18}")
+    for name, threads, batched, single in rows:
+        print(f"{name:<10} {threads:>7} {batched:>14,.0f} {single:>20,.0f} {batched / single:>8.1f}x "
+              f"{1e6 / batched / 60:>14.1f} min")
 
 
 if __name__ == "__main__":

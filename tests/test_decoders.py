@@ -11,6 +11,7 @@ import torch
 from synthdeid import SynthdeidError, inline
 from synthdeid.generate import GenerationSettings, count_tokens, generate_corpus
 from synthdeid.plugins import registry
+from synthdeid.plugins.decoders import nucleus_threshold, sample_rows
 from synthdeid.tagmask import TagMask
 from synthdeid.toy_lm import BigramLM
 
@@ -69,6 +70,31 @@ def test_nucleus_flat_table_spreads_over_the_vocabulary() -> None:
     first = {g[0] for g in out}
     # allowed at position 0: 40 words, <unk>, <PAR>, <NameSTART>; top_p keeps ~95% of them
     assert len(first) >= 35
+
+
+def test_sample_rows_follows_the_weights_and_never_draws_a_zero() -> None:
+    weights = torch.zeros(3, 150)  # 150 columns: two full blocks of 64 and a partial one
+    weights[0, [3, 70, 149]] = torch.tensor([1.0, 2.0, 1.0])
+    weights[1] = torch.linspace(0.0, 1.0, 150)  # column 0 has weight 0
+    weights[2, 149] = 1.0
+    rng = torch.Generator().manual_seed(0)
+    draws = torch.stack([sample_rows(weights, rng) for _ in range(4000)])
+    first = torch.bincount(draws[:, 0], minlength=150)
+    assert set(first.nonzero().flatten().tolist()) == {3, 70, 149}
+    assert abs(first[70].item() / 4000 - 0.5) < 0.03 and abs(first[3].item() / 4000 - 0.25) < 0.03
+    assert (draws[:, 1] > 0).all()
+    upper = weights[1, 75:].sum() / weights[1].sum()  # the share of the upper half of the columns
+    assert abs((draws[:, 1] >= 75).float().mean() - upper) < 0.03
+    assert (draws[:, 2] == 149).all()
+    rerun = torch.stack([sample_rows(weights, torch.Generator().manual_seed(0)) for _ in range(3)])
+    assert (rerun == rerun[0]).all()  # seeded
+
+
+def test_nucleus_threshold_keeps_the_top_tokens_until_top_p() -> None:
+    probs = torch.tensor([[0.5, 0.3, 0.1, 0.1], [0.25] * 4, [0.05, 0.7, 0.2, 0.05]])
+    assert nucleus_threshold(probs, 0.75).tolist() == pytest.approx([0.3, 0.25, 0.2])  # ties all kept
+    assert nucleus_threshold(probs, 1.0).tolist() == pytest.approx([0.1, 0.25, 0.05])
+    assert nucleus_threshold(probs, 1e-6).tolist() == pytest.approx([0.5, 0.25, 0.7])
 
 
 def test_tiny_top_p_top_k_1_and_cold_temperature_are_greedy() -> None:

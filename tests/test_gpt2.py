@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from greedy_batching import assert_batch_equals_each_alone
 from hf_tiny import LABELS, inline_lines, restore_threads, save_tiny_gpt2, training_data  # noqa: F401
 
 import torch  # noqa: E402
@@ -123,6 +124,34 @@ def test_select_reorders_rows_and_keeps_state(tiny_lm):
     _, again = tiny_lm.step(state, torch.tensor([5, 6, 7]))
     _, ref_all = tiny_lm.step(tiny_lm.start(prompts)[0], torch.tensor([5, 6, 7]))
     torch.testing.assert_close(again, ref_all, atol=1e-4, rtol=0)
+
+
+def test_states_stay_values_with_the_growing_cache(tiny_lm):
+    prompts = _prompts(tiny_lm)
+    state, _ = tiny_lm.start(prompts)
+    first, _ = tiny_lm.step(state, torch.tensor([5, 6, 7]))
+    tiny_lm.step(state, torch.tensor([8, 9, 10]))  # a second step from the same state writes elsewhere
+    _, logits = tiny_lm.step(first, torch.tensor([11, 12, 13]))
+    fresh, _ = tiny_lm.step(tiny_lm.start(prompts)[0], torch.tensor([5, 6, 7]))
+    torch.testing.assert_close(logits, tiny_lm.step(fresh, torch.tensor([11, 12, 13]))[1], atol=1e-5, rtol=0)
+
+
+def test_select_of_finished_rows_keeps_the_cache_until_compacting(tiny_lm):
+    lazy = HFCausalLM(tiny_lm.model, tiny_lm.codec, compact_at=0.5)
+    prompts = _prompts(lazy)
+    state, _ = lazy.start(prompts)
+    kept = lazy.select(state, torch.tensor([0, 2]))
+    assert kept.cache is state.cache and kept.rows.tolist() == [0, 2]  # no copy of the cache
+    ref, _ = lazy.start([prompts[0], prompts[2]])
+    for tokens in ([5, 6], [7, 8]):
+        kept, logits = lazy.step(kept, torch.tensor(tokens))
+        ref, ref_logits = lazy.step(ref, torch.tensor(tokens))
+        torch.testing.assert_close(logits, ref_logits, atol=1e-4, rtol=0)
+    one = lazy.select(kept, torch.tensor([1]))  # 1 of 3 cache rows left: below compact_at, copied
+    assert one.rows is None and one.mask.shape[0] == 1
+    _, logits = lazy.step(one, torch.tensor([9]))
+    torch.testing.assert_close(logits, lazy.step(lazy.select(ref, torch.tensor([1])), torch.tensor([9]))[1],
+                               atol=1e-4, rtol=0)
 
 
 def test_training_reduces_loss_and_writes_outputs(trained, data):
@@ -252,3 +281,14 @@ def test_codec_handles_text_without_spaces_around_tags(data):
     codec = InlineCodec(tok, SPECIALS)
     text = "(<NameSTART> Jan <NameEND>) kwam<PAR>binnen <EOD>"
     assert codec.decode(codec.encode(text, start=False)) == "( <NameSTART> Jan <NameEND> ) kwam <PAR> binnen <EOD>"
+
+
+@pytest.mark.parametrize("compact_at", [0.0, 0.75, 1.0])
+def test_greedy_batch_equals_each_note_alone(trained, data, compact_at):
+    """Rows that finish early stay in the cache (compact_at 0), are copied out at once (1) or in
+    between: no other row's tokens change. A short context makes notes of longer prompts end first."""
+    out, _ = trained
+    full = gpt2_plugin.create(dict(TINY)).load(out)
+    lm = HFCausalLM(full.model, full.codec, max_length=24, compact_at=compact_at)
+    assert_batch_equals_each_alone(lm, [lm.encode(" ".join(line.split()[:n]))
+                                        for n, line in zip((1, 2, 3, 4, 2, 3), data.dev)])

@@ -19,6 +19,8 @@ from synthdeid.plugins import registry
 from synthdeid.plugins.lstm import UNK, LSTMConfig, LSTMGenerator, Vocab, next_lr
 from synthdeid.plugins.lstm.train import CHECKPOINT, CONFIG, HISTORY, MODEL, VOCAB, batchify
 
+from greedy_batching import assert_batch_equals_each_alone
+
 LABELS = ["Name", "Date", "Phone_fax"]  # Phone_fax never occurs in the toy text
 FIRST = ["Jan", "Piet", "Anna", "Sanne", "Kees", "Fleur"]
 LAST = ["Jansen", "de Vries", "Bakker", "Visser", "Smit"]
@@ -271,3 +273,11 @@ def test_generation_through_the_shared_loop(trained):
     assert any(d.count("well_formed") for d in (decode(t, "x", labels=LABELS) for _, t in notes))
     assert _generate(lm, seed=0) == notes
     assert _generate(lm, seed=1) != notes
+
+
+def test_greedy_batch_equals_each_note_alone(trained):
+    lm = generator(layers=2).load(trained)
+    with torch.no_grad():
+        lm.model.decoder.bias[lm.eod_id] += 8.0  # notes end (the toy model loops otherwise), at different steps
+    line = toy_lines(1, 7)[0].split()
+    assert_batch_equals_each_alone(lm, [lm.encode(" ".join(line[:n])) for n in (3, 8, 14, 20, 26, 30)])
