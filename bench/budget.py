@@ -35,7 +35,7 @@ def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, fl
     t0 = time.perf_counter()
     with open(log, "a", encoding="utf-8") as out:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                env={**os.environ, "CI": "true"})
+                                env={**os.environ, "CI": "true", "PYTHONUNBUFFERED": "1"})  # stage lines as they happen
         assert proc.stdout is not None
         for line in proc.stdout:
             out.write(line)
