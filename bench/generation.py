@@ -7,35 +7,34 @@ nucleus sampling top-p 0.95, tag-safe). Tokens are the corpus unit of ``generate
 whitespace tokens of the generated text, tags and ``<PAR>`` excluded. Offline: only the trained
 models in ``data/models`` and the prompts in ``data/inline/prompts.jsonl`` are read.
 
-On a shared machine, OpenMP threads that spin while their partner waits for a busy core made
-2-thread generation about 10x slower (measured: 254 against 3,073 LSTM tokens/s); the script sets
-``OMP_WAIT_POLICY=PASSIVE`` unless the environment sets it, and prints it with the load average.
+The numbers depend on how busy the machine is, and on OpenMP's waiting: torch's 2 threads spin
+while they wait for each other, which on an idle machine is 1.4x faster than sleeping, but on a busy
+one (load above the core count) made 2-thread generation about 10x slower. The script prints the
+load average and ``OMP_WAIT_POLICY``, and warns when the machine is busy: then ``--threads 1`` (or
+``OMP_WAIT_POLICY=PASSIVE`` in the environment) gives numbers that mean something.
 
     python bench/generation.py [--rounds 3] [--singles 8] [--generators lstm gpt2] [--threads N]
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import os
+import statistics
+import sys
+import time
+from itertools import islice
+from pathlib import Path
+from typing import Any
 
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")  # read once, when torch loads OpenMP
+import torch
 
-import argparse  # noqa: E402
-import json  # noqa: E402
-import statistics  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-from itertools import islice  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-import torch  # noqa: E402
-
-from synthdeid.generate import GenerationSettings, corpus_prompts, count_tokens  # noqa: E402
-from synthdeid.inline import strip_tags  # noqa: E402
-from synthdeid.lm import AutoregressiveLM, uses_tags  # noqa: E402
-from synthdeid.params import get, load_params  # noqa: E402
-from synthdeid.plugin_manager import registry  # noqa: E402
+from synthdeid.generate import GenerationSettings, corpus_prompts, count_tokens
+from synthdeid.inline import strip_tags
+from synthdeid.lm import AutoregressiveLM, uses_tags
+from synthdeid.params import get, load_params
+from synthdeid.plugin_manager import registry
 
 PROMPTS = Path("data/inline/prompts.jsonl")
 
@@ -92,7 +91,11 @@ def main() -> None:
     if missing and (args.generators or len(missing) == len(names)):
         sys.exit(f"no trained model for {', '.join(missing)} in data/models: run `make demo` "
                  f"(or `dvc repro train_lm@{missing[0]}`) first")
-    load_before = os.getloadavg()[0]
+    load_before, cores = os.getloadavg()[0], os.cpu_count() or 1
+    if load_before >= cores and "OMP_WAIT_POLICY" not in os.environ and args.threads != 1:
+        print(f"warning: the machine is busy (load average {load_before:.1f} on {cores} cores); threads that "
+              "spin-wait for each other make multi-thread numbers much lower and this run much longer: "
+              "consider --threads 1 or OMP_WAIT_POLICY=PASSIVE", file=sys.stderr)
     rows = []
     for name in names:
         if name in missing:
@@ -112,8 +115,8 @@ def main() -> None:
     safe = ", tag-safe" if settings.tag_safe else ""
     print(f"nucleus top-p 0.95, tokens {settings.min_tokens}-{settings.max_tokens} per note{safe}; "
           f"{args.rounds} rounds of {settings.batch_size} notes batched and {args.singles} one at a time "
-          f"(medians); OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY')}; load average "
-          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"(medians); OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', 'unset')}; load average "
+          f"{load_before:.1f} -> {os.getloadavg()[0]:.1f} on {cores} cores")
     print(f"{'generator':<10} {'threads':>7} {'batched tok/s':>14} {'one-at-a-time tok/s':>20} {'speed-up':>9} "
           f"{'1M tokens batched':>18}")
     for name, threads, batched, single in rows:
