@@ -284,11 +284,19 @@ def test_codec_handles_text_without_spaces_around_tags(data):
 
 
 @pytest.mark.parametrize("compact_at", [0.0, 0.75, 1.0])
-def test_greedy_batch_equals_each_note_alone(trained, data, compact_at):
+def test_greedy_batch_equals_each_note_alone(tiny_lm, data, compact_at):
     """Rows that finish early stay in the cache (compact_at 0), are copied out at once (1) or in
-    between: no other row's tokens change. A short context makes notes of longer prompts end first."""
-    out, _ = trained
-    full = gpt2_plugin.create(dict(TINY)).load(out)
-    lm = HFCausalLM(full.model, full.codec, max_length=24, compact_at=compact_at)
-    assert_batch_equals_each_alone(lm, [lm.encode(" ".join(line.split()[:n]))
-                                        for n, line in zip((1, 2, 3, 4, 2, 3), data.dev)])
+    between: no other row's tokens change."""
+    lm = HFCausalLM(tiny_lm.model, tiny_lm.codec, compact_at=compact_at)
+    prompts = [lm.encode(" ".join(line.split()[:n])) for n, line in zip((1, 2, 3, 4, 2, 3, 5, 6), data.dev)]
+    assert_batch_equals_each_alone(lm, prompts, eod_bias=0.5)
+
+
+def test_a_finished_row_kept_at_the_last_position_is_harmless(tiny_lm):
+    lazy = HFCausalLM(tiny_lm.model, tiny_lm.codec, compact_at=0.0)
+    prompts = [[5] * lazy.max_length, *_prompts(lazy)]  # the first fills every position: it must end at once
+    settings = GenerationSettings(min_tokens=0, max_tokens=6)
+    greedy = registry("decoder").create("greedy")
+    out = greedy.generate(lazy, prompts, settings, torch.Generator())
+    assert out[0] == [lazy.eod_id] and all(len(g) == 6 for g in out[1:])
+    assert out[1:] == greedy.generate(lazy, prompts[1:], settings, torch.Generator())
