@@ -76,6 +76,11 @@ def source(params: dict[str, Any]) -> dict[str, Any]:
             "pseudonymize_seed": get(params, "pseudonymize.seed")}
 
 
+def existing(template: str, names: Any) -> dict[str, dict[str, Any]]:
+    """The metrics JSON ``template.format(name=...)`` of each name that has one."""
+    return {n: read_json(template.format(name=n)) for n in names if Path(template.format(name=n)).exists()}
+
+
 def untagged(params: dict[str, Any]) -> set[str]:
     """The corpora of generators trained without tags (no PHI to compare)."""
     return {c for c, spec in get(params, "corpora").items()
@@ -99,9 +104,12 @@ def main() -> None:
     post = {c: read_json(POSTPROCESS.format(corpus=c)) for c in corpora}
     privacy = {c: read_json(PRIVACY.format(corpus=c)) for c in audited}
     utility = read_json(UTILITY)["settings"]
+    lm_metrics = existing(TRAIN_LM, get(params, "generators"))
+    audits = existing(AUDIT_LM, get(params, "generators"))
     FIGURES.mkdir(parents=True, exist_ok=True)
-    phi_distribution_figure({c: read_csv(PHI_PLOT.format(corpus=c)) for c in corpora + machine
-                             if c not in untagged(params)}, FIGURES / "phi_distribution.png")
+    raw = untagged(params)
+    phi_distribution_figure({c: read_csv(PHI_PLOT.format(corpus=c)) for c in corpora + machine if c not in raw},
+                            FIGURES / "phi_distribution.png")
     parts = [
         "# synthdeid study report\n\n",
         f"Real corpus: {source(params)['corpus']}, language `{get(params, 'language')}`. Every figure below comes "
@@ -120,28 +128,21 @@ def main() -> None:
               "\n### Corpus n-gram recall\n\n", ngram_recall_table(privacy),
               "\n### Privacy by construction\n\nDifferentially private training (epsilon at delta per training "
               "note) and the name probe: the share of the generator's top-k span texts at held-out PHI tags that "
-              "are PHI strings of its training notes.\n\n", generator_table(
-                  {g: read_json(TRAIN_LM.format(name=g)) for g in get(params, "generators")
-                   if Path(TRAIN_LM.format(name=g)).exists()},
-                  {g: read_json(AUDIT_LM.format(name=g)) for g in get(params, "generators")
-                   if Path(AUDIT_LM.format(name=g)).exists()}),
+              "are PHI strings of its training notes.\n\n", generator_table(lm_metrics, audits),
+              "\nFresh surrogates after generation, before -> after (after: the language pack's chance "
+              "level).\n\n", fresh_table(post),
               "\n### Memorization by the generators\n\nCanary exposure: fake-PHI canaries inserted 1, 5 or 20 "
               "times into the training text; exposure near log2 |R| means the model singles the canary out of "
               "all possible ones. Membership inference: how well a note's loss tells training notes from "
-              "held-out ones.\n\n", model_privacy_table(
-                  {g: read_json(AUDIT_LM.format(name=g)) for g in get(params, "generators")
-                   if Path(AUDIT_LM.format(name=g)).exists()}),
-              "\nFresh surrogates after generation, before -> after (after: the language pack's chance "
-              "level).\n\n", fresh_table(post),
+              "held-out ones.\n\n", model_privacy_table(audits),
               "\n### Review pages\n\n",
               "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n" for c in audited),
               "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in corpora + machine)]
     REPORT.write_text("".join(parts), encoding="utf-8")
     versions = package_versions()
     for c in corpora + machine:
-        lm_path = Path(TRAIN_LM.format(name=get(params, f"corpora.{c}.generator"))) if c in corpora else None
-        sheet = datasheet(c, recipe=recipe(params, c), source=source(params),
-                          lm=read_json(lm_path) if lm_path and lm_path.exists() else None,
+        lm = lm_metrics.get(get(params, f"corpora.{c}.generator")) if c in corpora else None
+        sheet = datasheet(c, recipe=recipe(params, c), source=source(params), lm=lm,
                           postprocess=post[c] if c in corpora else machine_sizes(read_json(MACHINE.format(corpus=c))),
                           privacy=privacy.get(c), utility=utility.get(setting_name("synthetic", c)), versions=versions)
         (DATASHEETS / f"{c}.md").parent.mkdir(parents=True, exist_ok=True)
