@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Protocol
 
 from .errors import InputError
@@ -18,12 +19,31 @@ class Annotator(Protocol):
         ...
 
 
+BATCH = 64
+"""Notes per call of an annotator's optional ``annotate_many(texts) -> list[list[Span]]`` (a
+model-based annotator predicts a batch at once; rule-based ones need only ``annotate``)."""
+
+
+def _spans(docs: Iterable[Document], annotator: Annotator) -> Iterator[tuple[Document, list[Span]]]:
+    many = getattr(annotator, "annotate_many", None)
+    if many is None:
+        for doc in docs:
+            yield doc, annotator.annotate(doc.text)
+        return
+    docs = iter(docs)
+    while batch := list(islice(docs, BATCH)):
+        predicted = many([d.text for d in batch])
+        if len(predicted) != len(batch):
+            raise InputError(f"the annotator returned spans for {len(predicted)} of {len(batch)} notes",
+                             doc_id=batch[0].id, fix="this is a bug in the annotator plugin; report it")
+        yield from zip(batch, predicted)
+
+
 def annotate_documents(
     docs: Iterable[Document], annotator: Annotator, tagset: TagSet | None = None
 ) -> Iterator[Document]:
     """Each document with its spans replaced by the annotator's (validated, labels mapped)."""
-    for doc in docs:
-        spans = annotator.annotate(doc.text)
+    for doc, spans in _spans(docs, annotator):
         try:
             yield Document.create(doc.id, doc.text, spans, tagset=tagset)
         except InputError as e:

@@ -18,6 +18,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.languages.sv",
     "synthdeid.plugins.languages.es",
     "synthdeid.plugins.deduce_annotator",
+    "synthdeid.plugins.tagger_annotator",
     "synthdeid.plugins.decoders",
     "synthdeid.plugins.beam",
     "synthdeid.plugins.lstm",

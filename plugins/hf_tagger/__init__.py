@@ -8,19 +8,25 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from synthdeid import hookimpl
-
+from synthdeid import SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
-from .config import HFTaggerConfig
+
+from .config import PRESETS, HFTaggerConfig
 
 NAME = "hf_token_classification"
 
 
 def create(config: Mapping[str, Any] | None = None) -> Any:
-    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
+    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``). ``preset:
+    vakili`` starts from the fine-tuning settings of Vakili et al. (2025, Table 9); keys given
+    beside it override the preset's."""
     from .model import HFTagger
 
-    return HFTagger(from_mapping(HFTaggerConfig, config, f"tagger {NAME!r}"))
+    config = dict(config or {})
+    preset = config.pop("preset", "default")
+    if preset not in PRESETS:
+        raise SynthdeidError(f"tagger {NAME!r}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+    return HFTagger(from_mapping(HFTaggerConfig, {**PRESETS[preset], **config}, f"tagger {NAME!r}", also=["preset"]))
 
 
 @hookimpl

@@ -1,0 +1,73 @@
+"""The ``tagger`` annotator: a trained de-identification tagger used as the ``annotate`` stage's
+annotator, for any language (Vakili et al. 2025 annotate with a fine-tuned SweDeClin-BERT or
+roberta-base-bne; here any directory a tagger plugin wrote: ``data/taggers/real`` of an earlier
+study, or an encoder fine-tuned elsewhere with ``hf_token_classification``).
+
+    annotate:
+      annotator: tagger
+      config: {model: /path/to/tagger_dir, language: sv}
+
+The directory's ``tagger.json`` names the tagger plugin that loads it; ``language`` is the pack
+whose tokenizer the tagger was trained with (the same pack as the study's, normally).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from synthdeid import Document, Span, SynthdeidError, hookimpl
+from synthdeid.config import from_mapping
+from synthdeid.plugin_manager import registry
+
+META_FILE = "tagger.json"
+
+
+@dataclass(frozen=True)
+class TaggerAnnotatorConfig:
+    model: str
+    """A tagger directory (what ``Tagger.train`` wrote: ``tagger.json`` plus the weights)."""
+    language: str
+    """The language pack whose tokenizer splits the notes into the tagger's words."""
+
+    @classmethod
+    def from_dict(cls, config: dict[str, Any]) -> TaggerAnnotatorConfig:
+        return from_mapping(cls, config, "annotator 'tagger'")
+
+
+def tagger_plugin(model_dir: Path) -> str:
+    """The tagger plugin that wrote ``model_dir`` (from its ``tagger.json``)."""
+    meta_path = model_dir / META_FILE
+    if not meta_path.exists():
+        raise SynthdeidError(f"annotator 'tagger': {model_dir} holds no trained tagger ({META_FILE} is missing); "
+                             "point `annotate.config.model` at a directory a tagger wrote, e.g. data/taggers/real")
+    try:
+        name = json.loads(meta_path.read_text(encoding="utf-8"))["tagger"]
+    except (ValueError, KeyError, TypeError):
+        raise SynthdeidError(f"annotator 'tagger': {meta_path} does not name its tagger plugin "
+                             "(a 'tagger' key); retrain the tagger with this version of synthdeid") from None
+    return str(name)
+
+
+class TaggerAnnotator:
+    """Predicts the PHI spans of one note with a loaded tagger."""
+
+    def __init__(self, config: TaggerAnnotatorConfig) -> None:
+        model_dir = Path(config.model)
+        tokenize = registry("language").create(config.language).tokenize
+        self.tagger = registry("tagger").create(tagger_plugin(model_dir), {}).load(model_dir, tokenize)
+
+    def annotate(self, text: str) -> list[Span]:
+        return self.annotate_many([text])[0]
+
+    def annotate_many(self, texts: list[str]) -> list[list[Span]]:
+        """Spans of several notes in one call (the tagger batches their windows)."""
+        docs = [Document.create(f"note-{i}", text, []) for i, text in enumerate(texts)]
+        return [list(spans) for spans in self.tagger.predict(docs)]
+
+
+@hookimpl
+def register_annotators(register: Any) -> None:
+    register("tagger", lambda config: TaggerAnnotator(TaggerAnnotatorConfig.from_dict(dict(config))))
