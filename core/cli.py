@@ -1,4 +1,4 @@
-"""The ``synthdeid`` command: plugins, convert, validate."""
+"""The ``synthdeid`` command: plugins, convert, validate, preset, new-plugin."""
 
 from __future__ import annotations
 
@@ -80,6 +80,19 @@ def cmd_preset(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def cmd_new_plugin(args: argparse.Namespace, out: Console) -> int:
+    from .scaffold import new_language_pack
+
+    path = new_language_pack(args.code, Path(args.out), args.language, args.faker_locale)
+    out.print(f"created the {args.language} language pack {args.code!r} in {path}", highlight=False)
+    out.print("next steps:\n"
+              f"  cd {path}\n"
+              "  pip install -e .        # synthdeid finds the pack through its entry point\n"
+              "  python -m pytest        # the pack's own tests pass as generated\n"
+              "  then work through the checklist in README.md (every TODO in the code)", highlight=False)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="synthdeid", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
@@ -103,6 +116,14 @@ def build_parser() -> argparse.ArgumentParser:
     spr.add_argument("name", nargs="?")
     spr.add_argument("--params", default="params.yaml")
     spr.set_defaults(run=cmd_preset)
+    snp = sub.add_parser("new-plugin", help="write a new plugin package from a template")
+    kinds = snp.add_subparsers(dest="kind", required=True)
+    snl = kinds.add_parser("language", help="a language pack synthdeid-lang-CODE that passes its own tests")
+    snl.add_argument("code", help="the language code the pack registers (e.g. no, fr, pt_br)")
+    snl.add_argument("--language", required=True, help='the language\'s name (e.g. "Norwegian")')
+    snl.add_argument("--faker-locale", required=True, help="the Faker locale for names and places (e.g. no_NO)")
+    snl.add_argument("--out", default=".", help="the folder to create the package in (default: the current one)")
+    snl.set_defaults(run=cmd_new_plugin)
     from .review.cli import add_review_commands
     from .vocab_anonymize import add_anonymize_command
 

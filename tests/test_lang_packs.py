@@ -175,3 +175,28 @@ def test_any_text_gets_a_valid_surrogate_or_a_surrogate_error(label: str, text: 
         except SurrogateError:
             continue
         assert new and new == new.strip() and new.casefold() != text.strip().casefold(), (code, label, text)
+
+
+def test_a_tokenizer_without_abbreviations_gives_no_empty_tokens() -> None:
+    from synthdeid.plugins.languages.common.tokenizer import Tokenizer
+
+    text = "Dhr. <NameSTART> J. Jansen <NameEND> belt 06-12345678 , zie www.x.nl ."
+    spans = Tokenizer(()).tokenize(text)
+    assert all(end > start for start, end in spans)
+    assert [text[a:b] for a, b in spans] == ["Dhr", ".", "<NameSTART>", "J.", "Jansen", "<NameEND>", "belt",
+                                             "06-12345678", ",", "zie", "www.x.nl", "."]
+
+
+def test_email_surrogates_for_names_without_an_ascii_form() -> None:
+    from faker import Faker
+
+    from synthdeid.plugins.languages.common.surrogates import BaseSurrogates
+    from synthdeid.plugins.languages.nl.data import surrogate_data
+
+    data = surrogate_data()
+    cyrillic = type(data.names)(("Иван",), ("Анна",), ("Иванов",))
+    surrogates = BaseSurrogates("doc", 0, Faker("ru_RU"), type(data)(**{**{f: getattr(data, f) for f in
+                                ("dates", "professions", "email_domains", "domain_words", "phone")}, "names": cyrillic}))
+    for original in ("j.jansen@gmail.com", "jan_jansen@ziekenhuis.nl", "jjansen@x.nl"):
+        local, _, domain = surrogates.email(original).partition("@")
+        assert local and local.isascii() and domain, original

@@ -177,8 +177,9 @@ class BaseSurrogates:
         if m is None:
             return shape_replace(original, self.rng)
         local, domain = m.group("local"), m.group("domain")
-        first = ascii_slug(self.rng.choice(self.names.male + self.names.female))
-        last = ascii_slug(self.rng.choice(self.names.surnames))
+        # names without an ASCII form (Cyrillic, Greek, ...) fall back to a Faker user name
+        first = ascii_slug(self.rng.choice(self.names.male + self.names.female)) or ascii_slug(self.fake().user_name()) or "user"
+        last = ascii_slug(self.rng.choice(self.names.surnames)) or ascii_slug(self.fake().user_name()) or "user"
         if "." in local:
             head = local.split(".")[0]
             new_local = f"{first[0] if len(head) <= 2 else first}.{last}"

@@ -39,12 +39,11 @@ class Tokenizer:
             rf"|(?<![\w.@-])[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:{'|'.join(tlds)})\b"
             r"(?:/[^\s<>\"']*[^\s<>\"'.,;:!?)\]])?"
         )
+        known = "|".join(re.escape(a) for a in sorted(set(abbreviations), key=len, reverse=True) if a)
         abbreviation = (
             rf"(?<![\w.])(?:[A-Za-z{LATIN1}]\.){{2,}}"
-            r"|(?<![\w.])(?i:"
-            + "|".join(re.escape(a) for a in sorted(set(abbreviations), key=len, reverse=True))
-            + r")"
-            rf"|(?<![\w.])[A-Z{LATIN1_UPPER}]\.(?!\d)"
+            + (rf"|(?<![\w.])(?i:{known})" if known else "")  # no list: no empty alternative
+            + rf"|(?<![\w.])[A-Z{LATIN1_UPPER}]\.(?!\d)"
         )
         number = r"(?:(?<!\w)\+(?=\d))?\d+(?:[.,:/-]\d+)*" + (f"(?:{number_suffix})?" if number_suffix else "")
         word = WORD + (f"|{extra_words}" if extra_words else "")
