@@ -1,9 +1,10 @@
-"""Deduplication and the seeded train/dev/test split."""
+"""Deduplication, the seeded train/dev/test split, and seeded shares of the training data."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from .accounting import Counts
 from .errors import InputError
@@ -70,3 +71,19 @@ def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int
                          path="params.yaml", fix="add documents or change prepare.split")
     parts = {"train": order[:n_train], "dev": order[n_train : n_train + n_dev], "test": order[n_train + n_dev :]}
     return {k: sorted(v, key=lambda d: d.id) for k, v in parts.items()}
+
+
+def check_share(value: Any, key: str) -> float:
+    """A share of real training data in (0, 1] from params (``key`` names it in the error)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
+        raise InputError(f"{key} must be a number in (0, 1], not {value!r}", path="params.yaml",
+                         fix="e.g. 0.25 for a quarter of the real training notes; 1 for all of them")
+    return float(value)
+
+
+def share_indices(n: int, share: float, seed: int) -> list[int]:
+    """``round(share * n)`` (at least one) of ``range(n)`` from a seeded shuffle, in order; for one
+    seed a smaller share's indices lie inside a larger one's (the data-constraint ablation)."""
+    order = list(range(n))
+    random.Random(seed).shuffle(order)
+    return sorted(order[:max(1, round(share * n))]) if n else []

@@ -9,13 +9,11 @@ from typing import Any
 
 from synthdeid.accounting import write_json
 from synthdeid.formats import read_jsonl
-from synthdeid.inline import strip_tags
-from synthdeid.lm import uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.privacy import PrivacyInput
 from synthdeid.stages.common import stage_main
-from synthdeid.stages.train_lm import IDS, OUT, TEXT, read_lines
+from synthdeid.stages.train_lm import IDS, OUT, training_text
 
 METRICS = "data/metrics/privacy_model/{name}.json"
 
@@ -26,12 +24,11 @@ def main() -> None:
     params = load_params()
     spec = get(params, f"generators.{name}")
     metrics: dict[str, Any] = get(params, "privacy.model_metrics") or {}
-    tagged = uses_tags(spec, name)
-    text = {split: [line if tagged else strip_tags(line) for line in read_lines(TEXT.format(split=split))]
-            for split in ("train", "dev")}
+    text, ids, _ = training_text(spec, name)  # with data_share: only the notes the generator learnt are members
+    members = set(ids["train_ids"])
     model_dir = Path(OUT.format(name=name))
     lm = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(model_dir) if metrics else None
-    data = PrivacyInput(real=list(read_jsonl(IDS.format(split="train"))), synthetic=[],
+    data = PrivacyInput(real=[d for d in read_jsonl(IDS.format(split="train")) if d.id in members], synthetic=[],
                         tokenize=registry("language").create(get(params, "language")).tokenize,
                         model_dir=model_dir, heldout=list(read_jsonl(IDS.format(split="dev"))),
                         extra={"lm": lm, "lm_text": text})

@@ -7,6 +7,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
+from synthdeid import distributed
 from synthdeid.accounting import split_timing, write_json
 from synthdeid.canaries import CANARY_FILE, CanaryConfig, add_canaries, write_canaries
 from synthdeid.formats import read_jsonl
@@ -14,6 +15,7 @@ from synthdeid.inline import special_tokens, strip_tags
 from synthdeid.lm import TrainingData, uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
+from synthdeid.split import check_share, share_indices
 from synthdeid.stages.common import stage_main
 from synthdeid.tags import tag_labels
 from synthdeid.vocab_anonymize import VocabAnonymization, anonymize_model_dir
@@ -28,22 +30,38 @@ def read_lines(path: str) -> list[str]:
     return [line for line in Path(path).read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
+def training_text(spec: dict, name: str) -> tuple[dict[str, list[str]], dict[str, list[str]], float]:
+    """The generator's LM text per split (untagged with ``tags: false``), the document id of each
+    line (``train_ids``, ``dev_ids``) and its ``data_share``: with a share below 1 (the data-constraint
+    ablation of Vakili et al.) the training lines are a seeded share of the notes (the generator's
+    ``config.seed``), the same for train_lm and audit_lm."""
+    tagged = uses_tags(spec, name)
+    text = {split: [line if tagged else strip_tags(line) for line in read_lines(TEXT.format(split=split))]
+            for split in ("train", "dev")}
+    ids = {f"{split}_ids": [d.id for d in read_jsonl(IDS.format(split=split))] for split in ("train", "dev")}
+    share = check_share(spec.get("data_share", 1.0), f"generators.{name}.data_share")
+    if share < 1:
+        keep = share_indices(len(text["train"]), share, int((spec.get("config") or {}).get("seed", 0)))
+        text["train"] = [text["train"][i] for i in keep]
+        ids["train_ids"] = [ids["train_ids"][i] for i in keep]
+    return text, ids, share
+
+
 @stage_main
 def main() -> None:
+    distributed.init()  # under torchrun: join the process group before any model is built
     name = sys.argv[1]
     params = load_params()
     spec = get(params, f"generators.{name}")
     generator = registry("generator").create(get(params, f"generators.{name}.plugin"), spec.get("config") or {})
     tagged = uses_tags(spec, name)  # tags: false strips the PHI tags (machine-annotation route)
     labels = tag_labels(get(params, "tags.mapping")) if tagged else []
-    text = {split: [line if tagged else strip_tags(line) for line in read_lines(TEXT.format(split=split))]
-            for split in ("train", "dev")}
-    ids = {f"{split}_ids": [d.id for d in read_jsonl(IDS.format(split=split))] for split in ("train", "dev")}
-    out = Path(OUT.format(name=name))
+    text, ids, share = training_text(spec, name)
+    out = distributed.output_dir(Path(OUT.format(name=name)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     (out / CANARY_FILE).unlink(missing_ok=True)
     canaries = CanaryConfig.from_params(spec.get("canaries"), f"generators.{name}.canaries")
-    counts = {"train_lines_real": len(text["train"]), "canaries": 0, "canary_lines": 0}
+    counts = {"data_share": share, "train_lines_real": len(text["train"]), "canaries": 0, "canary_lines": 0}
     if canaries is not None:  # only the in-memory training lines get them, never data/inline
         if not tagged:
             canaries = dataclasses.replace(canaries, template=strip_tags(canaries.template))
@@ -64,6 +82,8 @@ def main() -> None:
     anonymize = VocabAnonymization.parse(spec.get("anonymize_vocab"), f"generators.{name}.anonymize_vocab")
     metrics, timing = split_timing(generator.train(data, out))
     print(f"train_lm@{name}: {timing}")
+    if not distributed.is_main():
+        return
     if anonymize is not None:  # PHI tokens of the training text out of the vocabulary (Verkijk & Vossen)
         metrics["vocab_anonymization"] = anonymize_model_dir(out, data.train, anonymize)
     write_json({"generator": spec["plugin"], "tags": tagged, "train_lines": len(data.train), **counts, **metrics},

@@ -7,6 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from synthdeid import distributed
 from synthdeid.accounting import split_timing, write_json
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
@@ -30,6 +31,7 @@ def write_predictions(test: list[Document], predicted: list[list[Span]], path: s
 
 @stage_main
 def main() -> None:
+    distributed.init()  # under torchrun: join the process group before any model is built
     kind = sys.argv[1]
     corpus = sys.argv[2] if len(sys.argv) > 2 else None
     params = load_params()
@@ -39,12 +41,14 @@ def main() -> None:
                                list(read_jsonl(REAL.format(split="dev"))), synthetic,
                                float(get(params, "utility.synthetic_validation_share")), int(get(params, "utility.seed")))
     setting = setting_name(kind, corpus)
-    out = Path(OUT.format(setting=setting))
+    out = distributed.output_dir(Path(OUT.format(setting=setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(TEST))
     trained, predicted = train_and_predict(tagger_from(params), train, dev, out, pack.tokenize, test)
     metrics, timing = split_timing(trained)
     print(f"train_tagger {setting}: {timing}")
+    if not distributed.is_main():
+        return
     write_predictions(test, predicted, PRED.format(setting=setting))
     write_json({"setting": setting, "train_documents": len(train), "validation_documents": len(dev),
                 "train_spans": sum(len(d.spans) for d in train), **metrics}, METRICS.format(setting=setting))

@@ -19,7 +19,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from synthdeid import SynthdeidError
+from synthdeid import SynthdeidError, distributed
 from synthdeid.dp import DPConfig, DPTraining, backward
 from synthdeid.progress import track
 
@@ -50,6 +50,9 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
              truncated: int = 0) -> dict[str, Any]:
     """Train every parameter of ``model`` with DP-SGD (AdamW) for ``epochs``, resuming from
     ``out_dir/checkpoint.pt``; returns the metrics with the accountant's ``dp`` figures."""
+    if distributed.world_size() > 1:
+        raise SynthdeidError("DP-SGD training runs in one process: its privacy accounting assumes one Poisson-"
+                             "sampled batch per step; run this stage without torchrun (or drop `dp`)")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / CHECKPOINT

@@ -5,6 +5,10 @@ parameter groups and learning rates, a fresh AdamW and a one-cycle or warmup+cos
 After every epoch a checkpoint (trainable weights, optimizer, scheduler, position, RNG) replaces
 the previous one atomically; ``train_stages`` resumes from it, so an interrupted run ends with
 the same weights as an uninterrupted one.
+
+Launched under ``torchrun`` the loop is data-parallel (``synthdeid.distributed``): each process
+takes its share of every batch, gradients are summed across processes, every process takes the
+same step one process would take on the whole batch, and only the main process writes checkpoints.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any
 import torch
 import torch.nn.functional as F
 
-from synthdeid import SynthdeidError
+from synthdeid import SynthdeidError, distributed
 from synthdeid.progress import track
 
 CHECKPOINT = "checkpoint.pt"
@@ -72,6 +76,23 @@ def lm_loss(model: Any, ids: torch.Tensor, mask: torch.Tensor, reduction: str = 
     labels = ids[:, 1:].masked_fill(mask[:, 1:] == 0, -100)
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100,
                            reduction=reduction)
+
+
+def batch_loss(model: Any, blocks: Sequence[Sequence[int]], device: torch.device) -> tuple[torch.Tensor | None, int]:
+    """The loss to back-propagate for this process's share of a batch (None for an empty share)
+    and the tokens of the whole batch. Under torchrun the share's summed loss is divided by the
+    whole batch's predicted tokens, so the shares' gradients add up to the batch's mean-loss
+    gradient."""
+    if distributed.world_size() <= 1:
+        ids, mask = _collate(blocks, device)
+        return lm_loss(model, ids, mask), int(mask.sum())
+    part = distributed.shard(blocks)
+    predicted = distributed.all_sum(sum(len(b) - 1 for b in part))
+    tokens = int(distributed.all_sum(sum(len(b) for b in part)))
+    if not part:
+        return None, tokens
+    ids, mask = _collate(part, device)
+    return lm_loss(model, ids, mask, reduction="sum") / predicted, tokens
 
 
 def evaluate(model: Any, blocks: Sequence[Sequence[int]], batch_size: int) -> float | None:
@@ -147,7 +168,9 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
     path = out_dir / CHECKPOINT
     device = next(model.parameters()).device
     keep = trainable_names(stages)
-    ckpt = torch.load(path, map_location=device, weights_only=False) if path.exists() else None
+    distributed.init()
+    ckpt = torch.load(path, map_location=device, weights_only=False) if distributed.is_main() and path.exists() else None
+    ckpt = distributed.broadcast(ckpt)  # every process resumes from the main process's checkpoint
     if ckpt is not None and ckpt["fingerprint"] != fingerprint:
         raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
                              "folder) to train from scratch")
@@ -185,24 +208,26 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
             label = f"stage {s + 1}/{len(stages)} epoch {epoch + 1}/{stage.epochs}" if len(stages) > 1 \
                 else f"epoch {epoch + 1}/{stage.epochs}"
             for batch in track(batches, f"training {label}", total=len(batches)):
-                ids, mask = _collate([train_blocks[i] for i in batch], device)
-                loss = lm_loss(model, ids, mask)
-                loss.backward()
+                loss, tokens = batch_loss(model, [train_blocks[i] for i in batch], device)
+                if loss is not None:
+                    loss.backward()
+                trained = [p for g in opt.param_groups for p in g["params"]]
+                distributed.sum_gradients(trained)
                 if settings.grad_clip > 0:
-                    torch.nn.utils.clip_grad_norm_([p for g in opt.param_groups for p in g["params"]],
-                                                   settings.grad_clip)
+                    torch.nn.utils.clip_grad_norm_(trained, settings.grad_clip)
                 opt.step()
                 sched.step()
                 opt.zero_grad(set_to_none=True)
-                losses.append(loss.item())
-                n_tokens += int(mask.sum())
+                losses.append(distributed.all_sum(loss.item() if loss is not None else 0.0))
+                n_tokens += tokens
             seconds += time.perf_counter() - t0
             val = evaluate(model, dev_blocks, settings.batch_size)
             history.append({"stage": s, "epoch": epoch, "train_loss": sum(losses) / len(losses), "val_loss": val})
-            state = {k: v for k, v in model.state_dict().items() if k in keep}
-            _save(path, {"fingerprint": fingerprint, "position": (s, epoch + 1), "model": state,
-                         "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "history": history,
-                         "rng": {"torch": torch.get_rng_state(), "python": random.getstate()}})
+            if distributed.is_main():
+                state = {k: v for k, v in model.state_dict().items() if k in keep}
+                _save(path, {"fingerprint": fingerprint, "position": (s, epoch + 1), "model": state,
+                             "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "history": history,
+                             "rng": {"torch": torch.get_rng_state(), "python": random.getstate()}})
             epochs_run += 1
             _after_epoch(out_dir, s, epoch)
     model.eval()

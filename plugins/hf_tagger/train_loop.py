@@ -1,5 +1,7 @@
 """The training loop of the transformers tagger: AdamW, linear warm-up and decay, seeded
-shuffling, the epoch with the best dev score kept in memory."""
+shuffling, the epoch with the best dev score kept in memory. Data-parallel under ``torchrun``
+(``synthdeid.distributed``): each process trains on its share of every batch, gradients are summed,
+and every process takes the step one process would take on the whole batch."""
 
 from __future__ import annotations
 
@@ -8,10 +10,31 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from synthdeid import distributed
 from synthdeid.progress import counter
 
 from .config import HFTaggerConfig
-from .encoding import Piece, batches
+from .encoding import IGNORE, Piece, batches
+
+
+def _batch_loss(model: Any, pieces: Sequence[Piece], batch: Sequence[int], pad_id: int) -> Any:
+    """The loss to back-propagate for this process's share of ``batch`` (None for an empty share):
+    the model's mean loss in one process; under torchrun the share's summed loss over the whole
+    batch's labelled words, so that the shares' gradients add up to the batch's."""
+    import torch.nn.functional as F
+
+    if distributed.world_size() <= 1:
+        [(_, tensors)] = batches(pieces, len(batch), pad_id, batch)
+        return model(**tensors).loss
+    part = distributed.shard(batch)
+    labelled = distributed.all_sum(sum(sum(label != IGNORE for label in pieces[j].labels or ()) for j in part))
+    if not part:
+        return None
+    [(_, tensors)] = batches(pieces, len(part), pad_id, part)
+    labels = tensors.pop("labels")
+    logits = model(**tensors).logits
+    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1), ignore_index=IGNORE,
+                           reduction="sum") / max(labelled, 1.0)
 
 
 def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerConfig,
@@ -42,14 +65,16 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
             model.train()
             order = torch.randperm(len(pieces), generator=rng).tolist()
             total_loss, n_batches = 0.0, 0
-            for _, tensors in batches(pieces, cfg.batch_size, pad_id, order):
-                loss = model(**tensors).loss
-                loss.backward()
+            for i in range(0, len(order), cfg.batch_size):
+                loss = _batch_loss(model, pieces, order[i:i + cfg.batch_size], pad_id)
+                if loss is not None:
+                    loss.backward()
+                distributed.sum_gradients(model.parameters())
                 torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad()
-                total_loss += loss.detach().item()
+                total_loss += distributed.all_sum(loss.detach().item() if loss is not None else 0.0)
                 n_batches += 1
                 advance(1)
             record: dict[str, Any] = {"epoch": epoch, "train_loss": round(total_loss / max(n_batches, 1), 4)}
