@@ -25,6 +25,8 @@ class GenerationSettings:
     max_tokens: int = 400
     tag_safe: bool = True
     batch_size: int = 32
+    span_limits: tuple[tuple[str, int], ...] = ()
+    """(label, model tokens): a span of the label still open after this many tokens is closed."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.min_tokens < self.max_tokens:
@@ -58,7 +60,7 @@ def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], setti
     out: list[list[int]] = [[] for _ in prompts]
     if not prompts:
         return out
-    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe)
+    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe, dict(settings.span_limits))
     mask.reset(prompts)
     state, logits = model.start([list(p) for p in prompts])
     alive = torch.arange(len(prompts))
@@ -93,6 +95,33 @@ def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str
         for p in order:
             yield n, p
             n += 1
+
+
+_SPAN = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)START> (.*?) <\1END>")
+SPAN_MARGIN = 2
+"""Model tokens a generated span may exceed its label's longest training span by (a subword
+tokenizer may split the same words differently in context)."""
+
+
+def span_limits(model: AutoregressiveLM, lines: Sequence[str], setting: Any) -> tuple[tuple[str, int], ...]:
+    """``generate.max_span_tokens`` as (label, limit) pairs: ``auto`` gives each label its longest
+    span in ``lines`` (the inline training text) in the model's tokens plus ``SPAN_MARGIN``; a
+    number gives every label that limit; null gives none."""
+    if setting is None:
+        return ()
+    if setting != "auto":
+        if isinstance(setting, bool) or not isinstance(setting, int) or setting < 1:
+            raise InputError(f"generate.max_span_tokens must be auto, a positive integer or null, not {setting!r}",
+                             path="params.yaml", fix="auto: each label's longest training span (plus 2 tokens)")
+        return tuple((label, setting) for label in sorted({m.group(1) for line in lines for m in _SPAN.finditer(line)}))
+    longest: dict[str, int] = {}
+    seen: set[tuple[str, str]] = set()
+    for line in lines:
+        for m in _SPAN.finditer(line):
+            if (m.group(1), m.group(2)) not in seen:
+                seen.add((m.group(1), m.group(2)))
+                longest[m.group(1)] = max(longest.get(m.group(1), 0), len(model.encode(m.group(2))))
+    return tuple((label, n + SPAN_MARGIN) for label, n in sorted(longest.items()))
 
 
 _MARKUP = re.compile(r"^(?:<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>)$")

@@ -2,14 +2,22 @@
 
 With the mask on, an END tag can only close the open START of the same type, no START opens
 inside another, a tag cannot close right after it opened (no empty spans), no ``<PAR>`` falls
-inside a tag (a span of only a line break would be empty), a note cannot end with a tag open, and a tag still open when the token budget runs out is closed in time. The
-minimum length (no ``<EOD>`` before ``min_tokens``) applies with or without it.
+inside a tag (a span of only a line break would be empty), a note cannot end with a tag open, and
+a tag still open when the token budget runs out is closed in time. The minimum length (no
+``<EOD>`` before ``min_tokens``) applies with or without it.
+
+Inside an open span, what the model gives the tokens that cannot come next (``<PAR>``, ``<EOD>``,
+another START or END) goes to the span's own END: a model that wants to break the line, end the
+note or start another span is saying the span is over. Masking those tokens away instead would
+push the probability onto words, and a span the model failed to close would run on to the end of
+the budget (Libbi et al.'s run-on spans; in the demo, most notes ran to ``max_tokens`` inside one
+span). ``span_limits`` (label -> model tokens) closes a span that reaches its label's limit.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import torch
 
@@ -20,7 +28,8 @@ NEG_INF = float("-inf")
 class TagMask:
     """Per-row tag state for a batch; ``rows`` are reordered with ``select`` like the model state."""
 
-    def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True) -> None:
+    def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True,
+                 span_limits: Mapping[str, int] | None = None) -> None:
         self.eod_id = eod_id
         self.tag_safe = tag_safe
         self.par_id = next((i for i, tok in enumerate(vocab) if tok == "<PAR>"), None)
@@ -35,23 +44,33 @@ class TagMask:
         self.end_ids = torch.tensor([ends[label] for label in self.labels], dtype=torch.long)
         self._label_of_start = {starts[lab]: k for k, lab in enumerate(self.labels)}
         self._label_of_end = {ends[lab]: k for k, lab in enumerate(self.labels)}
+        limits = span_limits or {}
+        self.limits = torch.tensor([max(1, int(limits.get(label, 1 << 30))) for label in self.labels], dtype=torch.long)
+        # tokens that cannot follow inside a span: their probability goes to the span's END
+        breakers = [eod_id, *self.start_ids.tolist(), *self.end_ids.tolist()]
+        self.breakers = torch.tensor(breakers + ([self.par_id] if self.par_id is not None else []), dtype=torch.long)
         self.open = torch.empty(0, dtype=torch.long)  # label index of the open tag, -1 for none
         self.just_opened = torch.empty(0, dtype=torch.bool)
+        self.span_len = torch.empty(0, dtype=torch.long)  # tokens inside the open span so far
 
     def reset(self, prompts: Sequence[Sequence[int]]) -> None:
         """Start the rows from their prompts (a prompt may leave a tag open, or end in one)."""
-        opened, fresh = [], []
+        opened, fresh, lengths = [], [], []
         for ids in prompts:
-            cur = -1
+            cur, length = -1, 0
             for t in ids:
                 if t in self._label_of_start:
-                    cur = self._label_of_start[t]
+                    cur, length = self._label_of_start[t], 0
                 elif t in self._label_of_end and self._label_of_end[t] == cur:
-                    cur = -1
+                    cur, length = -1, 0
+                elif cur >= 0:
+                    length += 1
             opened.append(cur)
+            lengths.append(length)
             fresh.append(bool(ids) and cur >= 0 and ids[-1] in self._label_of_start)
         self.open = torch.tensor(opened, dtype=torch.long)
         self.just_opened = torch.tensor(fresh, dtype=torch.bool)
+        self.span_len = torch.tensor(lengths, dtype=torch.long)
 
     def apply(self, logits: torch.Tensor, n_generated: int, min_tokens: int, max_tokens: int) -> torch.Tensor:
         """Masked copy of ``logits`` [rows, vocab] before choosing token ``n_generated`` (0-based)."""
@@ -69,20 +88,22 @@ class TagMask:
             if left <= 2:  # a tag opened now could not get a word and its END in time
                 logits[closed_rows[:, None], self.start_ids[None, :]] = NEG_INF
         if open_rows.numel():
+            closing = torch.logsumexp(logits[open_rows[:, None], self.breakers[None, :]], dim=1)
             logits[open_rows[:, None], self.start_ids[None, :]] = NEG_INF
             logits[open_rows, self.eod_id] = NEG_INF
             if self.par_id is not None:
                 logits[open_rows, self.par_id] = NEG_INF
-            own_end = self.end_ids[self.open[open_rows]]
-            keep = logits[open_rows, own_end].clone()
+            labels = self.open[open_rows]
+            own_end = self.end_ids[labels]
             logits[open_rows[:, None], self.end_ids[None, :]] = NEG_INF
-            fresh = self.just_opened[open_rows]
-            keep[fresh] = NEG_INF  # no empty span
-            logits[open_rows, own_end] = keep
-            if left <= 1:  # last token of the budget: close the tag
-                forced = torch.full_like(logits[open_rows], NEG_INF)
-                forced[torch.arange(len(open_rows)), own_end] = 0.0
-                logits[open_rows] = forced
+            closing[self.just_opened[open_rows]] = NEG_INF  # no empty span
+            logits[open_rows, own_end] = closing
+            close_now = (self.span_len[open_rows] >= self.limits[labels]) | (left <= 1)  # limit or budget end
+            if close_now.any():
+                rows = open_rows[close_now]
+                forced = torch.full_like(logits[rows], NEG_INF)
+                forced[torch.arange(len(rows)), own_end[close_now]] = 0.0
+                logits[rows] = forced
         return logits
 
     def update(self, tokens: torch.Tensor) -> None:
@@ -91,14 +112,20 @@ class TagMask:
             return
         new_open = self.open.clone()
         just = torch.zeros_like(self.just_opened)
+        length = self.span_len.clone()
         for row, t in enumerate(tokens.tolist()):
             if t in self._label_of_start:
                 new_open[row] = self._label_of_start[t]
                 just[row] = True
+                length[row] = 0
             elif t in self._label_of_end and self._label_of_end[t] == int(self.open[row]):
                 new_open[row] = -1
-        self.open, self.just_opened = new_open, just
+                length[row] = 0
+            elif int(self.open[row]) >= 0:
+                length[row] += 1
+        self.open, self.just_opened, self.span_len = new_open, just, length
 
     def select(self, rows: torch.Tensor) -> None:
         self.open = self.open[rows]
         self.just_opened = self.just_opened[rows]
+        self.span_len = self.span_len[rows]

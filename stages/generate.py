@@ -11,29 +11,32 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import GenerationSettings, generate_corpus, span_limits
 from synthdeid.inline import strip_tags
 from synthdeid.lm import uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import counter
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import read_lines, stage_main
 
 PROMPTS = "data/inline/prompts.jsonl"
+TRAIN = "data/inline/train.txt"  # the training spans give generate.max_span_tokens: auto its limits
 MODEL = "data/models/{name}"
 OUT = "data/synthetic/{corpus}/raw.jsonl"
 
 
-def settings_for(params: dict, corpus: str) -> tuple[GenerationSettings, int]:
-    """Generation settings: ``generate`` defaults, overridden per corpus."""
+def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[GenerationSettings, int]:
+    """Generation settings: ``generate`` defaults, overridden per corpus; with a ``model``, the span
+    limits of ``max_span_tokens`` in its tokens (from the inline training text)."""
     spec = get(params, f"corpora.{corpus}")
     g = {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
+    limits = () if model is None else span_limits(model, read_lines(TRAIN), g.get("max_span_tokens", "auto"))
     settings = GenerationSettings(min_tokens=int(g["min_tokens"]), max_tokens=int(g["max_tokens"]),
-                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]))
+                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits)
     return settings, int(g["target_tokens"])
 
 
-_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens")
+_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens")
 
 
 @stage_main
@@ -47,7 +50,7 @@ def main() -> None:
     generator = registry("generator").create(gen_spec["plugin"], gen_spec.get("config") or {})
     model = generator.load(Path(MODEL.format(name=gen_name)))
     decoder.check(model)  # an unsupported generator x decoder pair fails here, before any work
-    settings, target = settings_for(params, corpus)
+    settings, target = settings_for(params, corpus, model)
     seed = int(get(params, "generate.seed"))
     prompts = [json.loads(line)["prompt"] for line in Path(PROMPTS).read_text(encoding="utf-8").splitlines() if line]
     if not uses_tags(gen_spec, gen_name):  # an untagged generator never saw a tag: prompt it without

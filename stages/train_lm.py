@@ -16,7 +16,7 @@ from synthdeid.lm import TrainingData, uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.split import check_share, share_indices
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import read_lines, stage_main
 from synthdeid.tags import tag_labels
 from synthdeid.vocab_anonymize import VocabAnonymization, anonymize_model_dir
 
@@ -24,10 +24,6 @@ TEXT = "data/inline/{split}.txt"
 IDS = "data/pseudonymized/{split}.jsonl"  # the documents of the inline lines, in order
 OUT = "data/models/{name}"
 METRICS = "data/metrics/train_lm/{name}.json"
-
-
-def read_lines(path: str) -> list[str]:
-    return [line for line in Path(path).read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def training_text(spec: dict, name: str) -> tuple[dict[str, list[str]], dict[str, list[str]], float]:

@@ -76,7 +76,7 @@ def test_registered_with_defaults_and_config_errors() -> None:
 
 def test_one_beam_equals_greedy() -> None:
     lm = random_lm()
-    lm.table[:, lm.eod_id] += 3.0  # let some notes end before the budget
+    lm.table[lm.index["w3"], lm.eod_id] += 20.0  # notes whose path meets w3 end before the budget
     prompts = random_prompts(lm, 40)
     settings = GenerationSettings(min_tokens=3, max_tokens=40)
     greedy = registry("decoder").create("greedy").generate(lm, prompts, settings, RNG)

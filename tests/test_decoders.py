@@ -312,3 +312,52 @@ def test_no_line_break_inside_a_tag() -> None:
         text = lm.decode(ids)
         inside = text.split("<NameEND>")[0]
         assert "<PAR>" not in inside
+
+
+def test_inside_a_span_the_mass_of_breaking_tokens_goes_to_its_end() -> None:
+    lm = random_lm(labels=("Name", "Date"))
+    ix = lm.index
+    mask = TagMask(lm.vocab, lm.eod_id)
+    mask.reset([lm.encode("w1 <NameSTART> w2")])
+    logits = torch.randn(1, len(lm.vocab), generator=torch.Generator().manual_seed(0))
+    logits[0, ix["<PAR>"]] += 10.0  # the model wants a line break: the name is over
+    before = torch.softmax(logits, -1)[0]
+    after = torch.softmax(mask.apply(logits, 10, 0, 100), -1)[0]
+    breakers = [ix[t] for t in ("<PAR>", "<EOD>", "<NameSTART>", "<DateSTART>", "<NameEND>", "<DateEND>")]
+    assert math.isclose(float(after[ix["<NameEND>"]]), float(before[breakers].sum()), rel_tol=1e-5)
+    words = [ix[w] for w in WORDS]
+    assert torch.allclose(after[words], before[words])  # words keep their probability
+    assert float(after[ix["<NameEND>"]]) > 0.9
+
+
+def test_a_span_is_closed_at_its_labels_limit() -> None:
+    lm = random_lm()
+    tags = [lm.index[f"<{lab}{kind}>"] for lab in LABELS for kind in ("START", "END")]
+    lm.table[:, tags] -= 30.0  # a model that never closes a span (nor wants to start another)
+    lm.table[:, lm.index["<PAR>"]] -= 30.0
+    lm.table[:, lm.eod_id] -= 30.0
+    limits = tuple((lab, 3) for lab in LABELS)
+    settings = GenerationSettings(min_tokens=5, max_tokens=60, span_limits=limits)
+    for ids in run(decoder("nucleus"), lm, [lm.encode("w1 <NameSTART> w2")] * 8, settings):
+        inside, n = False, 1  # the prompt's span already holds one token
+        for tok in lm.decode(ids).split():
+            if tok.endswith("START>"):
+                inside, n = True, 0
+            elif tok.endswith("END>"):
+                inside = False
+            elif inside:
+                n += 1
+                assert n <= 3
+    unlimited = run(decoder("nucleus"), lm, [lm.encode("w1 <NameSTART> w2")] * 8, GenerationSettings(min_tokens=5, max_tokens=60))
+    assert all(lm.decode(ids).split().index("<NameEND>") > 20 for ids in unlimited)  # run-on without the limit
+
+
+def test_span_limits_from_the_training_spans() -> None:
+    from synthdeid.generate import SPAN_MARGIN, span_limits
+
+    lm = random_lm(labels=("Name", "Date"))
+    lines = ["w1 <NameSTART> w2 w3 <NameEND> w4", "<DateSTART> w5 <DateEND> <NameSTART> w6 w7 w8 w9 <NameEND>"]
+    assert span_limits(lm, lines, "auto") == (("Date", 1 + SPAN_MARGIN), ("Name", 4 + SPAN_MARGIN))
+    assert span_limits(lm, lines, 7) == (("Date", 7), ("Name", 7)) and span_limits(lm, lines, None) == ()
+    with pytest.raises(SynthdeidError, match="max_span_tokens must be auto"):
+        span_limits(lm, lines, "long")
