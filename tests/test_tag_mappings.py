@@ -121,7 +121,7 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
                                               "test_path": "../shared/data/meddocan/dev", "demo": None}
     assert (p["language"], p["tags"]["mapping"], p["prepare"]["split"]) == ("es", "meddocan", [0.9, 0.1, 0.0])
     assert p["utility"]["rule_baseline"] is None
-    assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"])
+    assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"]) | set(p["machine_annotated"])
     assert (ROOT / p["corpus"]["path"]).resolve() == (ROOT.parent / "shared/data/meddocan/train").resolve()
     apply_preset("demo")
     assert yaml.safe_load(Path("params.yaml").read_text()) == before
