@@ -21,8 +21,7 @@ from typing import Any
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
 from synthdeid.plugin_manager import registry
-
-META_FILE = "tagger.json"
+from synthdeid.plugins.flair_tagger.settings import CONFIG_FILE as META_FILE  # every tagger's tagger.json
 
 
 @dataclass(frozen=True)
