@@ -12,7 +12,6 @@ models are trained in a temporary folder and deleted after predicting the test s
 
 from __future__ import annotations
 
-import random
 import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from .metrics import entity_scores
 from .metrics.curves import curve_rows
 from .progress import track
 from .records import Document
+from .split import share_indices
 from .tagger import Tagger, Tokenize
 from .utility import hold_out, train_and_predict
 
@@ -57,11 +57,9 @@ def check_fractions(fractions: Sequence[float], seeds: Sequence[int]) -> None:
 
 def nested_subset(docs: Sequence[Document], fraction: float, seed: int) -> list[Document]:
     """``round(fraction * n)`` documents (at least one) of a seeded shuffle, in id order; for one
-    seed, a smaller fraction's subset lies inside a larger one's."""
-    order = sorted(docs, key=lambda d: d.id)
-    random.Random(seed).shuffle(order)
-    k = max(1, round(fraction * len(order))) if order else 0
-    return sorted(order[:k], key=lambda d: d.id)
+    seed, a smaller fraction's subset lies inside a larger one's (``split.share_indices``)."""
+    by_id = sorted(docs, key=lambda d: d.id)
+    return [by_id[i] for i in share_indices(len(by_id), fraction, seed)]
 
 
 def run_curve(synthetic: Sequence[Document], test: Sequence[Document], fractions: Sequence[float],

@@ -36,7 +36,8 @@ GOLD = "data/prepared/{split}.jsonl"
 
 
 def spec_of(params: dict, name: str) -> dict:
-    """``machine_annotated.NAME`` with its keys checked (``corpus`` and ``tagger`` are required)."""
+    """``machine_annotated.NAME`` with its keys checked (``corpus`` and ``tagger`` are required) and
+    ``tagger_share`` filled in (1.0 when absent)."""
     spec = get(params, f"machine_annotated.{name}")
     if not isinstance(spec, dict) or set(spec) - set(KEYS) or not {"corpus", "tagger"} <= set(spec):
         raise InputError(f"machine_annotated.{name} must be a mapping with corpus and tagger (and optionally "
@@ -53,7 +54,7 @@ def spec_of(params: dict, name: str) -> dict:
     if spec["corpus"] == name:
         raise InputError(f"machine_annotated.{name} would overwrite its own input corpus", path="params.yaml",
                          fix="give the machine-annotated corpus a new name")
-    return spec
+    return {**spec, "tagger_share": share}
 
 
 @stage_main
@@ -64,7 +65,7 @@ def main() -> None:
     pack = registry("language").create(get(params, "language"))
     source = SOURCE.format(corpus=spec["corpus"])
     docs = list(read_jsonl(source))
-    share = float(spec.get("tagger_share", 1.0))
+    share = spec["tagger_share"]
     counts = Counts(f"machine_annotate@{name}")
     extra: dict = {"corpus": spec["corpus"], "tagger": spec["tagger"], "tagger_share": share}
     with tempfile.TemporaryDirectory(prefix="synthdeid-annotator-") as scratch:

@@ -182,4 +182,4 @@ def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
     with pytest.raises(InputError, match=match):
         spec_of({"machine_annotated": {"m": spec}}, "m")
     good = {"corpus": "raw", "tagger": "real", "require_phi": True}
-    assert spec_of({"machine_annotated": {"m": good}}, "m") == good
+    assert spec_of({"machine_annotated": {"m": good}}, "m") == {**good, "tagger_share": 1.0}
