@@ -19,6 +19,30 @@ from typing import Any, TypeVar
 
 T = TypeVar("T")
 
+DEVICE_HELP = "auto (this process's GPU when CUDA is available, else the CPU), cpu, cuda or cuda:N"
+
+
+def valid_device(setting: str) -> bool:
+    """Whether ``setting`` is a device setting a model plugin accepts (``DEVICE_HELP``)."""
+    return isinstance(setting, str) and (setting in ("auto", "cpu", "cuda")
+                                         or (setting.startswith("cuda:") and setting[5:].isdigit()))
+
+
+def torch_device(setting: str) -> Any:
+    """The ``torch.device`` of a plugin's ``device`` setting. ``auto`` and ``cuda`` mean this
+    process's GPU (under torchrun, the one ``init`` chose from ``LOCAL_RANK``); a CUDA setting on
+    a machine without CUDA is an error that says so."""
+    import torch
+
+    from .errors import SynthdeidError
+
+    if setting == "cpu" or (setting == "auto" and not torch.cuda.is_available()):
+        return torch.device("cpu")
+    if not torch.cuda.is_available():
+        raise SynthdeidError(f"device {setting!r}: this machine has no CUDA GPU (torch.cuda.is_available() is "
+                             "false); set device: auto or cpu")
+    return torch.device(setting) if setting.startswith("cuda:") else torch.device("cuda", torch.cuda.current_device())
+
 
 def world_size() -> int:
     return int(os.environ.get("WORLD_SIZE", "1"))

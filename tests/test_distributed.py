@@ -97,3 +97,16 @@ def test_dp_training_refuses_torchrun(monkeypatch: pytest.MonkeyPatch, tmp_path:
     monkeypatch.setenv("WORLD_SIZE", "2")
     with pytest.raises(SynthdeidError, match="DP-SGD training runs in one process"):
         train_dp(None, [], [], 1, 1e-3, None, None, tmp_path, "f")  # type: ignore[arg-type]
+
+
+def test_device_settings(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert all(map(distributed.valid_device, ("auto", "cpu", "cuda", "cuda:1")))
+    assert not any(map(distributed.valid_device, ("gpu", "cuda:", "cuda:x", "", None)))
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert distributed.torch_device("auto") == distributed.torch_device("cpu") == torch.device("cpu")
+    with pytest.raises(SynthdeidError, match="'cuda:1': this machine has no CUDA GPU.*set device: auto or cpu"):
+        distributed.torch_device("cuda:1")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 3)  # torchrun's init set LOCAL_RANK 3's GPU
+    assert distributed.torch_device("auto") == distributed.torch_device("cuda") == torch.device("cuda", 3)
+    assert distributed.torch_device("cuda:1") == torch.device("cuda", 1)

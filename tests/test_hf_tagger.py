@@ -100,6 +100,8 @@ def test_unknown_setting_lists_valid_ones() -> None:
         create({"epoch": 3})
     with pytest.raises(SynthdeidError, match="select_on"):
         create({"select_on": "accuracy"})
+    with pytest.raises(SynthdeidError, match="device: auto .*cpu, cuda or cuda:N"):
+        create({"device": "gpu"})
 
 
 def test_model_must_be_a_local_directory(tmp_path: Path) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from synthdeid.distributed import DEVICE_HELP, valid_device
+
 SCRATCH_LEARNING_RATE = 1e-3
 PRETRAINED_LEARNING_RATE = 5e-5
 PRESETS: dict[str, dict[str, object]] = {
@@ -59,6 +61,9 @@ class HFTaggerConfig:
     threads: int = 2
     """torch threads while training and predicting (0: leave torch's setting)."""
     predict_batch_size: int = 32
+    device: str = "auto"
+    """Where the model trains and predicts: auto (a GPU when CUDA is available; under torchrun,
+    each process's own), cpu, cuda or cuda:N."""
 
     def __post_init__(self) -> None:
         checks = {
@@ -69,6 +74,7 @@ class HFTaggerConfig:
             "select_on in f1/loss": self.select_on in ("f1", "loss"),
             "hidden_size divisible by num_heads": self.num_heads > 0 and self.hidden_size % self.num_heads == 0,
             "0 <= warmup_ratio < 1": 0 <= self.warmup_ratio < 1,
+            f"device: {DEVICE_HELP}": valid_device(self.device),
         }
         failed = [k for k, ok in checks.items() if not ok]
         if failed:

@@ -161,8 +161,10 @@ def add_labels(piece: Piece, tags: Sequence[str], label2id: dict[str, int]) -> P
     return piece
 
 
-def batches(pieces: Sequence[Piece], size: int, pad_id: int, order: Sequence[int] | None = None) -> Iterable[tuple[list[Piece], dict[str, Any]]]:
-    """Padded tensors for ``size`` pieces at a time, in ``order`` (default: as given)."""
+def batches(pieces: Sequence[Piece], size: int, pad_id: int, order: Sequence[int] | None = None,
+            device: Any = None) -> Iterable[tuple[list[Piece], dict[str, Any]]]:
+    """Padded tensors for ``size`` pieces at a time, in ``order`` (default: as given), on
+    ``device`` (default: the CPU)."""
     import torch
 
     order = list(range(len(pieces))) if order is None else list(order)
@@ -181,4 +183,4 @@ def batches(pieces: Sequence[Piece], size: int, pad_id: int, order: Sequence[int
         tensors = {"input_ids": ids, "attention_mask": mask}
         if all(p.labels is not None for p in chunk):
             tensors["labels"] = labels
-        yield chunk, tensors
+        yield chunk, {k: v.to(device) for k, v in tensors.items()} if device is not None else tensors

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
+from synthdeid.distributed import torch_device
 from synthdeid.records import Document, Span
 
 from ..flair_tagger import words as W
@@ -110,6 +111,7 @@ class HFTagger:
         with torch_threads(cfg.threads), _offline():
             seed_everything(cfg.seed)
             model, tokenizer = self._model(tag_labels, train, tokenize)
+            model.to(torch_device(cfg.device))
             pieces = encode_docs(train, tokenizer, model.config, tokenize, cfg.max_words, True, cfg.mark_lines)
             for p in pieces:
                 add_labels(p, W.bio_tags(p.words, train[p.doc].spans), label2id)
@@ -155,8 +157,10 @@ class HFTagger:
         path = out_dir / MODEL_DIR
         if not (path / "config.json").exists():
             raise SynthdeidError(f"{path} holds no saved model; retrain the tagger")
+        config = HFTaggerConfig(**meta["config"])
         with _offline():
             model = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)
             tokenizer = load_tokenizer(path)
+        model.to(torch_device(config.device))
         model.eval()
-        return TrainedHFTagger(model, tokenizer, HFTaggerConfig(**meta["config"]), tokenize)
+        return TrainedHFTagger(model, tokenizer, config, tokenize)

@@ -51,11 +51,12 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
     losses: list[tuple[float, int]] = []
     model.eval()
     with torch.no_grad():
-        for chunk, tensors in batches(pieces, batch_size, tokenizer.pad_token_id, order):
+        device = next(model.parameters()).device
+        for chunk, tensors in batches(pieces, batch_size, tokenizer.pad_token_id, order, device):
             out = model(**tensors)
             if "labels" in tensors:
                 losses.append((float(out.loss), int((tensors["labels"] != -100).sum())))
-            logp = out.logits.float().log_softmax(dim=-1)
+            logp = out.logits.float().log_softmax(dim=-1).cpu()
             width = max(len(p.first) for p in chunk)
             first = torch.tensor([p.first + [-1] * (width - len(p.first)) for p in chunk])
             scores = logp.gather(1, first.clamp(min=0).unsqueeze(-1).expand(-1, -1, logp.shape[-1]))

@@ -23,14 +23,15 @@ def _batch_loss(model: Any, pieces: Sequence[Piece], batch: Sequence[int], pad_i
     batch's labelled words, so that the shares' gradients add up to the batch's."""
     import torch.nn.functional as F
 
+    device = next(model.parameters()).device
     if distributed.world_size() <= 1:
-        [(_, tensors)] = batches(pieces, len(batch), pad_id, batch)
+        [(_, tensors)] = batches(pieces, len(batch), pad_id, batch, device)
         return model(**tensors).loss
     part = distributed.shard(batch)
     labelled = distributed.all_sum(sum(sum(label != IGNORE for label in pieces[j].labels or ()) for j in part))
     if not part:
         return None
-    [(_, tensors)] = batches(pieces, len(part), pad_id, part)
+    [(_, tensors)] = batches(pieces, len(part), pad_id, part, device)
     labels = tensors.pop("labels")
     logits = model(**tensors).logits
     return F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1), ignore_index=IGNORE,
