@@ -19,12 +19,13 @@ import math
 import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from .errors import SynthdeidError
 from .language import derive_seed
+
+if TYPE_CHECKING:
+    import torch
 
 ACCOUNTANTS = ("rdp", "prv")
 RDP_ALPHAS = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)) + list(range(64, 1025, 16))
@@ -109,6 +110,8 @@ class DPTraining:
     """One DP-SGD training run: Poisson batches, the wrapped model and optimizer, the accountant."""
 
     def __init__(self, config: DPConfig, n_samples: int, epochs: int, seed: int) -> None:
+        import torch
+
         opacus = require_opacus()
         if n_samples < config.batch_size:
             raise SynthdeidError(f"dp: {n_samples} training notes are fewer than dp.batch_size {config.batch_size}; "
@@ -156,6 +159,8 @@ class DPTraining:
     def batches(self, epoch: int) -> Iterator[list[int]]:
         """The Poisson batches of an epoch: each note joins each step independently with
         probability ``sample_rate`` (seeded by the run's seed, the epoch and the step)."""
+        import torch
+
         for step in range(self.steps_per_epoch):
             g = torch.Generator().manual_seed(derive_seed(self.seed, "poisson", epoch, step) % 2**63)
             yield torch.nonzero(torch.rand(self.n_samples, generator=g) < self.sample_rate).flatten().tolist()

@@ -13,11 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-import torch
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from .errors import InputError
+
+if TYPE_CHECKING:
+    import torch
 
 
 def uses_tags(spec: Mapping[str, Any], name: str) -> bool:

@@ -12,27 +12,37 @@ Deterministic: the ``rng`` argument is not used.
 
 ``require_phi`` is not applied here: the decoder still returns one note per prompt, and the
 postprocess stage reads ``decoder.require_phi`` to drop (and count) the notes without PHI tags.
+
+torch and the tag mask are imported where the search runs, not at module level: registering the
+decoder must not load torch (every stage and CLI call registers the built-in plugins).
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
-
-import torch
+from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
-from synthdeid.generate import GenerationSettings
 from synthdeid.lm import AutoregressiveLM
-from synthdeid.tagmask import NEG_INF, TagMask
+
+if TYPE_CHECKING:
+    import torch
+
+    from synthdeid.generate import GenerationSettings
+    from synthdeid.tagmask import TagMask
+
+NEG_INF = -math.inf
+"""The log-probability of an impossible token (as ``synthdeid.tagmask.NEG_INF``, which masks them)."""
 
 
 def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
     """(rows, tokens): each token would complete an n-gram already in its row (rows may repeat).
 
     ``seqs`` is ``[rows, length]`` (prompt and generated ids), left-padded with -1."""
+    import torch
+
     length = seqs.shape[1]
     if n < 1 or length < n:
         return torch.empty(0, dtype=torch.long), torch.empty(0, dtype=torch.long)
@@ -50,6 +60,8 @@ def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch
 def ban_tokens(logp: torch.Tensor, rows: torch.Tensor, tokens: torch.Tensor) -> None:
     """Set ``logp[rows, tokens]`` to -inf in place, except in rows it would leave without any token
     (the tag mask's forced choices win over the n-gram ban)."""
+    import torch
+
     if not rows.numel():
         return
     rows, tokens = rows.to(logp.device), tokens.to(logp.device)
@@ -118,6 +130,10 @@ class BeamSearch:
     def generate(self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings,
                  rng: torch.Generator) -> list[list[int]]:
         """The best finished hypothesis of each prompt (generated ids, ``<EOD>`` kept if produced)."""
+        import torch
+
+        from synthdeid.tagmask import TagMask
+
         self.check(model)
         if not prompts:
             return []

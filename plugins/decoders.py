@@ -6,20 +6,24 @@ Sampling draws one uniform number per row and inverts the cumulative distributio
 (``sample_rows``): ``torch.multinomial`` draws an exponential number for every vocabulary entry,
 which cost more than the LSTM step itself at batch 64. The nucleus threshold comes from a
 value-only sort (numpy's, several times faster than ``torch.topk`` on this CPU).
+
+torch and numpy are imported where the tensors are handled, not at module level: registering the
+decoders must not load them (every stage and CLI call registers the built-in plugins).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
-import torch
+from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
-from synthdeid.generate import GenerationSettings, sample_loop
 from synthdeid.lm import AutoregressiveLM
+
+if TYPE_CHECKING:
+    import torch
+
+    from synthdeid.generate import GenerationSettings
 
 
 _BLOCK = 64
@@ -32,6 +36,8 @@ def sample_rows(weights: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
     The cumulative sums are float64 in two levels (blocks of 64 entries, then within the block):
     a float32 cumulative sum over a 20k vocabulary would round rare tokens' shares away. A column
     of weight 0 is never drawn."""
+    import torch
+
     rows, n = weights.shape
     u = torch.rand(rows, dtype=torch.float64, generator=rng)
     w = torch.nn.functional.pad(weights, (0, -n % _BLOCK)).view(rows, -1, _BLOCK)
@@ -47,11 +53,15 @@ def sample_rows(weights: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
 def _search(cum: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
     """Per row, the first index whose cumulative weight exceeds ``target``; never past the last
     positive weight (float rounding can put ``target`` at the total)."""
+    import torch
+
     idx = torch.searchsorted(cum, target[:, None], right=True).squeeze(1)
     return torch.minimum(idx, (cum < cum[:, -1:]).sum(-1))
 
 
 def _sample(logits: torch.Tensor, temperature: float, rng: torch.Generator) -> torch.Tensor:
+    import torch
+
     return sample_rows(torch.softmax(logits / temperature, dim=-1), rng)
 
 
@@ -59,6 +69,9 @@ def nucleus_threshold(probs: torch.Tensor, top_p: float) -> torch.Tensor:
     """Per row, the probability of the least likely token of the nucleus: the most probable tokens
     whose mass first reaches ``top_p`` (of the row's total). Tokens tied with it belong to the
     nucleus too."""
+    import numpy as np
+    import torch
+
     asc = torch.from_numpy(np.sort(probs.numpy(), axis=-1))
     cum = asc.cumsum(-1)
     # a token is in the nucleus when the tokens ranked above it hold less than top_p
@@ -79,6 +92,8 @@ class _Sampling:
 
     def generate(self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings,
                  rng: torch.Generator) -> list[list[int]]:
+        from synthdeid.generate import sample_loop
+
         return sample_loop(model, prompts, settings, self.choose, rng)
 
 
@@ -130,6 +145,8 @@ class Nucleus(_Sampling):
             raise SynthdeidError("nucleus needs 0 < top_p <= 1 and temperature > 0")
 
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
+        import torch
+
         probs = torch.softmax(logits / self.temperature, dim=-1)
         probs.masked_fill_(probs < nucleus_threshold(probs, self.top_p)[:, None], 0.0)
         return sample_rows(probs, rng)

@@ -19,8 +19,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from ..errors import InputError
 from .questions import LIKERT_KEYS, QUESTIONS, SCALE_VALUES
 
@@ -34,6 +32,8 @@ def cohen_kappa(a: Sequence[int], b: Sequence[int], weights: str | None = None,
 
     Returns None when kappa is undefined (no ratings, or both raters used one and the same category).
     """
+    import numpy as np  # here, not at module level: the CLI imports this module on every call
+
     if len(a) != len(b):
         raise ValueError("the two raters need the same number of ratings")
     if not a:

@@ -6,10 +6,14 @@ from __future__ import annotations
 import importlib.util
 from dataclasses import dataclass
 from pathlib import Path
-
-import torch
+from typing import TYPE_CHECKING
 
 from synthdeid import SynthdeidError
+
+if TYPE_CHECKING:
+    import torch
+
+NAME = "causal_lm"
 
 NO_MODEL = (
     "generator 'causal_lm' needs a local model directory: set `model: /path/to/model` (a folder with "
@@ -19,7 +23,8 @@ NO_MODEL = (
     "plus `AutoTokenizer.from_pretrained(id).save_pretrained(dir)`, and copy the folder here. "
     "Without a pretrained model use the gpt2 or lstm generator."
 )
-DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+DTYPE_NAMES = ("float32", "bfloat16", "float16")
+"""The ``dtype`` settings besides ``auto``: names of torch dtypes."""
 
 
 @dataclass(frozen=True)
@@ -76,18 +81,22 @@ class CausalLMSettings:
         need(isinstance(self.tensor_parallel_size, int) and self.tensor_parallel_size >= 1,
              "tensor_parallel_size must be a positive integer")
         need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
-        need(self.dtype in (*DTYPES, "auto"), f"dtype must be one of {', '.join([*DTYPES, 'auto'])}")
+        need(self.dtype in (*DTYPE_NAMES, "auto"), f"dtype must be one of {', '.join([*DTYPE_NAMES, 'auto'])}")
         need(self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:"), "device must be auto, cpu or cuda")
         if self.load_in_4bit:
             if importlib.util.find_spec("bitsandbytes") is None:
                 raise SynthdeidError("generator 'causal_lm': load_in_4bit (QLoRA) needs the bitsandbytes package "
                                      "(pip install bitsandbytes) and a CUDA GPU; set load_in_4bit: false to train "
                                      "LoRA on full-precision weights")
+            import torch
+
             if not torch.cuda.is_available():
                 raise SynthdeidError("generator 'causal_lm': load_in_4bit (QLoRA) needs a CUDA GPU and none is "
                                      "available; set load_in_4bit: false to train LoRA on full-precision weights")
 
     def torch_device(self) -> torch.device:
+        import torch
+
         if self.device == "auto":
             return torch.device("cuda" if torch.cuda.is_available() else "cpu")
         return torch.device(self.device)

@@ -7,14 +7,14 @@ from typing import Any
 
 import torch
 
-from .config import DTYPES, CausalLMSettings
+from .config import CausalLMSettings
 
 
 def load_base(cfg: CausalLMSettings) -> Any:
     """The pretrained model from ``cfg.model`` (4-bit quantized for QLoRA)."""
     from transformers import AutoModelForCausalLM
 
-    kwargs: dict[str, Any] = {"dtype": "auto" if cfg.dtype == "auto" else DTYPES[cfg.dtype]}
+    kwargs: dict[str, Any] = {"dtype": "auto" if cfg.dtype == "auto" else getattr(torch, cfg.dtype)}
     if cfg.load_in_4bit:
         from transformers import BitsAndBytesConfig
 

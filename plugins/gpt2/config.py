@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from synthdeid import SynthdeidError
 from synthdeid.dp import DPConfig
 
+NAME = "gpt2"
+
 
 @dataclass(frozen=True)
 class GPT2Settings:

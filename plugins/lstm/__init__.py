@@ -1,20 +1,28 @@
 """The ``lstm`` generator: a word-level LSTM language model trained from scratch on inline-tag
 text (Libbi et al. 2021, section 3.3.1; Melamud & Shivade 2019). Settings: ``LSTMConfig``
-(``preset: paper`` for the paper's configuration)."""
+(``preset: paper`` for the paper's configuration).
+
+The model code (``sampler``, ``train``: torch) is imported when a generator trains or loads, not
+when the plugin registers."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
+from synthdeid.lazy import lazy_exports
 from synthdeid.lm import TrainingData
 
 from .config import LSTMConfig
-from .sampler import LSTMSampler, load
-from .train import next_lr, train_lstm
 from .vocab import UNK, Vocab
+
+if TYPE_CHECKING:
+    from .sampler import LSTMSampler
+
+__getattr__ = lazy_exports(__name__, {"LSTMSampler": ".sampler", "load": ".sampler", "next_lr": ".train",
+                                      "train_lstm": ".train"})
 
 __all__ = ["LSTMConfig", "LSTMGenerator", "LSTMSampler", "UNK", "Vocab", "next_lr"]
 
@@ -28,10 +36,14 @@ class LSTMGenerator:
 
     def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
         """Train, resuming from ``out_dir/checkpoint.pt`` when there is one; returns the metrics."""
+        from .train import train_lstm
+
         return train_lstm(self.config, data, Path(out_dir))
 
     def load(self, out_dir: Path) -> LSTMSampler:
         """The best model in ``out_dir`` (with this config's thread count)."""
+        from .sampler import load
+
         return load(Path(out_dir), threads=self.config.threads)
 
 

@@ -1,39 +1,44 @@
 """Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage`` and
 ``high_risk_pairs`` on synthetic corpora (stage ``privacy``), and ``canary_exposure`` and
 ``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
-``synthdeid.audit``."""
+``synthdeid.audit``.
+
+A metric's module (numpy, scipy, torch) is imported when the metric is created, not when the plugin
+registers; its config and metric classes stay importable from here."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from synthdeid import hookimpl
-
-from .bm25 import BM25Config, BM25Metric
-from .canary_exposure import CanaryExposureConfig, CanaryExposureMetric
 from synthdeid.config import from_mapping
-from .high_risk_pairs import HighRiskPairsConfig, HighRiskPairsMetric
-from .leakage import LeakageConfig, LeakageMetric
-from .membership_inference import MembershipInferenceConfig, MembershipInferenceMetric
-from .name_probe import NameProbeConfig, NameProbeMetric
-from .ngram_recall import NgramRecallConfig, NgramRecallMetric
-from .rouge import RougeConfig, RougeMetric
+from synthdeid.lazy import lazy_exports
 
-METRICS: dict[str, tuple[type, type]] = {
-    "rouge": (RougeConfig, RougeMetric),
-    "bm25": (BM25Config, BM25Metric),
-    "ngram_recall": (NgramRecallConfig, NgramRecallMetric),
-    "leakage": (LeakageConfig, LeakageMetric),
-    "high_risk_pairs": (HighRiskPairsConfig, HighRiskPairsMetric),
-    "canary_exposure": (CanaryExposureConfig, CanaryExposureMetric),
-    "membership_inference": (MembershipInferenceConfig, MembershipInferenceMetric),
-    "name_probe": (NameProbeConfig, NameProbeMetric),
+METRICS: dict[str, tuple[str, str, str]] = {
+    "rouge": ("rouge", "RougeConfig", "RougeMetric"),
+    "bm25": ("bm25", "BM25Config", "BM25Metric"),
+    "ngram_recall": ("ngram_recall", "NgramRecallConfig", "NgramRecallMetric"),
+    "leakage": ("leakage", "LeakageConfig", "LeakageMetric"),
+    "high_risk_pairs": ("high_risk_pairs", "HighRiskPairsConfig", "HighRiskPairsMetric"),
+    "canary_exposure": ("canary_exposure", "CanaryExposureConfig", "CanaryExposureMetric"),
+    "membership_inference": ("membership_inference", "MembershipInferenceConfig", "MembershipInferenceMetric"),
+    "name_probe": ("name_probe", "NameProbeConfig", "NameProbeMetric"),
 }
+"""Metric name -> (module in this package, config class, metric class)."""
+
+__getattr__ = lazy_exports(__name__, {cls: f".{module}" for module, *classes in METRICS.values() for cls in classes})
 
 
 def _factory(name: str) -> Any:
-    config_cls, metric_cls = METRICS[name]
-    return lambda config: metric_cls(from_mapping(config_cls, config, f"privacy metric {name!r}"))
+    module, config_name, metric_name = METRICS[name]
+
+    def create(config: dict[str, Any]) -> Any:
+        impl = importlib.import_module(f".{module}", __name__)
+        config_cls, metric_cls = getattr(impl, config_name), getattr(impl, metric_name)
+        return metric_cls(from_mapping(config_cls, config, f"privacy metric {name!r}"))
+
+    return create
 
 
 @hookimpl

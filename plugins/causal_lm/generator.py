@@ -1,0 +1,95 @@
+"""The ``causal_lm`` generator's model code: add the tag tokens, wrap the base model with LoRA,
+fine-tune, and load the adapter back (merged, 4-bit, or served by vLLM)."""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from synthdeid.accounting import split_timing
+from synthdeid.lm import TrainingData
+from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, add_special_tokens, config_dict,
+                                     pack_blocks, read_meta, train_stages, write_json)
+from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
+
+from .config import NAME, CausalLMSettings
+from .lora import add_token_rows, load_base, peft_model
+from .vllm_backend import VLLMCausalLM, import_vllm
+
+
+class CausalLMGenerator:
+    name = NAME
+
+    def __init__(self, config: CausalLMSettings) -> None:
+        self.config = config
+
+    def prepare(self, data: TrainingData) -> tuple[Any, Any, CausalLMSettings, dict[str, Any]]:
+        """The LoRA-wrapped model, the extended tokenizer, the resolved config and the token facts
+        (deterministic: the same data and settings give the same initial model)."""
+        from transformers import AutoTokenizer
+
+        cfg = self.config
+        cfg = dataclasses.replace(cfg, seed=data.seed if cfg.seed is None else cfg.seed)
+        tok = AutoTokenizer.from_pretrained(cfg.model)
+        n_old = len(tok)
+        new_ids = add_special_tokens(tok, data.special_tokens)
+        base = load_base(cfg)
+        add_token_rows(base, new_ids, n_old, len(tok))
+        model = peft_model(base, cfg, new_ids, cfg.seed)
+        tokens = {"n_old_tokens": n_old, "new_token_ids": new_ids, "special_tokens": list(data.special_tokens),
+                  "start_id": tok.bos_token_id}
+        return model, tok, cfg, tokens
+
+    def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
+        """Fine-tune with LoRA (resuming from ``out_dir/checkpoint.pt``); returns val loss,
+        perplexity and tokens/s."""
+        check_data(data, NAME)
+        out_dir = Path(out_dir)
+        set_threads(self.config.threads)
+        model, tok, cfg, tokens = self.prepare(data)
+        write_json(out_dir / META_FILE, {"generator": NAME, "config": config_dict(cfg), **tokens})
+        codec = InlineCodec(tok, data.special_tokens, tokens["start_id"])
+        train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
+        dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
+        names = tuple(n for n, p in model.named_parameters() if p.requires_grad)
+        loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
+                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
+        metrics = train_stages(model, train_blocks, dev_blocks, [Stage(cfg.epochs, ((names, cfg.lr),))], loop,
+                               out_dir, fingerprint(cfg, data, cfg.seed))
+        save_kwargs = {"save_embedding_layers": False} if cfg.train_new_tokens and tokens["new_token_ids"] else {}
+        model.save_pretrained(out_dir / "adapter", **save_kwargs)
+        tok.save_pretrained(out_dir / "adapter")
+        metrics = {"generator": NAME, "vocab_size": len(tok), "new_tokens": len(tokens["new_token_ids"]), **metrics}
+        write_json(out_dir / "metrics.json", split_timing(metrics)[0])  # no wall-clock: byte-stable
+        return metrics
+
+    def load(self, out_dir: Path) -> HFCausalLM | VLLMCausalLM:
+        """The base model with the trained adapter (merged unless ``merge: false`` or 4-bit) as an
+        ``AutoregressiveLM`` in eval mode; with ``backend: vllm`` the merged model saved to a
+        temporary folder and served by vLLM."""
+        from peft import PeftModel
+        from transformers import AutoTokenizer
+
+        out_dir = Path(out_dir)
+        meta = read_meta(out_dir, NAME)
+        cfg = self.config  # the load-time settings (model folder, dtype, device, merge, threads)
+        set_threads(cfg.threads)
+        tok = AutoTokenizer.from_pretrained(out_dir / "adapter")
+        base = load_base(cfg)
+        add_token_rows(base, meta["new_token_ids"], meta["n_old_tokens"], len(tok))
+        model = PeftModel.from_pretrained(base, out_dir / "adapter")
+        codec = InlineCodec(tok, meta["special_tokens"], meta["start_id"])
+        if cfg.backend == "vllm":
+            import_vllm()  # fail before merging a large model
+            folder = tempfile.mkdtemp(prefix="synthdeid-vllm-")
+            atexit.register(shutil.rmtree, folder, True)
+            model.merge_and_unload().save_pretrained(folder)
+            tok.save_pretrained(folder)
+            return VLLMCausalLM(folder, codec, cfg.tensor_parallel_size, cfg.dtype)
+        if cfg.merge and not cfg.load_in_4bit:
+            model = model.merge_and_unload()
+        return HFCausalLM(model, codec)

@@ -1,0 +1,118 @@
+"""The ``gpt2`` generator's model code: build (from scratch, or from a local pretrained GPT-2 with
+the vocabulary adapted), train (packed blocks, gradual unfreezing or DP-SGD) and load."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from synthdeid.accounting import split_timing
+from synthdeid import SynthdeidError
+from synthdeid.lm import TrainingData
+from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
+                                     read_meta, train_bpe, train_stages, write_json)
+from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
+from synthdeid.plugins.hf_lm.dp_loop import note_samples, train_dp
+
+from .config import NAME, GPT2Settings
+from .unfreezing import unfreezing_stages
+from .vocab_transfer import transfer_embeddings
+
+DEFAULT_VOCAB = 8000
+
+
+class GPT2Generator:
+    name = NAME
+
+    def __init__(self, config: GPT2Settings) -> None:
+        self.config = config
+        if config.pretrained is not None and not (Path(config.pretrained) / "config.json").is_file():
+            raise SynthdeidError(f"generator 'gpt2': pretrained {config.pretrained!r} is not a local model folder "
+                                 "(no config.json); save one with save_pretrained() or remove the setting")
+
+    def resolved(self, data: TrainingData, pretrained_vocab: int | None = None,
+                 n_positions: int | None = None) -> GPT2Settings:
+        """The settings with every ``None`` default filled in (written to ``generator.json``)."""
+        c = self.config
+        vocab = c.vocab_size or pretrained_vocab or DEFAULT_VOCAB
+        return dataclasses.replace(c, vocab_size=vocab, seed=data.seed if c.seed is None else c.seed,
+                                   block_size=c.block_size or n_positions or c.n_positions)
+
+    def build(self, data: TrainingData) -> tuple[Any, Any, GPT2Settings, dict[str, int]]:
+        """The untrained model, its BPE tokenizer, the resolved settings and the vocabulary-transfer
+        counts (deterministic for the same data and settings)."""
+        from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
+
+        c = self.config
+        if c.pretrained is None:
+            cfg = self.resolved(data)
+            tok = train_bpe(data.train, data.special_tokens, cfg.vocab_size, cfg.min_frequency)
+            torch.manual_seed(cfg.seed)
+            eod = tok.convert_tokens_to_ids("<EOD>")
+            model = GPT2LMHeadModel(GPT2Config(
+                vocab_size=len(tok), n_positions=c.n_positions, n_embd=c.n_embd, n_layer=c.n_layer, n_head=c.n_head,
+                resid_pdrop=c.dropout, embd_pdrop=c.dropout, attn_pdrop=c.dropout,
+                bos_token_id=eod, eos_token_id=eod, pad_token_id=eod))
+            return model, tok, cfg, {}
+        old_tok = AutoTokenizer.from_pretrained(c.pretrained)
+        model = GPT2LMHeadModel.from_pretrained(c.pretrained)
+        m = model.config
+        cfg = dataclasses.replace(self.resolved(data, len(old_tok), m.n_positions), n_layer=m.n_layer,
+                                  n_embd=m.n_embd, n_head=m.n_head, n_positions=m.n_positions)
+        if cfg.block_size > m.n_positions:
+            raise SynthdeidError(f"generator 'gpt2': block_size {cfg.block_size} exceeds the pretrained model's "
+                                 f"{m.n_positions} positions")
+        tok = train_bpe(data.train, data.special_tokens, cfg.vocab_size, cfg.min_frequency)
+        aliases = {"<EOD>": old_tok.eos_token} if old_tok.eos_token else {}
+        info = transfer_embeddings(model, old_tok, tok, aliases)
+        eod = tok.convert_tokens_to_ids("<EOD>")
+        model.config.bos_token_id = model.config.eos_token_id = model.config.pad_token_id = eod
+        return model, tok, cfg, info
+
+    def stages(self, model: Any, cfg: GPT2Settings) -> list[Stage]:
+        """One stage over all weights, or the gradual-unfreezing stages."""
+        if cfg.gradual_unfreezing:
+            return unfreezing_stages(model, cfg.unfreeze_epochs, cfg.unfreeze_lrs, cfg.lr_decay)
+        return [Stage(cfg.epochs, ((tuple(n for n, _ in model.named_parameters()), cfg.lr),))]
+
+    def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
+        """Train (resuming from ``out_dir/checkpoint.pt``); returns val loss, perplexity, tokens/s."""
+        check_data(data, NAME)
+        out_dir = Path(out_dir)
+        set_threads(self.config.threads)
+        model, tok, cfg, info = self.build(data)
+        meta = {"generator": NAME, "config": config_dict(cfg), "special_tokens": list(data.special_tokens),
+                "vocab_transfer": info}
+        write_json(out_dir / META_FILE, meta)
+        codec = InlineCodec(tok, data.special_tokens)
+        train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
+        dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
+        loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
+                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
+        if cfg.dp is not None:  # one note per sample instead of packed blocks (see hf_lm.dp_loop)
+            notes, cut = note_samples([codec.stream([line]) for line in data.train],
+                                      min(cfg.dp.max_tokens, cfg.block_size))
+            metrics = train_dp(model, notes, dev_blocks, cfg.epochs, cfg.lr, loop, cfg.dp, out_dir,
+                               fingerprint(cfg, data, cfg.seed), cut)
+        else:
+            metrics = train_stages(model, train_blocks, dev_blocks, self.stages(model, cfg), loop, out_dir,
+                                   fingerprint(cfg, data, cfg.seed))
+        model.save_pretrained(out_dir / "model")
+        tok.save_pretrained(out_dir / "model")
+        metrics = {"generator": NAME, "vocab_size": len(tok), **info, **metrics}
+        write_json(out_dir / "metrics.json", split_timing(metrics)[0])  # no wall-clock: byte-stable
+        return metrics
+
+    def load(self, out_dir: Path) -> HFCausalLM:
+        """The trained model as an ``AutoregressiveLM`` (eval mode)."""
+        from transformers import GPT2LMHeadModel, PreTrainedTokenizerFast
+
+        out_dir = Path(out_dir)
+        meta = read_meta(out_dir, NAME)
+        set_threads(self.config.threads)
+        model = GPT2LMHeadModel.from_pretrained(out_dir / "model")
+        tok = PreTrainedTokenizerFast.from_pretrained(out_dir / "model")
+        return HFCausalLM(model, InlineCodec(tok, meta["special_tokens"]))
