@@ -46,6 +46,8 @@ def test_config_errors(base, tmp_path, register_plugin):
         causal_plugin.create({"model": str(tmp_path)})
     with pytest.raises(SynthdeidError, match="lora_rank.*lora_r"):
         causal_plugin.create({"model": str(base), "lora_rank": 4})
+    with pytest.raises(SynthdeidError, match="device must be auto .*cuda:N"):
+        causal_plugin.create({"model": str(base), "device": "cuda:"})
     if not torch.cuda.is_available():
         with pytest.raises(SynthdeidError, match="load_in_4bit"):
             causal_plugin.create({"model": str(base), "load_in_4bit": True})

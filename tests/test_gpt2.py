@@ -76,6 +76,8 @@ def test_config_errors_and_registration(register_plugin):
         gpt2_plugin.create({"n_embd": 30, "n_head": 4})
     with pytest.raises(SynthdeidError, match="local model folder"):
         gpt2_plugin.create({"pretrained": "/no/such/model"})
+    with pytest.raises(SynthdeidError, match="'gpt2': device must be auto .*cuda:N"):
+        gpt2_plugin.create({"device": "gpu"})
     if "gpt2" not in registry("generator"):
         register_plugin(gpt2_plugin, "gpt2-under-test")
     gen = registry("generator").create("gpt2", {"n_layer": 2})

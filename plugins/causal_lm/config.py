@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synthdeid import SynthdeidError
+from synthdeid.distributed import DEVICE_HELP, torch_device, valid_device
 
 if TYPE_CHECKING:
     import torch
@@ -82,7 +83,7 @@ class CausalLMSettings:
              "tensor_parallel_size must be a positive integer")
         need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
         need(self.dtype in (*DTYPE_NAMES, "auto"), f"dtype must be one of {', '.join([*DTYPE_NAMES, 'auto'])}")
-        need(self.device in ("auto", "cpu", "cuda") or self.device.startswith("cuda:"), "device must be auto, cpu or cuda")
+        need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         if self.load_in_4bit:
             if importlib.util.find_spec("bitsandbytes") is None:
                 raise SynthdeidError("generator 'causal_lm': load_in_4bit (QLoRA) needs the bitsandbytes package "
@@ -95,8 +96,5 @@ class CausalLMSettings:
                                      "available; set load_in_4bit: false to train LoRA on full-precision weights")
 
     def torch_device(self) -> torch.device:
-        import torch
-
-        if self.device == "auto":
-            return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-        return torch.device(self.device)
+        """The ``device`` setting's torch device (``synthdeid.distributed.torch_device``)."""
+        return torch_device(self.device)

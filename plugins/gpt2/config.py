@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
+from synthdeid.distributed import DEVICE_HELP, valid_device
 from synthdeid.dp import DPConfig
 
 NAME = "gpt2"
@@ -47,6 +48,9 @@ class GPT2Settings:
     seed: int | None = None
     """None: the seed of the training data (params)."""
     threads: int = 2
+    device: str = "auto"
+    """Where the model trains and generates: auto (a GPU when CUDA is available; under torchrun,
+    each process's own), cpu, cuda or cuda:N."""
     dp: DPConfig | None = None
     """Differentially private training (``synthdeid.dp.DPConfig``): DP-SGD with one note per sample
     (no packed blocks), AdamW at ``lr`` for ``epochs``; not with gradual unfreezing."""
@@ -69,6 +73,7 @@ class GPT2Settings:
              f"block_size must not exceed n_positions ({self.n_positions})")
         need(self.vocab_size is None or self.vocab_size >= 300, "vocab_size must be at least 300")
         need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
+        need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         need(0 <= self.dropout < 1 and 0 <= self.warmup < 1, "dropout and warmup must be in [0, 1)")
         need(self.lr > 0 and self.lr_decay >= 1, "lr must be > 0 and lr_decay >= 1")
         need(len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,

@@ -11,6 +11,7 @@ import torch
 
 from synthdeid.accounting import split_timing
 from synthdeid import SynthdeidError
+from synthdeid.distributed import torch_device
 from synthdeid.lm import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
                                      read_meta, train_bpe, train_stages, write_json)
@@ -84,6 +85,7 @@ class GPT2Generator:
         out_dir = Path(out_dir)
         set_threads(self.config.threads)
         model, tok, cfg, info = self.build(data)
+        model.to(torch_device(cfg.device))  # built on the CPU (seeded), then moved: the same initial weights
         meta = {"generator": NAME, "config": config_dict(cfg), "special_tokens": list(data.special_tokens),
                 "vocab_transfer": info}
         write_json(out_dir / META_FILE, meta)
@@ -113,6 +115,6 @@ class GPT2Generator:
         out_dir = Path(out_dir)
         meta = read_meta(out_dir, NAME)
         set_threads(self.config.threads)
-        model = GPT2LMHeadModel.from_pretrained(out_dir / "model")
+        model = GPT2LMHeadModel.from_pretrained(out_dir / "model").to(torch_device(self.config.device))
         tok = PreTrainedTokenizerFast.from_pretrained(out_dir / "model")
         return HFCausalLM(model, InlineCodec(tok, meta["special_tokens"]))

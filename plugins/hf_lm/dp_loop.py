@@ -56,6 +56,7 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / CHECKPOINT
+    device = next(model.parameters()).device
     torch.manual_seed(settings.seed)
     random.seed(settings.seed)
     training = DPTraining(dp, len(samples), epochs, settings.seed)
@@ -65,7 +66,7 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
     history: list[dict[str, Any]] = []
     first = 0
     if path.exists():
-        ckpt = torch.load(path, map_location="cpu", weights_only=False)
+        ckpt = torch.load(path, map_location="cpu", weights_only=False)  # its rng state must stay on the CPU
         if ckpt["fingerprint"] != fingerprint:
             raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
                                  "folder) to train from scratch")
@@ -87,7 +88,7 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
                 if batch:
                     batch = sorted(batch, key=lambda i: (len(samples[i]), i))
                     for k in range(0, len(batch), PHYSICAL_BATCH):
-                        ids, mask = _collate([samples[i] for i in batch[k:k + PHYSICAL_BATCH]], torch.device("cpu"))
+                        ids, mask = _collate([samples[i] for i in batch[k:k + PHYSICAL_BATCH]], device)
                         loss = per_note_loss(gsm, ids, mask)
                         backward(loss.mean())
                         losses += loss.detach().tolist()
