@@ -30,7 +30,8 @@ class GPT2Settings:
     epochs: int = 3
     batch_size: int = 2
     """Blocks per step: small data needs many small steps (batch 2 reached a much lower validation
-    loss than 8 after one epoch on the demo corpus)."""
+    loss than 8 after one epoch on the demo corpus; the demo preset uses 1: 2 epochs gave validation
+    loss 4.22 against batch 2's 4.51, in the same time)."""
     block_size: int | None = None
     """Training sequence length; None: n_positions (positions beyond it would stay untrained)."""
     lr: float = 1e-3
