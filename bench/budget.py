@@ -43,7 +43,8 @@ def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, fl
     t0 = time.perf_counter()
     with open(log, "a", encoding="utf-8") as out:
         proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                                env={**os.environ, "CI": "true", "PYTHONUNBUFFERED": "1"})  # stage lines as they happen
+                                env={**os.environ, "CI": "true", "PYTHONUNBUFFERED": "1",  # stage lines as they happen
+                                     "PATH": f"{cwd / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"})  # as make does
         assert proc.stdout is not None
         for line in proc.stdout:
             out.write(line)
