@@ -27,6 +27,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.mlm_fill",
     "synthdeid.plugins.flair_tagger",
     "synthdeid.plugins.hf_tagger",
+    "synthdeid.plugins.torch_tagger",
     "synthdeid.plugins.privacy",
 )
 

@@ -1,0 +1,77 @@
+"""Settings of the ``torch_bilstm_crf`` tagger (the ``taggers.<name>.config`` section of params)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CONTEXTS = ("line", "note")
+
+
+@dataclass(frozen=True)
+class TorchTaggerConfig:
+    """A BiLSTM-CRF over word, word-shape and character-CNN features (Lample et al. 2016, Ma &
+    Hovy 2016), written in torch over index tensors: every embedding is trained here from the
+    training notes, nothing is downloaded. Training stops early on the validation notes'
+    entity F1 (``patience``) and keeps the best epoch's weights."""
+
+    word_dim: int = 100
+    """Word embeddings (lower-cased, digits as 0); words first seen in training once are read as
+    unknown with probability ``word_unk_rate`` so the unknown-word vector learns."""
+    word_unk_rate: float = 0.5
+    shape_dim: int = 20
+    """Word-shape embeddings (``Jansen`` -> ``Xx``, ``06-1234`` -> ``d-d``, first word of a line
+    marked), the feature that carries casing and digit patterns."""
+    char_dim: int = 30
+    char_filters: int = 64
+    """Character CNN: filters of width ``char_width`` over the first ``max_word_chars`` characters."""
+    char_width: int = 3
+    max_word_chars: int = 24
+    hidden_size: int = 128
+    """LSTM units per direction."""
+    layers: int = 1
+    dropout: float = 0.5
+    context: str = "note"
+    """The sequence the LSTM reads: ``note`` (the note's words across lines, cut into windows of
+    ``max_tokens``) or ``line`` (each line alone, as the flair tagger does)."""
+    max_tokens: int = 128
+    learning_rate: float = 0.002
+    """Adam's learning rate."""
+    batch_size: int = 16
+    """Windows per update (length-bucketed)."""
+    max_epochs: int = 40
+    patience: int = 4
+    """Stop after this many epochs without a better validation F1 (the best epoch's weights are kept)."""
+    grad_clip: float = 5.0
+    seed: int = 0
+    threads: int = 2
+    """torch threads while training and predicting (0: leave torch's setting)."""
+    predict_batch_size: int = 64
+
+    def __post_init__(self) -> None:
+        checks = {
+            "word_dim >= 1": self.word_dim >= 1,
+            "shape_dim >= 0": self.shape_dim >= 0,
+            "char_dim >= 0 and char_filters >= 0": self.char_dim >= 0 and self.char_filters >= 0,
+            "char_width odd and >= 1": self.char_width >= 1 and self.char_width % 2 == 1,
+            "max_word_chars >= 1": self.max_word_chars >= 1,
+            "hidden_size >= 1": self.hidden_size >= 1,
+            "layers >= 1": self.layers >= 1,
+            "0 <= dropout < 1": 0 <= self.dropout < 1,
+            "0 <= word_unk_rate <= 1": 0 <= self.word_unk_rate <= 1,
+            f"context in {'/'.join(CONTEXTS)}": self.context in CONTEXTS,
+            "max_tokens >= 1": self.max_tokens >= 1,
+            "learning_rate > 0": self.learning_rate > 0,
+            "batch_size >= 1": self.batch_size >= 1,
+            "max_epochs >= 1": self.max_epochs >= 1,
+            "patience >= 1": self.patience >= 1,
+            "grad_clip > 0": self.grad_clip > 0,
+            "threads >= 0": self.threads >= 0,
+            "predict_batch_size >= 1": self.predict_batch_size >= 1,
+        }
+        failed = [k for k, ok in checks.items() if not ok]
+        if failed:
+            raise ValueError("need " + "; ".join(failed))
+
+    @property
+    def uses_chars(self) -> bool:
+        return self.char_dim > 0 and self.char_filters > 0

@@ -1,0 +1,89 @@
+"""A linear-chain CRF over BIO tags in plain torch: negative log-likelihood (forward algorithm)
+and batched Viterbi decoding, with the transitions BIO forbids (``O`` -> ``I-X``, ``B-X`` ->
+``I-Y``, a sequence starting with ``I-X``) fixed at a large negative score, so every decoded
+sequence is well-formed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import torch
+from torch import nn
+
+FORBIDDEN = -10000.0
+
+
+def allowed_transitions(tags: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
+    """``(allowed[i, j], may_start[j])`` for BIO tags: ``I-X`` only after ``B-X`` or ``I-X``."""
+    n = len(tags)
+    allowed = torch.ones(n, n, dtype=torch.bool)
+    may_start = torch.ones(n, dtype=torch.bool)
+    for j, tag in enumerate(tags):
+        if tag.startswith("I-"):
+            label = tag[2:]
+            may_start[j] = False
+            for i, prev in enumerate(tags):
+                allowed[i, j] = prev in (f"B-{label}", f"I-{label}")
+    return allowed, may_start
+
+
+class CRF(nn.Module):
+    """Transition scores ``transitions[i, j]`` (tag i followed by tag j), start and end scores."""
+
+    def __init__(self, tags: Sequence[str]) -> None:
+        super().__init__()
+        n = len(tags)
+        self.transitions = nn.Parameter(torch.zeros(n, n))
+        self.start = nn.Parameter(torch.zeros(n))
+        self.end = nn.Parameter(torch.zeros(n))
+        allowed, may_start = allowed_transitions(tags)
+        self.register_buffer("transition_mask", torch.where(allowed, 0.0, FORBIDDEN), persistent=False)
+        self.register_buffer("start_mask", torch.where(may_start, 0.0, FORBIDDEN), persistent=False)
+
+    def _scores(self) -> tuple[torch.Tensor, torch.Tensor]:
+        return self.transitions + self.transition_mask, self.start + self.start_mask
+
+    def nll(self, emissions: torch.Tensor, tags: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """Summed negative log-likelihood of the gold ``tags`` (batch x time) given ``emissions``
+        (batch x time x tags); positions at or past ``lengths`` are padding."""
+        trans, start = self._scores()
+        batch, steps, _ = emissions.shape
+        mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
+        fmask = mask.to(emissions.dtype)
+        gold_emit = emissions.gather(2, tags.unsqueeze(2)).squeeze(2)
+        gold = start[tags[:, 0]] + (gold_emit * fmask).sum(1)
+        if steps > 1:
+            gold = gold + (trans[tags[:, :-1], tags[:, 1:]] * fmask[:, 1:]).sum(1)
+        last = tags.gather(1, (lengths - 1).unsqueeze(1)).squeeze(1)
+        gold = gold + self.end[last]
+        per_step = emissions.unbind(1)  # one backward op for all steps, not one slice each
+        alpha = start.unsqueeze(0) + per_step[0]
+        for t in range(1, steps):
+            new = torch.logsumexp(alpha.unsqueeze(2) + trans.unsqueeze(0), dim=1) + per_step[t]
+            alpha = torch.where(mask[:, t:t + 1], new, alpha)
+        log_z = torch.logsumexp(alpha + self.end.unsqueeze(0), dim=1)
+        return (log_z - gold).sum()
+
+    @torch.no_grad()
+    def decode(self, emissions: torch.Tensor, lengths: torch.Tensor) -> list[list[int]]:
+        """The best tag sequence of each item (its own length)."""
+        trans, start = self._scores()
+        batch, steps, _ = emissions.shape
+        mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
+        per_step = emissions.unbind(1)
+        score = start.unsqueeze(0) + per_step[0]
+        back: list[torch.Tensor] = []
+        for t in range(1, steps):
+            best, arg = (score.unsqueeze(2) + trans.unsqueeze(0)).max(dim=1)
+            new = best + per_step[t]
+            keep = mask[:, t:t + 1]
+            score = torch.where(keep, new, score)
+            # past an item's end its best tag stays put: a pointer to itself
+            back.append(torch.where(keep, arg, torch.arange(arg.size(1), device=arg.device).unsqueeze(0)))
+        last = (score + self.end.unsqueeze(0)).argmax(dim=1)
+        path = [last]
+        for ptr in reversed(back):
+            last = ptr.gather(1, last.unsqueeze(1)).squeeze(1)
+            path.append(last)
+        full = torch.stack(path[::-1], dim=1).tolist()
+        return [row[:n] for row, n in zip(full, lengths.tolist())]

@@ -1,0 +1,150 @@
+"""The ``torch_bilstm_crf`` tagger: train (with early stopping on the validation notes), save
+(safetensors weights, ``vocab.json``, ``tagger.json``), load and predict exact character spans."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from synthdeid import SynthdeidError
+from synthdeid.accounting import write_json
+from synthdeid.plugins.flair_tagger import words as W
+from synthdeid.plugins.flair_tagger.settings import read_meta, seed_everything, torch_threads, write_meta
+from synthdeid.records import Document, Span
+
+from .config import TorchTaggerConfig
+from .features import Vocab, Window, doc_windows
+from .network import BiLSTMCRF, Encoded, make_batch
+from .training import fit
+
+NAME = "torch_bilstm_crf"
+WEIGHTS = "model.safetensors"
+VOCAB = "vocab.json"
+
+
+def _network(vocab: Vocab, cfg: TorchTaggerConfig) -> BiLSTMCRF:
+    return BiLSTMCRF(len(vocab.words), len(vocab.shapes), len(vocab.chars), vocab.tags, cfg)
+
+
+def predict_windows(net: BiLSTMCRF, items: Sequence[Encoded], batch_size: int) -> list[list[int]]:
+    """Best tag ids of every encoded window (batched by length; results in input order)."""
+    order = sorted(range(len(items)), key=lambda i: (len(items[i][0]), i))
+    out: list[list[int]] = [[] for _ in items]
+    with torch.inference_mode():
+        for k in range(0, len(order), batch_size):
+            idx = order[k:k + batch_size]
+            batch = make_batch([items[i] for i in idx])
+            for i, tags in zip(idx, net.crf.decode(net.emissions(batch), batch.lengths)):
+                out[i] = tags
+    return out
+
+
+def spans_of(docs: Sequence[Document], windows: Sequence[Window], tag_ids: Sequence[Sequence[int]],
+             vocab: Vocab) -> list[list[Span]]:
+    """Character spans per document from the windows' tag ids."""
+    labels = {t[2:] for t in vocab.tags if t != "O"}
+    spans: list[list[Span]] = [[] for _ in docs]
+    for win, ids in zip(windows, tag_ids, strict=True):
+        spans[win.doc].extend(W.decode([vocab.tags[i] for i in ids], win.words, labels))
+    return [sorted(s, key=lambda x: (x.start, x.end)) for s in spans]
+
+
+class TrainedTorchTagger:
+    """A trained ``torch_bilstm_crf`` model: ``predict(docs)`` gives spans per document."""
+
+    def __init__(self, net: BiLSTMCRF, vocab: Vocab, config: TorchTaggerConfig, tokenize: W.Tokenize) -> None:
+        self.net = net.eval()
+        self.vocab = vocab
+        self.config = config
+        self.tokenize = tokenize
+
+    def windows(self, docs: Sequence[Document]) -> tuple[list[Window], list[Encoded]]:
+        wins = doc_windows(docs, self.tokenize, self.config.context, self.config.max_tokens, labelled=False)
+        return wins, [self.vocab.encode(docs[w.doc].text, w) for w in wins]
+
+    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
+        with torch_threads(self.config.threads):
+            wins, items = self.windows(docs)
+            return spans_of(docs, wins, predict_windows(self.net, items, self.config.predict_batch_size), self.vocab)
+
+
+class TorchTagger:
+    """Factory product of ``torch_bilstm_crf``: trains and loads taggers."""
+
+    name = NAME
+
+    def __init__(self, config: TorchTaggerConfig) -> None:
+        self.config = config
+        self.trained: TrainedTorchTagger | None = None
+
+    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
+              tokenize: W.Tokenize) -> dict[str, Any]:
+        cfg = self.config
+        out_dir = Path(out_dir)
+        labels = sorted({s.label for d in train for s in d.spans})
+        if not labels:
+            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
+                                 "train on an annotated corpus")
+        dev, dropped = W.restrict_labels(dev, labels)
+        wins = doc_windows(train, tokenize, cfg.context, cfg.max_tokens, labelled=True)
+        vocab = Vocab.build(((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
+                            labels, cfg.max_word_chars)
+        tag_index = {t: i for i, t in enumerate(vocab.tags)}
+        items = [vocab.encode(train[w.doc].text, w) for w in wins]
+        gold = [[tag_index[t] for t in W.bio_tags(w.words, train[w.doc].spans)] for w in wins]
+        with torch_threads(cfg.threads):
+            seed_everything(cfg.seed)
+            net = _network(vocab, cfg)
+            trained = TrainedTorchTagger(net, vocab, cfg, tokenize)
+            evaluate = None
+            if dev:
+                dev_wins, dev_items = trained.windows(dev)
+
+                def evaluate() -> dict[str, float]:
+                    ids = predict_windows(net, dev_items, cfg.predict_batch_size)
+                    return W.entity_f1([d.spans for d in dev], spans_of(dev, dev_wins, ids, vocab))
+
+            run = fit(net, items, gold, vocab.singletons, cfg, evaluate)
+        self.save(out_dir, net, vocab, labels)
+        self.trained = TrainedTorchTagger(net, vocab, cfg, tokenize)
+        started = time.perf_counter()
+        metrics: dict[str, Any] = {
+            "tagger": NAME, "labels": labels, "parameters": sum(p.numel() for p in net.parameters()),
+            "vocabulary": {"words": len(vocab.words), "shapes": len(vocab.shapes), "chars": len(vocab.chars)},
+            "train_windows": len(wins), "train_tokens": sum(len(w.words) for w in wins),
+            "train_spans": sum(len(d.spans) for d in train),
+            "train_spans_without_tokens": sum(len(d.spans) for d in train) - sum(
+                W.covered_spans((x for w in wins if w.doc == i for x in w.words), d.spans) for i, d in enumerate(train)),
+            "dev_labels_unseen_in_training": dropped, **run,
+        }
+        if dev:
+            metrics["dev"] = W.entity_f1([d.spans for d in dev], self.trained.predict(dev))
+            metrics["dev_predict_seconds"] = round(time.perf_counter() - started, 3)
+        return metrics
+
+    def save(self, out_dir: Path, net: BiLSTMCRF, vocab: Vocab, labels: list[str]) -> None:
+        from safetensors.torch import save_file
+
+        out_dir.mkdir(parents=True, exist_ok=True)
+        save_file({k: v.contiguous() for k, v in net.state_dict().items()}, str(out_dir / WEIGHTS))
+        write_json(vocab.to_json(), out_dir / VOCAB)
+        write_meta(out_dir, NAME, self.config, labels=labels)
+
+    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedTorchTagger:
+        from safetensors.torch import load_file
+
+        out_dir = Path(out_dir)
+        meta = read_meta(out_dir, NAME)
+        missing = [f for f in (WEIGHTS, VOCAB) if not (out_dir / f).exists()]
+        if missing:
+            raise SynthdeidError(f"{out_dir} has no {', '.join(missing)}; retrain the tagger")
+        config = TorchTaggerConfig(**meta["config"])
+        vocab = Vocab.from_json(json.loads((out_dir / VOCAB).read_text(encoding="utf-8")))
+        net = _network(vocab, config)
+        net.load_state_dict(load_file(str(out_dir / WEIGHTS)))
+        return TrainedTorchTagger(net, vocab, config, tokenize)
