@@ -1,0 +1,198 @@
+"""The ``torch_bilstm_crf`` tagger: its CRF against brute-force enumeration, its features, and a
+small model trained on the toy notes (a few seconds on 1 thread)."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import pytest
+import torch
+
+from synthdeid import Document, Span, SynthdeidError
+from synthdeid.formats.conll import default_tokenize
+from synthdeid.plugins.flair_tagger import words as W
+from synthdeid.plugins.torch_tagger import create
+from synthdeid.plugins.torch_tagger.crf import CRF, FORBIDDEN, allowed_transitions
+from synthdeid.plugins.torch_tagger.features import Vocab, doc_windows, normal_word, shape
+from toy_notes import long_doc, toy_docs
+
+FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
+TAGS = ["O", "B-Name", "I-Name", "B-Date", "I-Date"]
+
+
+# ---- the CRF against enumeration of every tag sequence ----------------------------------------
+
+def _path_score(crf: CRF, emissions: torch.Tensor, path: tuple[int, ...]) -> torch.Tensor:
+    trans, start = crf._scores()
+    score = start[path[0]] + emissions[0, path[0]] + crf.end[path[-1]]
+    for t in range(1, len(path)):
+        score = score + trans[path[t - 1], path[t]] + emissions[t, path[t]]
+    return score
+
+
+@pytest.fixture()
+def crf() -> CRF:
+    torch.manual_seed(0)
+    model = CRF(TAGS)
+    with torch.no_grad():
+        for p in model.parameters():
+            p.normal_()
+            p.requires_grad_(False)
+    return model
+
+
+def test_nll_equals_enumerated_log_partition_minus_gold(crf: CRF) -> None:
+    lengths = torch.tensor([4, 2, 1])
+    emissions = torch.randn(3, 4, len(TAGS))
+    gold = torch.tensor([[1, 2, 0, 3], [3, 4, 0, 0], [0, 0, 0, 0]])
+    expected = 0.0
+    for b, n in enumerate(lengths.tolist()):
+        paths = list(itertools.product(range(len(TAGS)), repeat=n))
+        scores = torch.stack([_path_score(crf, emissions[b, :n], p) for p in paths])
+        expected += float(torch.logsumexp(scores, 0) - _path_score(crf, emissions[b, :n], tuple(gold[b, :n].tolist())))
+    assert float(crf.nll(emissions, gold, lengths)) == pytest.approx(expected, rel=1e-5)
+
+
+def test_viterbi_finds_the_enumerated_best_path(crf: CRF) -> None:
+    lengths = torch.tensor([5, 3, 1])
+    emissions = torch.randn(3, 5, len(TAGS)) * 3
+    decoded = crf.decode(emissions, lengths)
+    for b, n in enumerate(lengths.tolist()):
+        paths = list(itertools.product(range(len(TAGS)), repeat=n))
+        best = max(paths, key=lambda p: float(_path_score(crf, emissions[b, :n], p)))
+        assert decoded[b] == list(best)
+
+
+def test_bio_constraints_make_every_decoded_sequence_well_formed(crf: CRF) -> None:
+    allowed, may_start = allowed_transitions(TAGS)
+    assert not may_start[TAGS.index("I-Name")] and may_start[TAGS.index("B-Name")]
+    assert not allowed[TAGS.index("O"), TAGS.index("I-Date")]
+    assert not allowed[TAGS.index("B-Name"), TAGS.index("I-Date")]
+    assert allowed[TAGS.index("I-Date"), TAGS.index("I-Date")]
+    emissions = torch.zeros(1, 3, len(TAGS))
+    emissions[0, :, TAGS.index("I-Date")] = 50.0  # I-Date everywhere scores best without constraints
+    [path] = crf.decode(emissions, torch.tensor([3]))
+    assert path[0] != TAGS.index("I-Date") and FORBIDDEN < -1000
+    tags = [TAGS[i] for i in path]
+    assert tags[1:] == ["I-Date", "I-Date"] and tags[0] == "B-Date"
+
+
+# ---- features ---------------------------------------------------------------------------------
+
+def test_shapes_and_normal_words() -> None:
+    assert shape("Jansen", False) == "Xx"
+    assert shape("06-12345678", False) == "d-d"
+    assert shape("J.", True) == "^X."
+    assert shape("jan.jansen@mail.nl", False) == "x.x@x.x"
+    assert shape("jan.de.vries@zorg.nl", False) == "x.x.~x.x"  # long shapes: 4 + 3 classes
+    assert normal_word("24-12-2019") == "00-00-0000" and normal_word("Jansen") == "jansen"
+
+
+def test_note_windows_cross_lines_and_mark_line_starts() -> None:
+    doc = Document.create("x", "Mw. Jansen\nbelde op 12 maart.", [Span(4, 10, "Name")])
+    [win] = doc_windows([doc], default_tokenize, "note", 128, labelled=True)
+    assert [doc.text[a:b] for a, b in win.words] == ["Mw", ".", "Jansen", "belde", "op", "12", "maart", "."]
+    assert win.line_starts == [True, False, False, True, False, False, False, False]
+    assert len(doc_windows([doc], default_tokenize, "line", 128, labelled=True)) == 2
+    assert [len(w.words) for w in doc_windows([doc], default_tokenize, "note", 3, labelled=True)] == [3, 3, 2]
+
+
+def test_vocab_round_trips_through_json() -> None:
+    vocab = Vocab.build([("Jansen", True), ("kwam", False), ("kwam", False)], ["Name"], 24)
+    again = Vocab.from_json(vocab.to_json())
+    assert (again.words, again.shapes, again.chars, again.tags) == (vocab.words, vocab.shapes, vocab.chars, vocab.tags)
+    assert vocab.singletons == {vocab.words["jansen"]}
+
+
+# ---- the tagger -------------------------------------------------------------------------------
+
+def test_unknown_or_bad_setting_is_a_clear_error() -> None:
+    with pytest.raises(SynthdeidError, match="hiden_size.*hidden_size"):
+        create({"hiden_size": 64})
+    with pytest.raises(SynthdeidError, match="context in line/note"):
+        create({"context": "page"})
+
+
+def test_registered_as_a_tagger() -> None:
+    from synthdeid.plugins import registry
+
+    assert registry("tagger").create("torch_bilstm_crf", {"max_epochs": 1}).config.max_epochs == 1
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    out = tmp_path_factory.mktemp("torch_tagger")
+    train = toy_docs(40, seed=0)
+    dev = toy_docs(10, seed=1) + [Document.create("age", "Zij is 83 jaar.", [Span(7, 14, "Age")])]
+    tagger = create({**FAST, "max_epochs": 15, "patience": 4})
+    metrics = tagger.train(train, dev, out, default_tokenize)
+    return {"tagger": tagger, "metrics": metrics, "out": out, "train": train}
+
+
+def test_learns_the_toy_data(trained: dict[str, Any]) -> None:
+    unseen = toy_docs(30, seed=11)
+    pred = trained["tagger"].trained.predict(unseen)
+    assert W.entity_f1([d.spans for d in unseen], pred)["f1"] > 0.9
+    assert trained["metrics"]["labels"] == ["Date", "Name"]
+    assert trained["metrics"]["dev_labels_unseen_in_training"] == {"Age": 1}
+
+
+def test_keeps_the_best_epoch(trained: dict[str, Any]) -> None:
+    m = trained["metrics"]
+    history = [row["dev_f1"] for row in m["history"]]
+    assert m["epochs_run"] == len(history) and history[m["best_epoch"] - 1] == max(history)
+    assert history.index(max(history)) == m["best_epoch"] - 1  # the first epoch reaching the best
+    assert m["epochs_run"] == 15 or m["epochs_run"] - m["best_epoch"] == 4  # stopped by patience
+    assert m["dev"]["f1"] == pytest.approx(max(history), abs=1e-4)
+
+
+def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) -> None:
+    docs = toy_docs(20, seed=4) + [long_doc()]
+    before = trained["tagger"].trained.predict(docs)
+    loaded = create({}).load(trained["out"], default_tokenize)
+    assert loaded.config == trained["tagger"].config  # the saved config, not the factory's
+    assert loaded.predict(docs) == before
+    assert {p.name for p in trained["out"].iterdir()} == {"tagger.json", "vocab.json", "model.safetensors"}
+
+
+def test_predictions_are_valid_spans_to_the_end_of_long_notes(trained: dict[str, Any]) -> None:
+    doc = long_doc(400)
+    tail = default_tokenize(doc.text)[300][0]
+    [spans] = trained["tagger"].trained.predict([doc])
+    assert spans == sorted(spans)
+    for a, b in zip(spans, spans[1:]):
+        assert a.end <= b.start
+    for s in spans:
+        assert 0 <= s.start < s.end <= len(doc.text) and s.label in {"Date", "Name"}
+    gold_tail = {s for s in doc.spans if s.start >= tail}
+    assert gold_tail and len({s for s in spans if s.start >= tail} & gold_tail) >= len(gold_tail) // 2
+
+
+def test_same_seed_same_model_other_seed_other_model(tmp_path: Path) -> None:
+    train, docs = toy_docs(20, seed=5), toy_docs(5, seed=6)
+    runs = []
+    for k, seed in enumerate((3, 3, 4)):
+        tagger = create({**FAST, "max_epochs": 2, "seed": seed})
+        m = tagger.train(train, toy_docs(4, seed=7), tmp_path / str(k), default_tokenize)
+        runs.append(([row["train_loss"] for row in m["history"]], tagger.trained.predict(docs)))
+        runs[-1] += ((tmp_path / str(k) / "model.safetensors").read_bytes(),)
+    assert runs[0] == runs[1]
+    assert runs[0][0] != runs[2][0]
+
+
+def test_without_validation_notes_trains_max_epochs(tmp_path: Path) -> None:
+    m = create({**FAST, "max_epochs": 2}).train(toy_docs(10), [], tmp_path, default_tokenize)
+    assert m["epochs_run"] == 2 and m["best_epoch"] == 2 and "dev" not in m
+
+
+def test_no_spans_in_training_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(SynthdeidError, match="no PHI spans"):
+        create(FAST).train([Document.create("x", "geen namen hier")], [], tmp_path, default_tokenize)
+
+
+def test_loading_a_folder_without_weights_names_the_fix(trained: dict[str, Any], tmp_path: Path) -> None:
+    (tmp_path / "tagger.json").write_bytes((trained["out"] / "tagger.json").read_bytes())
+    with pytest.raises(SynthdeidError, match="model.safetensors, vocab.json; retrain"):
+        create({}).load(tmp_path, default_tokenize)
