@@ -27,6 +27,8 @@ class GenerationSettings:
     batch_size: int = 32
     span_limits: tuple[tuple[str, int], ...] = ()
     """(label, model tokens): a span of the label still open after this many tokens is closed."""
+    start_bias: tuple[tuple[str, float], ...] = ()
+    """(label, log-factor) added to the label's START tag where a span may open (``tag_distribution``)."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.min_tokens < self.max_tokens:
@@ -60,7 +62,7 @@ def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], setti
     out: list[list[int]] = [[] for _ in prompts]
     if not prompts:
         return out
-    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe, dict(settings.span_limits))
+    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias))
     mask.reset(prompts)
     state, logits = model.start([list(p) for p in prompts])
     alive = torch.arange(len(prompts))

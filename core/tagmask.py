@@ -12,6 +12,8 @@ note or start another span is saying the span is over. Masking those tokens away
 push the probability onto words, and a span the model failed to close would run on to the end of
 the budget (Libbi et al.'s run-on spans; in the demo, most notes ran to ``max_tokens`` inside one
 span). ``span_limits`` (label -> model tokens) closes a span that reaches its label's limit.
+``start_bias`` (label -> log-factor, ``synthdeid.tag_distribution``) shifts how often each label's
+span is opened.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ class TagMask:
     """Per-row tag state for a batch; ``rows`` are reordered with ``select`` like the model state."""
 
     def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True,
-                 span_limits: Mapping[str, int] | None = None) -> None:
+                 span_limits: Mapping[str, int] | None = None, start_bias: Mapping[str, float] | None = None) -> None:
         self.eod_id = eod_id
         self.tag_safe = tag_safe
         self.par_id = next((i for i, tok in enumerate(vocab) if tok == "<PAR>"), None)
@@ -45,6 +47,9 @@ class TagMask:
         self._label_of_start = {starts[lab]: k for k, lab in enumerate(self.labels)}
         self._label_of_end = {ends[lab]: k for k, lab in enumerate(self.labels)}
         limits = span_limits or {}
+        bias = start_bias or {}
+        # log-factors added to the START tags where a span may open (generate.tag_distribution)
+        self.start_bias = torch.tensor([float(bias.get(label, 0.0)) for label in self.labels])
         self.limits = torch.tensor([max(1, int(limits.get(label, 1 << 30))) for label in self.labels], dtype=torch.long)
         # tokens that cannot follow inside a span: their probability goes to the span's END
         breakers = [eod_id, *self.start_ids.tolist(), *self.end_ids.tolist()]
@@ -77,6 +82,9 @@ class TagMask:
         logits = logits.clone()
         if n_generated < min_tokens:
             logits[:, self.eod_id] = NEG_INF
+        if self.labels and bool(self.start_bias.any()):
+            closed = (self.open < 0).nonzero().squeeze(1)
+            logits[closed[:, None], self.start_ids[None, :]] += self.start_bias[None, :]
         if not self.tag_safe or not self.labels:
             return logits
         is_open = self.open >= 0

@@ -18,25 +18,34 @@ from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import counter
 from synthdeid.stages.common import read_lines, stage_main
+from synthdeid.tag_distribution import label_shares, start_bias
 
 PROMPTS = "data/inline/prompts.jsonl"
-TRAIN = "data/inline/train.txt"  # the training spans give generate.max_span_tokens: auto its limits
+TRAIN = "data/inline/train.txt"  # the training spans: max_span_tokens' limits, tag_distribution's shares
 MODEL = "data/models/{name}"
 OUT = "data/synthetic/{corpus}/raw.jsonl"
 
 
 def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[GenerationSettings, int]:
     """Generation settings: ``generate`` defaults, overridden per corpus; with a ``model``, the span
-    limits of ``max_span_tokens`` in its tokens (from the inline training text)."""
+    limits of ``max_span_tokens`` in its tokens and the START-tag offsets of ``tag_distribution``
+    (both from the inline training text)."""
     spec = get(params, f"corpora.{corpus}")
     g = {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
-    limits = () if model is None else span_limits(model, read_lines(TRAIN), g.get("max_span_tokens", "auto"))
+    limits: tuple[tuple[str, int], ...] = ()
+    bias: tuple[tuple[str, float], ...] = ()
+    if model is not None:
+        lines = read_lines(TRAIN)
+        limits = span_limits(model, lines, g.get("max_span_tokens", "auto"))
+        bias = start_bias(g.get("tag_distribution", "real"), label_shares(lines))
     settings = GenerationSettings(min_tokens=int(g["min_tokens"]), max_tokens=int(g["max_tokens"]),
-                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits)
+                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
+                                  start_bias=bias)
     return settings, int(g["target_tokens"])
 
 
-_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens")
+_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",
+                "tag_distribution")
 
 
 @stage_main

@@ -65,7 +65,8 @@ def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
             "decoder_config": spec.get("config") or {},
             "generation": {"seed": get(params, "generate.seed"), "target_tokens": target, "min_tokens": settings.min_tokens,
                            "max_tokens": settings.max_tokens, "batch_size": settings.batch_size,
-                           "tag_safe": settings.tag_safe}}
+                           "tag_safe": settings.tag_safe,
+                           "tag_distribution": {**get(params, "generate"), **spec}.get("tag_distribution", "real")}}
 
 
 def source(params: dict[str, Any]) -> dict[str, Any]:

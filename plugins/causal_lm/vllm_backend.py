@@ -42,6 +42,9 @@ def sampling_settings(decoder: Any, settings: GenerationSettings, eod_id: int) -
     if settings.tag_safe:
         raise SynthdeidError("the vLLM backend cannot apply the tag-safe logit mask: set `tag_safe: false` for "
                              "this corpus (postprocess removes and counts malformed tags) or use backend: transformers")
+    if settings.start_bias:
+        raise SynthdeidError("the vLLM backend cannot apply generate.tag_distribution: set it to real for this "
+                             "corpus or use backend: transformers")
     if name == "beam":
         if decoder.no_repeat_ngram_size or decoder.prefer_phi:
             raise SynthdeidError("the vLLM backend's beam search has no no_repeat_ngram_size or prefer_phi: set "
