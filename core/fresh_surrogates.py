@@ -78,6 +78,12 @@ def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] 
     return best
 
 
+def unlabel_markless(doc: Document) -> Document:
+    """``doc`` without the spans whose text holds no letter or digit (the text stays)."""
+    keep = tuple(s for s in doc.spans if any(c.isalnum() for c in doc.text[s.start:s.end]))
+    return doc if len(keep) == len(doc.spans) else Document(doc.id, doc.text, keep)
+
+
 def untagged_copies(before: Document, after: Document) -> int:
     """How many PHI strings of ``before`` (3+ characters) still occur in the text of ``after``:
     the generator wrote them outside a tag too, where fresh surrogates cannot reach them."""
@@ -94,6 +100,9 @@ class FreshReport:
     level: the surrogates no longer depend on the training notes."""
 
     spans_replaced: int = 0
+    spans_unlabelled: int = 0
+    """Spans without a letter or digit (a generated Phone_fax ``)``): not PHI, nothing to re-draw;
+    their label is removed, their text kept."""
     notes_with_untagged_copies: int = 0
     training_phi_spans_before: int = 0
     training_phi_spans_after: int = 0
@@ -102,7 +111,7 @@ class FreshReport:
 
     def as_dict(self) -> dict[str, Any]:
         share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)
-        return {"spans_replaced": self.spans_replaced,
+        return {"spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
                 "notes_with_untagged_copies": self.notes_with_untagged_copies,
                 "spans_with_training_phi_before": share(self.training_phi_spans_before),
                 "spans_with_training_phi_after": share(self.training_phi_spans_after),
@@ -123,10 +132,12 @@ def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int,
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
     multi-token surrogate repeats one of their PHI strings, and the report holds the PHI leakage
     before and after."""
-    before = list(docs)
+    given = list(docs)
+    before = [unlabel_markless(d) for d in given]
     avoid = multi_token_strings(real)
     after = [refresh(d, pack, seed, avoid) for d in before]
     report = FreshReport(spans_replaced=sum(len(d.spans) for d in before),
+                         spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
                          notes_with_untagged_copies=sum(untagged_copies(b, a) > 0 for b, a in zip(before, after)))
     if real:
         known = {k for d in real for k in span_strings(d)}

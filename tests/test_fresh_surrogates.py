@@ -123,3 +123,12 @@ def test_the_report_tables() -> None:
                             "private": {"name_probe": {"skipped": "why"}}})
     assert "| plain | no DP | 4,000 | 76.00% | 47.00% | 362 |" in rows
     assert "| private | 9.99 (delta 6.3e-05, noise 0.63) | skipped |" in rows
+
+
+def test_spans_without_letters_or_digits_lose_their_label_and_are_counted(pack: LanguagePack) -> None:
+    """A generated Phone_fax span ``)`` is no PHI and has nothing to re-draw (the phone surrogate
+    keeps punctuation): its label goes, its text stays, and the report counts it."""
+    doc = Document.create("g1", "Bel ( ) of Jansen.", [Span(6, 7, "Phone_fax"), Span(11, 17, "Name")])
+    [after], report = refresh_corpus([doc], pack, 0)
+    assert [s.label for s in after.spans] == ["Name"] and after.text.startswith("Bel ( ) of ")
+    assert report.as_dict()["spans_unlabelled_without_letters_or_digits"] == 1 and report.spans_replaced == 1
