@@ -196,3 +196,11 @@ def test_loading_a_folder_without_weights_names_the_fix(trained: dict[str, Any],
     (tmp_path / "tagger.json").write_bytes((trained["out"] / "tagger.json").read_bytes())
     with pytest.raises(SynthdeidError, match="model.safetensors, vocab.json; retrain"):
         create({}).load(tmp_path, default_tokenize)
+
+
+def test_a_token_budget_stops_training_after_the_epoch_that_reaches_it(tmp_path: Path) -> None:
+    train = toy_docs(10)
+    tokens = sum(len(w.words) for w in doc_windows(train, default_tokenize, "line", 128, labelled=True))
+    m = create({**FAST, "max_epochs": 9, "patience": 9, "max_train_tokens": 2 * tokens + 1}).train(
+        train, toy_docs(3, seed=1), tmp_path, default_tokenize)
+    assert m["epochs_run"] == 3 and m["stopped_by"] == "max_train_tokens" and m["train_tokens"] == tokens

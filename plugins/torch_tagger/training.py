@@ -43,6 +43,7 @@ def fit(net: BiLSTMCRF, items: Sequence[Encoded], tags: Sequence[Sequence[int]],
     history: list[dict[str, float]] = []
     best_f1, best_epoch, best_state = -1.0, 0, None
     train_seconds = 0.0
+    stopped = "max_epochs"
     with counter("tagger epochs", cfg.max_epochs) as advance:
         for epoch in range(1, cfg.max_epochs + 1):
             net.train()
@@ -69,11 +70,15 @@ def fit(net: BiLSTMCRF, items: Sequence[Encoded], tags: Sequence[Sequence[int]],
             history.append(row)
             advance(1)
             if evaluate is not None and epoch - best_epoch >= cfg.patience:
+                stopped = "patience"
+                break
+            if cfg.max_train_tokens and tokens * epoch >= cfg.max_train_tokens:
+                stopped = "max_train_tokens"
                 break
     if best_state is not None:
         net.load_state_dict(best_state)
     net.eval()
     epochs = len(history)
-    return {"history": history, "epochs_run": epochs, "best_epoch": best_epoch or epochs,
+    return {"history": history, "epochs_run": epochs, "best_epoch": best_epoch or epochs, "stopped_by": stopped,
             "train_seconds": round(train_seconds, 2),
             "train_tokens_per_s": round(tokens * epochs / train_seconds, 1) if train_seconds else None}
