@@ -43,6 +43,7 @@ test: setup $(VENV)/.example-plugin $(VENV)/.browser
 bench: setup
 	python bench/generation.py
 	python bench/privacy.py
+	python bench/tagger.py --train-docs 400
 
 # the demo's time and memory from a fresh clone of HEAD (minutes; not part of CI)
 budget:
