@@ -54,6 +54,14 @@ def spans_of(docs: Sequence[Document], windows: Sequence[Window], tag_ids: Seque
     return [sorted(s, key=lambda x: (x.start, x.end)) for s in spans]
 
 
+def _words_by_doc(windows: Sequence[Window]) -> dict[int, list[W.Word]]:
+    """Every window's words, gathered per document (one pass over the windows)."""
+    out: dict[int, list[W.Word]] = {}
+    for w in windows:
+        out.setdefault(w.doc, []).extend(w.words)
+    return out
+
+
 class TrainedTorchTagger:
     """A trained ``torch_bilstm_crf`` model: ``predict(docs)`` gives spans per document."""
 
@@ -111,7 +119,7 @@ class TorchTagger:
 
             run = fit(net, items, gold, vocab.singletons, cfg, evaluate)
         self.save(out_dir, net, vocab, labels)
-        self.trained = TrainedTorchTagger(net, vocab, cfg, tokenize)
+        self.trained = trained
         started = time.perf_counter()
         metrics: dict[str, Any] = {
             "tagger": NAME, "labels": labels, "parameters": sum(p.numel() for p in net.parameters()),
@@ -119,7 +127,7 @@ class TorchTagger:
             "train_windows": len(wins), "train_tokens": sum(len(w.words) for w in wins),
             "train_spans": sum(len(d.spans) for d in train),
             "train_spans_without_tokens": sum(len(d.spans) for d in train) - sum(
-                W.covered_spans((x for w in wins if w.doc == i for x in w.words), d.spans) for i, d in enumerate(train)),
+                W.covered_spans(words, train[i].spans) for i, words in _words_by_doc(wins).items()),
             "dev_labels_unseen_in_training": dropped, **run,
         }
         if dev:
