@@ -30,8 +30,7 @@ def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[Generati
     """Generation settings: ``generate`` defaults, overridden per corpus; with a ``model``, the span
     limits of ``max_span_tokens`` in its tokens and the START-tag offsets of ``tag_distribution``
     (both from the inline training text)."""
-    spec = get(params, f"corpora.{corpus}")
-    g = {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
+    g = generation_params(params, corpus)
     limits: tuple[tuple[str, int], ...] = ()
     bias: tuple[tuple[str, float], ...] = ()
     if model is not None:
@@ -42,6 +41,12 @@ def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[Generati
                                   tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
                                   start_bias=bias)
     return settings, int(g["target_tokens"])
+
+
+def generation_params(params: dict, corpus: str) -> dict[str, Any]:
+    """The ``generate`` section with the corpus's own overrides of its keys."""
+    spec = get(params, f"corpora.{corpus}")
+    return {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
 
 
 _OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",

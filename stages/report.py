@@ -15,7 +15,7 @@ from synthdeid.params import get, load_params
 from synthdeid.report import (corpus_table, datasheet, fresh_table, generator_table, learning_curve_figure,
                               model_privacy_table, ngram_recall_table, package_versions, phi_distribution_figure, privacy_table, tag_table)
 from synthdeid.stages.common import stage_main
-from synthdeid.stages.generate import settings_for
+from synthdeid.stages.generate import generation_params, settings_for
 from synthdeid.utility import setting_name
 
 REPORTS = Path("data/reports")
@@ -66,7 +66,7 @@ def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
             "generation": {"seed": get(params, "generate.seed"), "target_tokens": target, "min_tokens": settings.min_tokens,
                            "max_tokens": settings.max_tokens, "batch_size": settings.batch_size,
                            "tag_safe": settings.tag_safe,
-                           "tag_distribution": {**get(params, "generate"), **spec}.get("tag_distribution", "real")}}
+                           "tag_distribution": generation_params(params, corpus).get("tag_distribution", "real")}}
 
 
 def source(params: dict[str, Any]) -> dict[str, Any]:
