@@ -14,6 +14,11 @@ a fresh draw can hit a training PHI string by chance. Of the acceptable draws, t
 fewest multi-token surrogates ("Anna de Vries", an address; not dates and ages) equal to a training
 PHI string is kept (``avoid``, best effort); single tokens (a first name, a city, a profession from
 a list of seventy) coincide by chance and are left to it.
+
+``FreshSettings`` chooses which labels are re-drawn (all, or a list: the pattern-like ones a
+word-level generator writes badly, phone numbers, e-mails, identifiers) and what the surrogates
+are shaped on: the generated text (``generated``) or a training span of the same label
+(``training``, ``synthdeid.span_shapes``).
 """
 
 from __future__ import annotations
@@ -26,16 +31,57 @@ from typing import Any
 
 from .audit.leakage import normalise_whitespace, phi_leakage, real_phi_strings
 from .audit.tokens import tokenize_documents
-from .errors import SurrogateError
+from .errors import SurrogateError, SynthdeidError
 from .language import LanguagePack, derive_seed
 from .pseudonymize import pseudonymize
 from .records import Document
+from .span_shapes import ShapeBank
 
 MAX_ATTEMPTS = 10
 SHIFTED_LABELS = frozenset({"Date", "Age"})
 """Labels whose surrogates are shifted consistently within a note (exempt from the cross-span check)."""
 
 Tokenize = Callable[[str], list[tuple[int, int]]]
+SHAPES = ("generated", "training")
+
+
+@dataclass(frozen=True)
+class FreshSettings:
+    """Which spans get fresh surrogates and what the surrogates are shaped on."""
+
+    labels: frozenset[str] | None = None
+    """The labels re-drawn; ``None``: every label."""
+    shapes: str = "generated"
+    """``generated``: the surrogate keeps the generated span's shape; ``training``: the shape of a
+    training span of the same label (``ShapeBank``)."""
+
+    @classmethod
+    def from_param(cls, value: Any, where: str) -> "FreshSettings | None":
+        """``false`` (none), ``true`` (every label, generated shapes), a list of labels, or
+        ``{labels: all | [...], shapes: generated | training}``; ``where`` names the setting."""
+        if value is False or value is None:
+            return None
+        if value is True:
+            return cls()
+        if isinstance(value, list):
+            value = {"labels": value}
+        if not isinstance(value, dict) or set(value) - {"labels", "shapes"}:
+            raise SynthdeidError(
+                f"{where} must be true, false, a list of labels or {{labels: all | [...], shapes: generated | "
+                f"training}}, not {value!r} (params.yaml)")
+        labels = value.get("labels", "all")
+        if labels != "all" and not (isinstance(labels, list) and labels and all(isinstance(x, str) for x in labels)):
+            raise SynthdeidError(f"{where}.labels must be all or a non-empty list of labels, not {labels!r} (params.yaml)")
+        shapes = value.get("shapes", "generated")
+        if shapes not in SHAPES:
+            raise SynthdeidError(f"{where}.shapes must be one of {', '.join(SHAPES)}, not {shapes!r} (params.yaml)")
+        return cls(None if labels == "all" else frozenset(labels), shapes)
+
+    def covers(self, label: str) -> bool:
+        return self.labels is None or label in self.labels
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"labels": "all" if self.labels is None else sorted(self.labels), "shapes": self.shapes}
 
 
 def _key(text: str) -> str:
@@ -53,17 +99,21 @@ def multi_token_strings(docs: Iterable[Document]) -> frozenset[str]:
     return frozenset(k for d in docs for k in span_strings(d, SHIFTED_LABELS) if " " in k)
 
 
-def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] = frozenset()) -> Document:
-    """``doc`` with every PHI span replaced by a fresh surrogate (offsets re-computed), such that no
-    span of the result has the text of any span of ``doc`` (dates and ages: of the same span); of
-    the acceptable draws, the first with the fewest multi-token texts in ``avoid``."""
-    if not doc.spans:
+def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] = frozenset(),
+            settings: FreshSettings = FreshSettings(), shapes: ShapeBank | None = None) -> Document:
+    """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
+    re-computed), such that no such span of the result has the text of any such span of ``doc``
+    (dates and ages: of the same span); of the acceptable draws, the first with the fewest
+    multi-token texts in ``avoid``. With ``shapes``, the surrogates are modelled on training spans."""
+    if not any(settings.covers(s.label) for s in doc.spans):
         return doc
-    originals = span_strings(doc, SHIFTED_LABELS)
+    skip = SHIFTED_LABELS | {s.label for s in doc.spans if not settings.covers(s.label)}
+    originals = span_strings(doc, skip)
+    shaped = shapes.reshape(doc, seed, settings.labels) if shapes is not None else doc
     best, best_hits = None, 0
     for attempt in range(MAX_ATTEMPTS):
-        new = pseudonymize(doc, pack, derive_seed(seed, "fresh", attempt, doc.id))
-        drawn = span_strings(new, SHIFTED_LABELS)
+        new = pseudonymize(shaped, pack, derive_seed(seed, "fresh", attempt, doc.id), settings.labels)
+        drawn = span_strings(new, skip)
         if drawn & originals:
             continue
         hits = len({k for k in drawn if " " in k} & avoid)
@@ -78,17 +128,21 @@ def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] 
     return best
 
 
-def unlabel_markless(doc: Document) -> Document:
-    """``doc`` without the spans whose text holds no letter or digit (the text stays)."""
-    keep = tuple(s for s in doc.spans if any(c.isalnum() for c in doc.text[s.start:s.end]))
+def unlabel_markless(doc: Document, settings: FreshSettings = FreshSettings()) -> Document:
+    """``doc`` without the spans (of ``settings.labels``) whose text holds no letter or digit (the
+    text stays)."""
+    keep = tuple(s for s in doc.spans
+                 if not settings.covers(s.label) or any(c.isalnum() for c in doc.text[s.start:s.end]))
     return doc if len(keep) == len(doc.spans) else Document(doc.id, doc.text, keep)
 
 
-def untagged_copies(before: Document, after: Document) -> int:
-    """How many PHI strings of ``before`` (3+ characters) still occur in the text of ``after``:
-    the generator wrote them outside a tag too, where fresh surrogates cannot reach them."""
+def untagged_copies(before: Document, after: Document, settings: FreshSettings = FreshSettings()) -> int:
+    """How many PHI strings of ``before`` (3+ characters; of ``settings.labels``) still occur in
+    the text of ``after``: the generator wrote them outside a tag too, where fresh surrogates
+    cannot reach them."""
     text = _key(after.text)
-    return sum(1 for s in span_strings(before)
+    kept = frozenset(s.label for s in before.spans if not settings.covers(s.label))
+    return sum(1 for s in span_strings(before, kept)
                if len(s) >= 3 and re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text))
 
 
@@ -99,6 +153,7 @@ class FreshReport:
     ``leakage`` metric's figures), before and after. After, both are the language pack's chance
     level: the surrogates no longer depend on the training notes."""
 
+    settings: FreshSettings = FreshSettings()
     spans_replaced: int = 0
     spans_unlabelled: int = 0
     """Spans without a letter or digit (a generated Phone_fax ``)``): not PHI, nothing to re-draw;
@@ -111,7 +166,7 @@ class FreshReport:
 
     def as_dict(self) -> dict[str, Any]:
         share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)
-        return {"spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
+        return {**self.settings.as_dict(), "spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
                 "notes_with_untagged_copies": self.notes_with_untagged_copies,
                 "spans_with_training_phi_before": share(self.training_phi_spans_before),
                 "spans_with_training_phi_after": share(self.training_phi_spans_after),
@@ -127,22 +182,28 @@ def leakage_rates(real: Sequence[Document], synthetic: Sequence[Document], token
     return phi_leakage(phi, notes, min_tokens).rates()
 
 
-def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int,
-                   real: Sequence[Document] = ()) -> tuple[list[Document], FreshReport]:
+def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int, real: Sequence[Document] = (),
+                   settings: FreshSettings = FreshSettings()) -> tuple[list[Document], FreshReport]:
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
     multi-token surrogate repeats one of their PHI strings, and the report holds the PHI leakage
-    before and after."""
+    before and after. ``settings.shapes == "training"`` needs ``real`` (the shapes come from it)."""
+    if settings.shapes == "training" and not real:
+        raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
     given = list(docs)
-    before = [unlabel_markless(d) for d in given]
+    before = [unlabel_markless(d, settings) for d in given]
     avoid = multi_token_strings(real)
-    after = [refresh(d, pack, seed, avoid) for d in before]
-    report = FreshReport(spans_replaced=sum(len(d.spans) for d in before),
+    shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
+    after = [refresh(d, pack, seed, avoid, settings, shapes) for d in before]
+    report = FreshReport(settings=settings,
+                         spans_replaced=sum(settings.covers(s.label) for d in before for s in d.spans),
                          spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
-                         notes_with_untagged_copies=sum(untagged_copies(b, a) > 0 for b, a in zip(before, after)))
+                         notes_with_untagged_copies=sum(untagged_copies(b, a, settings) > 0 for b, a in zip(before, after)))
     if real:
         known = {k for d in real for k in span_strings(d)}
-        report.training_phi_spans_before = sum(_key(d.surface(s)) in known for d in before for s in d.spans)
-        report.training_phi_spans_after = sum(_key(d.surface(s)) in known for d in after for s in d.spans)
+        report.training_phi_spans_before = sum(_key(d.surface(s)) in known for d in before for s in d.spans
+                                               if settings.covers(s.label))
+        report.training_phi_spans_after = sum(_key(d.surface(s)) in known for d in after for s in d.spans
+                                              if settings.covers(s.label))
         report.leakage_before = leakage_rates(real, before, pack.tokenize)
         report.leakage_after = leakage_rates(real, after, pack.tokenize)
     return after, report

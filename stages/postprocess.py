@@ -2,7 +2,8 @@
 tags removed and counted, no note dropped except by a counted rule), and write the corpus
 statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5). With
 ``corpora.CORPUS.fresh_surrogates: true`` every PHI span gets a new surrogate from the language pack
-(``synthdeid.fresh_surrogates``) and the metrics show the PHI leakage before and after."""
+(``synthdeid.fresh_surrogates``; a list of labels, or ``{labels: ..., shapes: training}`` to model
+the surrogates on training spans) and the metrics show the PHI leakage before and after."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from synthdeid.accounting import Counts
 from synthdeid.corpus_stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl, write_jsonl
-from synthdeid.fresh_surrogates import refresh_corpus
+from synthdeid.fresh_surrogates import FreshSettings, refresh_corpus
 from synthdeid.inline import decode
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
@@ -50,12 +51,21 @@ def main() -> None:
             docs.append(decoded.document)
             counts.kept()
     real = list(read_jsonl(REAL))
-    fresh = get(params, f"corpora.{corpus}").get("fresh_surrogates", False)
-    if not isinstance(fresh, bool):
-        raise SynthdeidError(f"corpora.{corpus}.fresh_surrogates must be true or false, not {fresh!r} (params.yaml)")
+    fresh = FreshSettings.from_param(get(params, f"corpora.{corpus}").get("fresh_surrogates", False),
+                                     f"corpora.{corpus}.fresh_surrogates")
+    if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
+        raise SynthdeidError(
+            f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
+            f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
+    generator = get(params, f"corpora.{corpus}.generator")
+    if fresh is not None and fresh.shapes == "training" and (get(params, f"generators.{generator}").get("config") or {}).get("dp"):
+        raise SynthdeidError(
+            f"corpora.{corpus}.fresh_surrogates.shapes: training models the surrogates on the training notes' spans, "
+            f"outside the differential-privacy guarantee of generator {generator!r}; use shapes: generated for a DP "
+            f"corpus (params.yaml)")
     report = None
-    if fresh:  # every PHI span gets a new surrogate; leakage before/after in the metrics
-        docs, report = refresh_corpus(docs, pack, int(get(params, "pseudonymize.seed")), real)
+    if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
+        docs, report = refresh_corpus(docs, pack, int(get(params, "pseudonymize.seed")), real, fresh)
     write_jsonl(docs, OUT.format(corpus=corpus))
     counts.extra = {
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),

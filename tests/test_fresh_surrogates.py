@@ -74,7 +74,7 @@ def test_redraws_when_a_surrogate_repeats_another_span(pack: LanguagePack, monke
     doc = Document.create("n1", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
     draws = iter(["Piet Jan", "Kees Joop"])  # first attempt: Jan -> Piet, Piet -> Jan
 
-    def fake(d: Document, p: LanguagePack, seed: int) -> Document:
+    def fake(d: Document, p: LanguagePack, seed: int, labels: object = None) -> Document:
         a, b = next(draws).split()
         return Document.create(d.id, f"{a} en {b}", [Span(0, len(a), "Name"), Span(len(a) + 4, len(a) + 4 + len(b), "Name")])
 
@@ -86,7 +86,7 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
     import synthdeid.fresh_surrogates as fs
 
     doc = Document.create("n2", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
-    monkeypatch.setattr(fs, "pseudonymize", lambda d, p, s: Document.create(
+    monkeypatch.setattr(fs, "pseudonymize", lambda d, p, s, labels=None: Document.create(
         d.id, "Piet en Jan", [Span(0, 4, "Name"), Span(8, 11, "Name")]))
     with pytest.raises(SurrogateError, match="n2"):
         refresh(doc, pack, 0)
@@ -132,3 +132,73 @@ def test_spans_without_letters_or_digits_lose_their_label_and_are_counted(pack: 
     [after], report = refresh_corpus([doc], pack, 0)
     assert [s.label for s in after.spans] == ["Name"] and after.text.startswith("Bel ( ) of ")
     assert report.as_dict()["spans_unlabelled_without_letters_or_digits"] == 1 and report.spans_replaced == 1
+
+
+def test_settings_from_params() -> None:
+    from synthdeid.errors import SynthdeidError
+    from synthdeid.fresh_surrogates import FreshSettings
+
+    assert FreshSettings.from_param(False, "x") is None
+    assert FreshSettings.from_param(True, "x") == FreshSettings(None, "generated")
+    assert FreshSettings.from_param(["Phone_fax"], "x") == FreshSettings(frozenset({"Phone_fax"}), "generated")
+    assert FreshSettings.from_param({"labels": "all", "shapes": "training"}, "x") == FreshSettings(None, "training")
+    for bad, says in [("yes", "must be true, false"), ({"label": ["ID"]}, "must be true, false"),
+                      ({"labels": []}, "x.labels"), ({"labels": "ID"}, "x.labels"),
+                      ({"shapes": "model"}, "x.shapes must be one of generated, training")]:
+        with pytest.raises(SynthdeidError, match=says):
+            FreshSettings.from_param(bad, "x")
+
+
+def test_only_the_chosen_labels_are_redrawn(pack: LanguagePack, training: list[Document]) -> None:
+    from synthdeid.fresh_surrogates import FreshSettings
+
+    settings = FreshSettings(frozenset({"Date", "Phone_fax"}))
+    fresh, report = refresh_corpus(training, pack, seed=3, real=training, settings=settings)
+    changed = {"Date": 0, "Phone_fax": 0}
+    for before, after in zip(training, fresh):
+        assert [s.label for s in after.spans] == [s.label for s in before.spans]
+        for old, new in zip(before.spans, after.spans):
+            same = after.surface(new) == before.surface(old)
+            if old.label in changed:
+                assert not same
+                changed[old.label] += 1
+            else:
+                assert same
+    assert changed["Date"] > 10 and changed["Phone_fax"] > 0
+    assert report.spans_replaced == sum(changed.values())
+    assert report.as_dict()["labels"] == ["Date", "Phone_fax"] and report.as_dict()["shapes"] == "generated"
+
+
+def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(pack: LanguagePack,
+                                                                        training: list[Document]) -> None:
+    """A word-level generator writes a phone number as ``( 7 )``; modelled on the training notes'
+    phone numbers the surrogate is a phone number, and no training number is copied."""
+    from synthdeid.fresh_surrogates import FreshSettings
+    from synthdeid.span_shapes import ShapeBank
+
+    text = "Bel ( 7 ) of mail Plástica, of ( 7 ) nogmaals. Jan belt."
+    at = [text.index("( 7 )"), text.index("Plástica"), text.rindex("( 7 )"), text.index("Jan")]
+    doc = Document.create("g1", text, [Span(at[0], at[0] + 5, "Phone_fax"), Span(at[1], at[1] + 8, "Email"),
+                                       Span(at[2], at[2] + 5, "Phone_fax"), Span(at[3], at[3] + 3, "Name")])
+    settings = FreshSettings(frozenset({"Phone_fax", "Email"}), "training")
+    bank = ShapeBank.from_documents(training)
+    assert bank.by_label["Phone_fax"] and bank.by_label["Email"]
+    after = refresh(doc, pack, 0, settings=settings, shapes=bank)
+    phone1, email, phone2, name = (after.surface(s) for s in after.spans)
+    assert sum(c.isdigit() for c in phone1) >= 9 and "@" in email
+    assert phone1 == phone2  # the same generated text stays one number within the note
+    assert name == "Jan"
+    assert phone1 not in bank.by_label["Phone_fax"] and email not in bank.by_label["Email"]
+    assert refresh(doc, pack, 0, settings=settings, shapes=bank) == after  # seeded
+    with pytest.raises(Exception, match="need the training notes"):
+        refresh_corpus([doc], pack, 0, real=(), settings=settings)
+
+
+def test_shape_bank_keeps_labels_it_has_no_shapes_for() -> None:
+    from synthdeid.span_shapes import ShapeBank
+
+    doc = Document.create("s", "Op 3 mei belde X.", [Span(3, 8, "Date"), Span(15, 16, "Initials")])
+    bank = ShapeBank.from_documents([Document.create("t", "Gezien 12-05-2020.", [Span(7, 17, "Date")])])
+    shaped = bank.reshape(doc, 0)
+    assert [shaped.surface(s) for s in shaped.spans] == ["12-05-2020", "X"]
+    assert bank.reshape(doc, 0, labels={"Initials"}) == doc

@@ -1,0 +1,60 @@
+"""The ``postprocess`` stage's fresh-surrogate settings: only the chosen labels are re-drawn, labels
+it does not know and training shapes for a DP generator's corpus are refused before anything
+is written."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from synthdeid.formats import read_jsonl
+from stage_runner import run_stages
+
+RAW = ("Mw. <NameSTART> Jansen <NameEND> belde op <DateSTART> 3 mei <DateEND> met "
+       "<Phone_faxSTART> ( 7 ) <Phone_faxEND> .")
+REAL = {"id": "t1", "text": "Dhr. De Vries belde 06-12345678 op 12-05-2020.",
+        "spans": [{"start": 5, "end": 13, "label": "Name"}, {"start": 20, "end": 31, "label": "Phone_fax"},
+                  {"start": 35, "end": 45, "label": "Date"}]}
+
+
+def _workspace(tmp_path: Path, fresh: Any, dp: bool = False) -> dict[str, Any]:
+    (tmp_path / "data/synthetic/x").mkdir(parents=True)
+    (tmp_path / "data/pseudonymized").mkdir(parents=True)
+    (tmp_path / "data/synthetic/x/raw.jsonl").write_text(json.dumps({"id": "x-0", "text": RAW}) + "\n", encoding="utf-8")
+    (tmp_path / "data/pseudonymized/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
+    return {"language": "nl", "tags": {"mapping": {}}, "pseudonymize": {"seed": 0},
+            "generators": {"g": {"plugin": "lstm", "config": {"dp": {"target_epsilon": 10}} if dp else {}}},
+            "corpora": {"x": {"generator": "g", "decoder": "nucleus", "fresh_surrogates": fresh}}}
+
+
+def _run(tmp_path: Path, params: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["postprocess", "x"])
+    run_stages(tmp_path, params, ["postprocess"])
+
+
+def test_chosen_labels_get_training_shaped_surrogates(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _run(tmp_path, _workspace(tmp_path, {"labels": ["Phone_fax", "Date"], "shapes": "training"}), monkeypatch)
+    [doc] = read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")
+    name, date, phone = (doc.surface(s) for s in doc.spans)
+    assert name == "Jansen"  # not chosen: as generated
+    assert sum(c.isdigit() for c in phone) == 10 and phone != "06-12345678"  # shaped on the training number
+    assert sum(c.isdigit() for c in date) == 8
+    metrics = json.loads((tmp_path / "data/metrics/postprocess/x.json").read_text())
+    assert metrics["fresh_surrogates"]["labels"] == ["Date", "Phone_fax"] and metrics["fresh_surrogates"]["spans_replaced"] == 2
+
+
+@pytest.mark.parametrize("fresh, dp, says", [
+    (["Telefoon"], False, "Telefoon is no label of this corpus"),
+    ({"labels": "all", "shapes": "training"}, True, "outside the differential-privacy guarantee"),
+    ("yes", False, "must be true, false, a list of labels"),
+])
+def test_bad_settings_fail_before_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str], fresh: Any, dp: bool, says: str) -> None:
+    with pytest.raises(SystemExit):
+        _run(tmp_path, _workspace(tmp_path, fresh, dp), monkeypatch)
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()
