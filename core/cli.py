@@ -77,6 +77,13 @@ def cmd_preset(args: argparse.Namespace, out: Console) -> int:
         return 0
     changed = apply_preset(args.name, args.params)
     out.print(f"params.yaml: preset {args.name!r} set {len(changed)} keys: " + ", ".join(changed))
+    from .params import load_params
+
+    params = load_params(args.params)
+    if ((params.get("privacy") or {}).get("gate") or {}).get("override"):
+        from .privacy_gate import OVERRIDE_WARNING
+
+        print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
     return 0
 
 

@@ -48,11 +48,15 @@ def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
 
 
 def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str | Path = ".") -> list[str]:
-    """Merge the preset into the params file in place; returns the keys set."""
+    """Merge the preset into the params file in place; returns the keys set. A preset that reads
+    real data (``corpus.source`` other than ``demo``) always leaves ``privacy.gate.override`` false."""
     y = _yaml()
     p = Path(params_path)
     params = y.load(p.read_text(encoding="utf-8"))
     changed = merge(params, load_preset(name, root))
+    if (params.get("corpus") or {}).get("source") != "demo" and params["privacy"]["gate"].get("override"):
+        params["privacy"]["gate"]["override"] = False  # real data: the privacy gate is never overridden by a preset
+        changed.append("privacy.gate.override")
     with open(p, "w", encoding="utf-8") as f:
         y.dump(params, f)
     return changed

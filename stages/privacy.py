@@ -15,6 +15,7 @@ from synthdeid.formats import read_jsonl
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.privacy import PrivacyInput
+from synthdeid.privacy_gate import OVERRIDE_WARNING, Gate
 from synthdeid.review.page import write_review_page
 from synthdeid.stages.common import stage_main
 
@@ -26,24 +27,15 @@ METRICS = "data/metrics/privacy/{corpus}.json"
 PAGE = "data/reports/review/{corpus}.html"
 
 
-def gate_failures(summary: dict[str, Any], gate: dict[str, Any]) -> list[str]:
-    """The gate's thresholds that ``summary`` (the metrics' summaries by name) exceeds."""
-    leak = summary.get("leakage", {})
-    checks = [
-        ("max_exact_duplicates", leak.get("exact_duplicates"), "synthetic notes identical to a real note"),
-        ("max_longest_run", (leak.get("longest_run") or {}).get("max"), "tokens copied verbatim in one run"),
-        ("max_phi_leakage", (leak.get("phi") or {}).get("rate"), "share of real PHI strings reappearing"),
-        ("max_phi_leakage_multi", (leak.get("phi") or {}).get("multi_token_rate"),
-         "share of real multi-token PHI strings reappearing"),
-    ]
-    return [f"{what}: {value} > {key} = {gate[key]}" for key, value, what in checks
-            if gate.get(key) is not None and value is not None and value > gate[key]]
-
-
 @stage_main
 def main() -> None:
     corpus = sys.argv[1]
     params = load_params()
+    gate = Gate.parse(get(params, "privacy.gate"))  # fails before measuring: unknown keys, bad numbers
+    metrics = get(params, "privacy.metrics") or {}
+    gate.check_metrics(metrics)
+    if gate.override:
+        print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
     pack = registry("language").create(get(params, "language"))
     real = list(read_jsonl(REAL))
     synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus)))
@@ -54,7 +46,7 @@ def main() -> None:
     summary: dict[str, Any] = {}
     notes: dict[str, dict[str, Any]] = {d.id: {"synthetic_id": d.id} for d in synthetic}
     pairs: list[dict[str, Any]] = []
-    for name, config in (get(params, "privacy.metrics") or {}).items():
+    for name, config in metrics.items():
         result = registry("privacy_metric").create(name, config or {}).compute(data)
         summary[name] = result.summary
         if name == "high_risk_pairs":
@@ -70,12 +62,12 @@ def main() -> None:
     with open(out / "pairs.jsonl", "w", encoding="utf-8", newline="\n") as f:
         f.writelines(json.dumps(p, ensure_ascii=False) + "\n" for p in pairs)
     write_review_page(pairs, PAGE.format(corpus=corpus), title=f"synthdeid review: {corpus}")
-    gate = get(params, "privacy.gate")
-    failures = gate_failures(summary, gate)
+    failures = gate.failures(summary)  # a threshold's figure missing or not finite: fails here, closed
     write_json({"corpus": corpus, **summary, "gate": {"passed": not failures, "failures": failures,
-                                                     "overridden": bool(failures and gate.get("override"))}},
+                                                     "limits": dict(gate.limits), "override": gate.override,
+                                                     "overridden": bool(failures and gate.override)}},
                METRICS.format(corpus=corpus))
-    if failures and not gate.get("override"):
+    if failures and not gate.override:
         worst = sorted(notes.values(), key=lambda r: -(r.get("longest_run") or 0))[:5]
         raise SynthdeidError(
             f"privacy gate: corpus {corpus!r} is not published:\n  - " + "\n  - ".join(failures)

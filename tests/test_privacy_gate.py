@@ -1,0 +1,135 @@
+"""The privacy gate fails closed: a threshold whose figure was not measured (its metric left out
+of ``privacy.metrics``, a missing or NaN figure) fails instead of passing; unknown keys, thresholds
+that are not numbers and a gate without thresholds are refused before measuring; the override
+warns on every run and opens the datasheet; a preset that reads real data never keeps it on."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from synthdeid.errors import SynthdeidError
+from synthdeid.privacy_gate import THRESHOLDS, Gate
+from synthdeid.report.datasheet import override_banner
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT = {"max_exact_duplicates": 0, "max_longest_run": 100, "max_phi_leakage": None,
+           "max_phi_leakage_multi": 0.25, "override": False}
+MEASURED = {"leakage": {"exact_duplicates": 0, "longest_run": {"max": 12}, "phi": {"rate": 0.3, "multi_token_rate": 0.1}}}
+
+
+def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None:
+    gate = Gate.parse(DEFAULT)
+    assert gate.failures(MEASURED) == []
+    copied = {"leakage": {**MEASURED["leakage"], "exact_duplicates": 3}}
+    assert gate.failures(copied) == ["synthetic notes identical to a real note: 3 > max_exact_duplicates = 0"]
+
+
+@pytest.mark.parametrize("summary, figure", [
+    ({}, "leakage.exact_duplicates"),  # the metric left out of privacy.metrics
+    ({"leakage": {**MEASURED["leakage"], "phi": {"rate": 0.3}}}, "leakage.phi.multi_token_rate"),
+    ({"leakage": {**MEASURED["leakage"], "longest_run": {"max": math.nan}}}, "leakage.longest_run.max"),
+    ({"leakage": {**MEASURED["leakage"], "exact_duplicates": "0"}}, "leakage.exact_duplicates"),
+])
+def test_a_missing_or_non_finite_figure_fails_closed(summary: dict[str, Any], figure: str) -> None:
+    with pytest.raises(SynthdeidError, match=f"the figure {figure} .* was not measured"):
+        Gate.parse(DEFAULT).failures(summary)
+
+
+@pytest.mark.parametrize("gate, says", [
+    ({**DEFAULT, "max_phi_leakge": 0.1}, r"max_phi_leakge is not a gate key \(did you mean max_phi_leakage\?\)"),
+    ({**DEFAULT, "max_phi_leakage_multi": "1e-1"}, r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)"),
+    ({**DEFAULT, "max_longest_run": math.nan}, "max_longest_run must be a finite number"),
+    ({**DEFAULT, "max_longest_run": -1}, "max_longest_run must be a finite number >= 0"),
+    ({**DEFAULT, "max_exact_duplicates": True}, "max_exact_duplicates must be a finite number"),
+    ({**DEFAULT, "override": "no"}, "override must be true or false"),
+    ({t.key: None for t in THRESHOLDS}, "sets no threshold"),
+    ([0.1], "must be a mapping"),
+])
+def test_bad_gate_settings_are_refused(gate: Any, says: str) -> None:
+    with pytest.raises(SynthdeidError, match=says):
+        Gate.parse(gate)
+
+
+def test_a_threshold_needs_its_metric_configured() -> None:
+    gate = Gate.parse(DEFAULT)
+    gate.check_metrics({"rouge": {}, "leakage": {}})
+    with pytest.raises(SynthdeidError, match="needs the privacy metric 'leakage'.*add `leakage: {}` to privacy.metrics"):
+        gate.check_metrics({"rouge": {}, "bm25": {}})
+    Gate.parse({"max_longest_run": None, "max_exact_duplicates": None, "max_phi_leakage_multi": None,
+                "override": True}).check_metrics({})  # nothing to measure, published by an explicit override
+
+
+def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:
+    from synthdeid.demo import generate_demo_corpus
+    from synthdeid.formats import write_jsonl
+
+    real = generate_demo_corpus(12, 0)
+    (tmp_path / "data/pseudonymized").mkdir(parents=True)
+    (tmp_path / "data/synthetic/x").mkdir(parents=True)
+    write_jsonl(real[:10], tmp_path / "data/pseudonymized/train.jsonl")
+    write_jsonl(real[10:], tmp_path / "data/pseudonymized/dev.jsonl")
+    write_jsonl(real[:3] if copies else real[10:], tmp_path / "data/synthetic/x/documents.jsonl")
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump({"language": "nl", "privacy": {"metrics": metrics, "gate": gate}}))
+
+
+def _privacy_stage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import importlib
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(sys, "argv", ["privacy", "x"])
+    importlib.import_module("synthdeid.stages.privacy").main()
+
+
+def test_the_stage_refuses_a_gate_it_cannot_measure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """Exact copies of training notes, with ``leakage`` left out of the metrics: the stage used to
+    pass them; now it stops before measuring and writes no verdict."""
+    _workspace(tmp_path, {"bm25": {}}, DEFAULT, copies=True)
+    with pytest.raises(SystemExit):
+        _privacy_stage(tmp_path, monkeypatch)
+    assert "needs the privacy metric 'leakage'" in capsys.readouterr().err
+    assert not (tmp_path / "data/metrics/privacy/x.json").exists()
+
+
+def test_the_stage_fails_copies_and_an_override_warns_and_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    _workspace(tmp_path, {"leakage": {}}, DEFAULT, copies=True)
+    with pytest.raises(SystemExit):
+        _privacy_stage(tmp_path, monkeypatch)
+    assert "is not published" in capsys.readouterr().err
+    verdict = json.loads((tmp_path / "data/metrics/privacy/x.json").read_text())["gate"]
+    assert verdict["passed"] is False and not verdict["overridden"]
+    _workspace(tmp_path / "o", {"leakage": {}}, {**DEFAULT, "override": True}, copies=True)
+    _privacy_stage(tmp_path / "o", monkeypatch)
+    assert "warning: privacy.gate.override is true" in capsys.readouterr().err
+    verdict = json.loads((tmp_path / "o/data/metrics/privacy/x.json").read_text())["gate"]
+    assert verdict["passed"] is False and verdict["overridden"] and verdict["override"]
+    assert override_banner(verdict).startswith("> **WARNING: this corpus did NOT pass the privacy gate")
+    assert override_banner({"passed": True, "override": True}).startswith("> **Note: the privacy gate's override was on")
+    assert override_banner({"passed": True, "override": False}) == ""
+
+
+def test_a_preset_that_reads_real_data_turns_the_override_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    from synthdeid.cli import main
+
+    shutil.copytree(ROOT / "presets", tmp_path / "presets")
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    (tmp_path / "presets/mine.yaml").write_text("corpus:\n  source: files\n  path: notes\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["preset", "smoke"]) == 0
+    assert "warning: privacy.gate.override is true" in capsys.readouterr().err
+    assert main(["preset", "mine"]) == 0  # a third-party preset that does not mention the gate
+    params = yaml.safe_load(Path("params.yaml").read_text())
+    assert params["corpus"]["source"] == "files" and params["privacy"]["gate"]["override"] is False
+    assert "privacy.gate.override" in capsys.readouterr().out
+    assert main(["preset", "smoke"]) == 0 and main(["preset", "meddocan"]) == 0
+    assert yaml.safe_load(Path("params.yaml").read_text())["privacy"]["gate"]["override"] is False
