@@ -54,8 +54,9 @@ def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str |
     p = Path(params_path)
     params = y.load(p.read_text(encoding="utf-8"))
     changed = merge(params, load_preset(name, root))
-    if (params.get("corpus") or {}).get("source") != "demo" and params["privacy"]["gate"].get("override"):
-        params["privacy"]["gate"]["override"] = False  # real data: the privacy gate is never overridden by a preset
+    gate = (params.get("privacy") or {}).get("gate") or {}
+    if (params.get("corpus") or {}).get("source") != "demo" and gate.get("override"):
+        gate["override"] = False  # real data: the privacy gate is never overridden by a preset
         changed.append("privacy.gate.override")
     with open(p, "w", encoding="utf-8") as f:
         y.dump(params, f)
