@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import InputError, SynthdeidError
-from .formats import READERS, read_documents, write_documents
+from .formats import READERS, guess_format, read_documents, write_documents
 from .records import Document, label_counts
 from .tags import CANONICAL_TAGS, TagSet
 
@@ -36,8 +36,16 @@ def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
 
 def cmd_convert(args: argparse.Namespace, out: Console) -> int:
     docs = list(read_documents(args.input, args.from_format))
-    n = write_documents(docs, args.output, args.to_format)
-    out.print(f"wrote {n} documents, {sum(len(d.spans) for d in docs)} spans to {args.output}")
+    to = args.to_format or guess_format(args.output, for_writing=True)
+    write_documents(docs, args.output, to)
+    back = list(read_documents(args.output, to))  # report what the output holds, not what went in
+    n_in, n_out = sum(len(d.spans) for d in docs), sum(len(d.spans) for d in back)
+    out.print(f"read {len(docs)} documents, {n_in} spans from {args.input}; "
+              f"wrote {len(back)} documents, {n_out} spans to {args.output}", highlight=False)
+    if (len(back), n_out) != (len(docs), n_in):
+        print(f"warning: {args.output} reads back with {len(back)} documents and {n_out} spans, not "
+              f"{len(docs)} and {n_in} (CoNLL keeps tokens: spans that touch without a space merge)",
+              file=sys.stderr)
     return 0
 
 

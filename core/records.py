@@ -94,29 +94,10 @@ class Document:
 
     @classmethod
     def from_dict(cls, data: Any, tagset: TagSet | None = None) -> "Document":
-        """Build and validate a document from its JSON form."""
-        if not isinstance(data, dict):
-            raise InputError("a record must be a JSON object", fix='write {"id": ..., "text": ..., "spans": [...]}')
-        missing = [k for k in ("id", "text") if k not in data]
-        doc_id = str(data["id"]) if "id" in data else None
-        if missing:
-            raise InputError(f"missing key(s) {', '.join(missing)}", doc_id=doc_id,
-                             fix='every record needs "id" and "text" ("spans" may be empty)')
-        if not isinstance(data["text"], str):
-            raise InputError('"text" must be a string', doc_id=doc_id, fix="store the note as a JSON string")
-        raw = data.get("spans", [])
-        if not isinstance(raw, list):
-            raise InputError('"spans" must be a list', doc_id=doc_id, fix='write "spans": [{"start", "end", "label"}, ...]')
-        spans = []
-        for i, s in enumerate(raw):
-            if not isinstance(s, dict) or not {"start", "end", "label"} <= s.keys():
-                raise InputError(f"span #{i} needs start, end and label", doc_id=doc_id,
-                                 fix='write each span as {"start": 0, "end": 3, "label": "Name"}')
-            if type(s["start"]) is not int or type(s["end"]) is not int:
-                raise InputError(f"span #{i} has non-integer offsets {s['start']!r}-{s['end']!r}",
-                                 doc_id=doc_id, fix="offsets are character positions (integers)")
-            spans.append(Span(s["start"], s["end"], str(s["label"])))
-        return cls.create(doc_id, data["text"], spans, tagset=tagset)
+        """Build and validate a document from its JSON form (strictly: see ``formats.jsonl``)."""
+        from .formats.jsonl import record_to_document
+
+        return record_to_document(data, tagset=tagset)
 
 
 def label_counts(docs: Iterable[Document]) -> dict[str, int]:

@@ -111,3 +111,11 @@ def label_mapping(value: Any) -> dict[str, str]:
 def tag_labels(mapping: Any) -> list[str]:
     """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
     return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))
+
+
+def tagset_from_params(params: Mapping[str, Any]) -> TagSet:
+    """The tag set of ``params.yaml``'s ``tags`` (canonical tags, ``mapping``, ``keep_unmapped``)."""
+    from .params import get
+
+    return TagSet(CANONICAL_TAGS, label_mapping(get(dict(params), "tags.mapping")),
+                  bool(get(dict(params), "tags.keep_unmapped")))

@@ -11,7 +11,7 @@ from synthdeid.plugin_manager import registry
 from synthdeid.progress import track
 from synthdeid.records import label_counts
 from synthdeid.stages.common import LM_SPLITS, stage_main
-from synthdeid.stages.prepare import tagset_from
+from synthdeid.tags import tagset_from_params
 
 IN = "data/prepared/{split}.jsonl"
 OUT = "data/annotated/{split}.jsonl"
@@ -23,7 +23,7 @@ def main() -> None:
     params = load_params()
     name = get(params, "annotate.annotator")
     annotator = None if name == "gold" else registry("annotator").create(name, get(params, "annotate.config"))
-    tagset = tagset_from(params)
+    tagset = tagset_from_params(params)
     counts = Counts("annotate")
     counts.extra = {"annotator": name}
     for split in LM_SPLITS:

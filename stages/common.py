@@ -20,7 +20,8 @@ def read_lines(path: str) -> list[str]:
 
 
 def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
-    """Run a stage; a SynthdeidError prints its message (file, line, fix) and exits with 1.
+    """Run a stage; a SynthdeidError prints its message (file, line, fix) and exits with 1. The
+    stage module's ``METRICS`` file (when it is one fixed path) is removed before the stage runs.
 
     Once the stage is done, its objects are frozen out of the cyclic GC: the interpreter's exit
     would otherwise walk every torch/flair object again (0.3-0.9 s a stage, about 20 s of a
@@ -28,6 +29,11 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
 
     @functools.wraps(fn)
     def run() -> None:
+        metrics = fn.__globals__.get("METRICS")
+        if isinstance(metrics, str) and "{" not in metrics:
+            # a stage that fails (or is killed) must not leave the last run's figures looking current
+            # (dvc repro removes every output first; this covers `python -m synthdeid.stages.NAME`)
+            Path(metrics).unlink(missing_ok=True)
         try:
             fn()
         except SynthdeidError as e:

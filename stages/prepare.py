@@ -1,4 +1,4 @@
-"""Stage ``prepare``: validate the corpus against the tag set (labels mapped), drop exact
+"""Stage ``prepare``: check the corpus's labels (the ``corpus`` stage mapped them), drop exact
 duplicates (counted), and split it 80/10/10 with a seed; with a separate test set
 (``corpus.test_path``) the corpus gives train and dev and the test set is the test split."""
 
@@ -12,7 +12,7 @@ from synthdeid.params import get, load_params
 from synthdeid.records import label_counts
 from synthdeid.split import SPLITS, prepare_splits
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS, TagSet, label_mapping
+from synthdeid.tags import CANONICAL_TAGS, TagSet
 
 IN = "data/corpus/documents.jsonl"
 TEST_IN = "data/corpus/test.jsonl"
@@ -20,14 +20,12 @@ OUT = "data/prepared/{split}.jsonl"
 METRICS = "data/metrics/prepare.json"
 
 
-def tagset_from(params: dict) -> TagSet:
-    return TagSet(CANONICAL_TAGS, label_mapping(get(params, "tags.mapping")), bool(get(params, "tags.keep_unmapped")))
-
-
 @stage_main
 def main() -> None:
     params = load_params()
-    tagset = tagset_from(params)
+    # labels were mapped where the user's file was read (stage corpus): mapping them twice would
+    # chain a mapping A -> B, B -> C
+    tagset = TagSet(CANONICAL_TAGS, keep_unmapped=bool(get(params, "tags.keep_unmapped")))
     docs = list(read_jsonl(IN, tagset=tagset))
     test_docs = list(read_jsonl(TEST_IN, tagset=tagset)) if Path(TEST_IN).exists() else []
     counts = Counts("prepare")

@@ -118,7 +118,8 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
     apply_preset("meddocan")
     p = yaml.safe_load(Path("params.yaml").read_text())
     assert p["corpus"] | {"demo": None} == {"source": "files", "path": "../shared/data/meddocan/train", "format": "brat",
-                                              "test_path": "../shared/data/meddocan/dev", "demo": None}
+                                              "test_path": "../shared/data/meddocan/dev", "on_invalid": "fail",
+                                              "demo": None}
     assert (p["language"], p["tags"]["mapping"], p["prepare"]["split"]) == ("es", "meddocan", [0.9, 0.1, 0.0])
     assert p["utility"]["rule_baseline"] is None
     assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"]) | set(p["machine_annotated"])

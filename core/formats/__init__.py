@@ -62,13 +62,46 @@ def read_documents(
     errors: list[InputError] | None = None,
 ) -> Iterator[Document]:
     """Documents from ``path`` in ``fmt`` (guessed from the name when not given). With an
-    ``errors`` list, invalid records are collected there and skipped instead of raising."""
+    ``errors`` list, invalid records are collected there and skipped instead of raising. A
+    source that holds no document at all is an error: an empty corpus is never "valid"."""
     p = Path(path)
     if not p.exists():
         raise InputError("not found", path=p, fix="check the path (params.yaml or the command line)")
-    return READERS[check_format(fmt or guess_format(p))](p, tagset=tagset, errors=errors)
+    reader = READERS[check_format(fmt or guess_format(p))]
+    return _not_empty(reader(p, tagset=tagset, errors=errors), p, errors)
+
+
+def _not_empty(docs: Iterator[Document], path: Path, errors: list[InputError] | None) -> Iterator[Document]:
+    n_errors = len(errors) if errors is not None else 0
+    n = 0
+    for doc in docs:
+        n += 1
+        yield doc
+    if n == 0 and (errors is None or len(errors) == n_errors):
+        raise InputError("holds no documents", path=path,
+                         fix="check that this is the corpus you meant (an empty file or folder is not a corpus)")
 
 
 def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None = None) -> int:
+    """Write ``docs`` to ``path``; two documents with one id are refused (a reader would refuse the
+    file, and a BRAT folder would hold only one of them). Returns the number written."""
     p = Path(path)
-    return WRITERS[check_format(fmt or guess_format(p, for_writing=True))](docs, p)
+    return WRITERS[check_format(fmt or guess_format(p, for_writing=True))](_unique_ids(docs), p)
+
+
+def _unique_ids(docs: Iterable[Document]) -> Iterable[Document]:
+    if isinstance(docs, (list, tuple)):  # checked before anything is written
+        for _ in _unique_ids(iter(docs)):
+            pass
+        return docs
+    return _check_ids(docs)
+
+
+def _check_ids(docs: Iterable[Document]) -> Iterator[Document]:
+    seen: set[str] = set()
+    for doc in docs:
+        if doc.id in seen:
+            raise InputError("a second document with this id", doc_id=doc.id,
+                             fix="give every document a unique id before writing")
+        seen.add(doc.id)
+        yield doc

@@ -2,7 +2,13 @@
 
 Offsets in ``.ann`` count characters of the UTF-8 text, a byte-order mark included: the reader
 strips the BOM and shifts the offsets. Discontinuous spans (``0 5;9 14``) become one span per
-fragment. Only text-bound annotations (``T`` lines) are spans; other lines are ignored.
+fragment. Only text-bound annotations (``T`` lines) are spans; relations, events, attributes,
+normalizations, equivalences and notes (``R``, ``E``, ``A``/``M``, ``N``, ``*``, ``#`` lines) are
+read past, as BRAT defines them; any other line, an ``.ann`` without its ``.txt`` and a ``T`` id
+used twice are errors, so that no span is skipped unseen.
+
+Writing refuses a folder that is not empty, and two ids that would name
+the same file (ids differing only in case collide on case-insensitive file systems).
 """
 
 from __future__ import annotations
@@ -14,10 +20,12 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import each_record, read_text
+from .textfile import atomic_folder, each_record, read_text
 
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
 _SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
+_OTHER_LINE = re.compile(r"^(?:[REAMN]\d+|\*|#\d*)\t")
+_MAX_DIGITS = 15
 
 
 def _norm(s: str) -> str:
@@ -36,17 +44,26 @@ def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None) -> 
             fix=f"create {ann.name} (an empty file for a note without PHI)",
         )
     spans: list[Span] = []
+    seen: dict[str, int] = {}
     for lineno, line in enumerate(read_text(ann).split("\n"), start=1):
         line = line.lstrip("\ufeff").rstrip("\r")
-        if not line.startswith("T"):
-            continue  # attributes, relations, notes and events are not spans
+        if not line.strip() or _OTHER_LINE.match(line):
+            continue  # relations, events, attributes, normalizations and notes are not spans
         m = _T_LINE.match(line)
         if not m:
             raise InputError(
-                f"malformed text-bound annotation {line[:60]!r}",
+                f"unreadable annotation line {line[:60]!r}",
                 path=ann, line=lineno,
-                fix="write 'T<n><TAB><label> <start> <end>[;<start> <end>...]<TAB><text>'",
+                fix="write text-bound annotations as 'T<n><TAB><label> <start> <end>[;<start> <end>...]<TAB><text>' "
+                "(other BRAT lines start with R, E, A, M, N, * or #, then a tab)",
             )
+        if m.group(1) in seen:
+            raise InputError(f"annotation id {m.group(1)} is used twice (first on line {seen[m.group(1)]})",
+                             path=ann, line=lineno, fix="give every T annotation its own number")
+        seen[m.group(1)] = lineno
+        if any(len(x) > _MAX_DIGITS for x in re.split(r"[ ;]", m.group(3))):
+            raise InputError(f"{m.group(1)}: an offset of more than {_MAX_DIGITS} digits",
+                             path=ann, line=lineno, fix="offsets count characters of the .txt file")
         fragments = []
         for frag in m.group(3).split(";"):
             a, b = (int(x) - shift for x in frag.split())
@@ -86,6 +103,13 @@ def read_brat(
     if not txts:
         raise InputError("no .txt files in the BRAT folder", path=root,
                          fix="put each note in NAME.txt with its annotations in NAME.ann")
+    orphans = sorted(a for a in root.rglob("*.ann") if not a.with_suffix(".txt").exists())
+    for ann in orphans:
+        e = InputError("an .ann file without its .txt: its annotations have no text", path=ann,
+                       fix=f"put the note's text in {ann.with_suffix('.txt').name}, or remove the .ann file")
+        if errors is None:
+            raise e
+        errors.append(e)
     pairs = ((txt, txt.relative_to(root).with_suffix("").as_posix(), tagset) for txt in txts)
     yield from each_record(pairs, read_brat_document, errors)
 
@@ -93,8 +117,18 @@ def read_brat(
 def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
     """Write one ``.txt``/``.ann`` pair per document; returns the count."""
     root = Path(folder)
-    root.mkdir(parents=True, exist_ok=True)
+    if root.exists() and not root.is_dir():
+        raise InputError("is a file, not a folder", path=root, fix="name a new or empty folder for BRAT output")
+    if root.is_dir() and any(root.iterdir()):
+        raise InputError("the folder is not empty: writing would overwrite or mix notes",
+                         path=root, fix="write to a new or empty folder")
+    with atomic_folder(root) as tmp:
+        return _write_pairs(docs, tmp)
+
+
+def _write_pairs(docs: Iterable[Document], root: Path) -> int:
     n = 0
+    written: dict[str, str] = {}
     for doc in docs:
         if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
             raise InputError(
@@ -102,6 +136,13 @@ def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
                 doc_id=doc.id,
                 fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)",
             )
+        key = doc.id.casefold()
+        if key in written:
+            raise InputError(
+                f"two documents would be written to the same file {doc.id}.txt (the first is {written[key]!r})",
+                doc_id=doc.id, fix="give every document a unique id (ids differing only in case collide)",
+            )
+        written[key] = doc.id
         txt = root / f"{doc.id}.txt"
         txt.parent.mkdir(parents=True, exist_ok=True)
         txt.write_text(doc.text, encoding="utf-8", newline="")

@@ -3,6 +3,12 @@ text), ``-DOCSTART-<TAB>id`` before each document.
 
 The view is token-level: reading joins tokens with single spaces and lines with newlines, so
 the original spacing is not kept; spans and their words are. BIOES tags are read as well.
+
+Columns are split on tabs when a line has one, else on spaces (CoNLL-2003's ``token POS chunk
+tag``); the token is the first column and the tag the last, and every token line of a file must
+have as many columns as the first: a token holding a space would otherwise lose a word. A
+``-DOCSTART-`` line names its document (CoNLL-2003's ``-DOCSTART- -X- -X- O`` names none), and
+every document id is read once.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import each_record, read_lines
+from .textfile import atomic_write, each_record, read_lines
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -53,7 +59,7 @@ def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = def
 def write_conll(docs: Iterable[Document], path: str | Path,
                 tokenize: Callable[[str], list[tuple[int, int]]] = default_tokenize) -> int:
     n = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
+    with atomic_write(path) as f:
         for doc in docs:
             if any(c.isspace() for c in doc.id):
                 raise InputError("the document id contains whitespace", doc_id=doc.id,
@@ -130,6 +136,8 @@ def read_conll(
         if doc is not None and doc.length and not failed:
             yield from each_record([(doc, tagset, path, start_line)], _built, errors)
 
+    columns: list[int] = []  # the column count of the first token line, and its line number
+    seen: dict[str, int] = {}
     for lineno, line in read_lines(path):
         blank = not line.strip()
         if line.startswith(DOCSTART) or (blank and not has_docstart and doc is not None):
@@ -137,9 +145,16 @@ def read_conll(
             doc, failed = None, False
             if line.startswith(DOCSTART):
                 has_docstart = True
-                parts = line.split(maxsplit=1)
                 count += 1
-                doc, start_line = _DocBuilder(parts[1].strip() if len(parts) > 1 else f"{stem}-{count}"), lineno
+                doc, start_line = _DocBuilder(_docstart_id(line) or f"{stem}-{count}"), lineno
+                if doc.id in seen:
+                    e = InputError(f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
+                                   path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id")
+                    if errors is None:
+                        raise e
+                    errors.append(e)
+                    failed = True
+                seen.setdefault(doc.id, lineno)
             continue
         if blank:
             if doc is not None and not failed:
@@ -150,18 +165,40 @@ def read_conll(
             doc, start_line = _DocBuilder(f"{stem}-{count}"), lineno
         if failed:
             continue
-        parts = line.split()
         try:
-            if len(parts) < 2:
-                raise InputError(f"expected a token and a tag, got {line!r}", path=path, line=lineno,
-                                 fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
-            doc.add(parts[0], parts[-1], {"path": path, "line": lineno})
+            token, tag = _columns(line, columns, path, lineno)
+            doc.add(token, tag, {"path": path, "line": lineno})
         except InputError as e:
             if errors is None:
                 raise
             errors.append(e.located(doc_id=doc.id))
             failed = True
     yield from finish()
+
+
+def _docstart_id(line: str) -> str | None:
+    """The id a ``-DOCSTART-`` line gives, or None (none, or CoNLL-2003's ``-X-`` columns)."""
+    rest = line[len(DOCSTART):].strip()
+    return None if not rest or rest.startswith("-X-") else rest
+
+
+def _columns(line: str, columns: list[int], path: str | Path, lineno: int) -> tuple[str, str]:
+    """(token, tag) of a token line; the first token line fixes the file's column count."""
+    parts = [p.strip() for p in line.split("\t")] if "\t" in line else line.split()
+    if len(parts) < 2 or not parts[0] or not parts[-1]:
+        raise InputError(f"expected a token and a tag, got {line[:60]!r}", path=path, line=lineno,
+                         fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
+    if any(c.isspace() for c in parts[0]):
+        raise InputError(f"the token {parts[0][:40]!r} holds whitespace", path=path, line=lineno,
+                         fix="put each word on its own line (one token per line)")
+    if not columns:
+        columns.extend((len(parts), lineno))
+    elif len(parts) != columns[0]:
+        raise InputError(
+            f"{len(parts)} columns where the file's first token line (line {columns[1]}) has {columns[0]}",
+            path=path, line=lineno,
+            fix="give every token line the same columns; a token holding a space must become two lines")
+    return parts[0], parts[-1]
 
 
 def _built(doc: _DocBuilder, tagset: TagSet | None, path: str | Path, line: int) -> Document:

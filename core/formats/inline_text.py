@@ -1,6 +1,7 @@
 """Inline-tag text files: one document per line, ``id<TAB>inline text``, lossless
 (see ``synthdeid.inline``). A file with malformed tags is an error here; generated text, where
-malformed tags are expected, goes through ``synthdeid.inline.decode`` with counting instead."""
+malformed tags are expected, goes through ``synthdeid.inline.decode`` with counting instead.
+Text after an ``<EOD>`` and an id used twice are errors too: nothing is dropped unseen."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from ..inline import decode, encode
+from ..inline import EOD, decode, encode
 from ..records import Document
 from ..tags import TagSet
-from .textfile import each_record, read_lines
+from .textfile import atomic_write, each_record, read_lines
 
 
 def read_inline(
@@ -19,15 +20,25 @@ def read_inline(
 ) -> Iterator[Document]:
     """Documents of an inline-tag file. With an ``errors`` list, invalid lines are collected
     there and skipped instead of raising."""
-    lines = ((line, path, n, tagset) for n, line in read_lines(path) if line.strip())
+    seen: dict[str, int] = {}
+    lines = ((line, path, n, tagset, seen) for n, line in read_lines(path) if line.strip())
     return each_record(lines, _parse, errors)
 
 
-def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None) -> Document:
+def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int]) -> Document:
     doc_id, tab, body = line.partition("\t")
-    if not tab or not doc_id:
+    if not tab or not doc_id.strip():
         raise InputError("expected '<id><TAB><inline text>'", path=path, line=lineno,
                          fix="start each line with the document id and a tab")
+    if doc_id in seen:
+        raise InputError(f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
+                         path=path, line=lineno, doc_id=doc_id, fix="give every document a unique id")
+    seen[doc_id] = lineno
+    eod = body.find(EOD)
+    if eod >= 0 and body[eod + len(EOD):].strip():
+        raise InputError(f"text after {EOD} at column {len(doc_id) + 2 + eod}: {body[eod:eod + 40]!r}",
+                         path=path, line=lineno, doc_id=doc_id,
+                         fix=f"{EOD} ends a document: put the rest on its own line with its own id, or remove {EOD}")
     decoded = decode(body, doc_id, trim=False)
     bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
     bad = {k: v for k, v in bad.items() if v}
@@ -45,7 +56,7 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None) -> D
 
 def write_inline(docs: Iterable[Document], path: str | Path) -> int:
     n = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
+    with atomic_write(path) as f:
         for doc in docs:
             if "\t" in doc.id or "\n" in doc.id or not doc.id:
                 raise InputError("the document id is empty or holds a tab or newline", doc_id=doc.id,

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import shutil
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, TypeVar
 from pathlib import Path
+from typing import IO, Any, TypeVar
 
 from ..errors import InputError
 
@@ -55,3 +58,38 @@ def each_record(
             if errors is None:
                 raise
             errors.append(e)
+
+
+@contextlib.contextmanager
+def atomic_write(path: str | Path) -> Iterator[IO[str]]:
+    """A UTF-8 text file (``\\n`` newlines) that appears at ``path`` only when the block ends
+    without an error: a writer that fails half-way leaves nothing behind (nor a half file)."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")  # opened like any file: the umask applies
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
+            yield f
+        os.replace(tmp, p)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_folder(path: str | Path) -> Iterator[Path]:
+    """A new folder, filled inside the block, that appears at ``path`` (absent or empty) only
+    when the block ends without an error."""
+    p = Path(path)
+    p.parent.mkdir(parents=True, exist_ok=True)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    shutil.rmtree(tmp, ignore_errors=True)  # left by a killed run of this process id
+    tmp.mkdir()
+    try:
+        yield tmp
+        if p.is_dir():
+            p.rmdir()  # empty (the caller checked): replaced by the new folder
+        os.replace(tmp, p)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
