@@ -70,9 +70,14 @@ def _check_label(label: str, doc_id: str) -> None:
         )
 
 
+def find_reserved(text: str) -> re.Match[str] | None:
+    """The first tag token (``<PAR>``, ``<EOD>``, ``<XSTART>``, ``<XEND>``) inside plain text."""
+    return _RESERVED.search(text)
+
+
 def encode(doc: Document, tokenize: Tokenize | None = None, eod: bool = True) -> str:
     """The document as one line of inline-tag text (lossless unless ``tokenize`` is given)."""
-    clash = _RESERVED.search(doc.text)
+    clash = find_reserved(doc.text)
     if clash:
         raise InputError(
             f"the text contains the reserved token {clash.group()!r} at offset {clash.start()}",

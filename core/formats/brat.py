@@ -22,7 +22,7 @@ from ..records import Document, Span
 from ..tags import TagSet
 from .textfile import atomic_folder, each_record, read_text
 
-_T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)\t?(.*)$")
+_T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)(?:\t(.*))?$")
 _SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 _OTHER_LINE = re.compile(r"^(?:[REAMN]\d+|\*|#\d*)\t")
 _MAX_DIGITS = 15
@@ -145,9 +145,11 @@ def _write_pairs(docs: Iterable[Document], root: Path) -> int:
         written[key] = doc.id
         txt = root / f"{doc.id}.txt"
         txt.parent.mkdir(parents=True, exist_ok=True)
-        txt.write_text(doc.text, encoding="utf-8", newline="")
+        # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
+        shift = 1 if doc.text.startswith("\ufeff") else 0
+        txt.write_text("\ufeff" * shift + doc.text, encoding="utf-8", newline="")
         lines = [
-            f"T{i}\t{s.label} {s.start} {s.end}\t{_norm(doc.surface(s))}\n"
+            f"T{i}\t{s.label} {s.start + shift} {s.end + shift}\t{_norm(doc.surface(s))}\n"
             for i, s in enumerate(doc.spans, start=1)
         ]
         txt.with_suffix(".ann").write_text("".join(lines), encoding="utf-8", newline="\n")

@@ -3,6 +3,8 @@ text), ``-DOCSTART-<TAB>id`` before each document.
 
 The view is token-level: reading joins tokens with single spaces and lines with newlines, so
 the original spacing is not kept; spans and their words are. BIOES tags are read as well.
+Writing splits the text at whitespace and at span edges only, so that a span's surface (a date
+``12-03-1950``) reads back unchanged and a file read from CoNLL is written back token for token.
 
 Columns are split on tabs when a line has one, else on spaces (CoNLL-2003's ``token POS chunk
 tag``); the token is the first column and the tag the last, and every token line of a file must
@@ -24,6 +26,7 @@ from .textfile import atomic_write, each_record, read_lines
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"\S+")
 
 
 def default_tokenize(text: str) -> list[tuple[int, int]]:
@@ -31,7 +34,12 @@ def default_tokenize(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _DEFAULT_TOKEN.finditer(text)]
 
 
-def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = default_tokenize) -> list[list[tuple[str, str]]]:
+def whitespace_tokenize(text: str) -> list[tuple[int, int]]:
+    """Runs of non-whitespace: the CoNLL writer's tokens (span edges split them further)."""
+    return [m.span() for m in _WORD.finditer(text)]
+
+
+def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = whitespace_tokenize) -> list[list[tuple[str, str]]]:
     """Sentences (one per line of the text) of (token, BIO tag); tokens never cross a span edge."""
     bounds = sorted({0, len(doc.text)} | {x for s in doc.spans for x in (s.start, s.end)})
     label_at = {s.start: s for s in doc.spans}
@@ -57,7 +65,7 @@ def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = def
 
 
 def write_conll(docs: Iterable[Document], path: str | Path,
-                tokenize: Callable[[str], list[tuple[int, int]]] = default_tokenize) -> int:
+                tokenize: Callable[[str], list[tuple[int, int]]] = whitespace_tokenize) -> int:
     n = 0
     with atomic_write(path) as f:
         for doc in docs:
@@ -146,8 +154,15 @@ def read_conll(
             if line.startswith(DOCSTART):
                 has_docstart = True
                 count += 1
-                doc, start_line = _DocBuilder(_docstart_id(line) or f"{stem}-{count}"), lineno
-                if doc.id in seen:
+                try:
+                    doc_id = _docstart_id(line, path, lineno)
+                except InputError as e:
+                    if errors is None:
+                        raise
+                    errors.append(e)
+                    doc_id, failed = None, True
+                doc, start_line = _DocBuilder(doc_id or f"{stem}-{count}"), lineno
+                if doc.id in seen and not failed:
                     e = InputError(f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
                                    path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id")
                     if errors is None:
@@ -176,10 +191,20 @@ def read_conll(
     yield from finish()
 
 
-def _docstart_id(line: str) -> str | None:
-    """The id a ``-DOCSTART-`` line gives, or None (none, or CoNLL-2003's ``-X-`` columns)."""
-    rest = line[len(DOCSTART):].strip()
-    return None if not rest or rest.startswith("-X-") else rest
+def _docstart_id(line: str, path: str | Path, lineno: int) -> str | None:
+    """The id a ``-DOCSTART-`` line gives, or None (none, CoNLL-2003's ``-X-`` columns, or an
+    ``O`` tag column)."""
+    rest = line[len(DOCSTART):]
+    if rest and not rest[0].isspace():
+        raise InputError(f"a -DOCSTART- line runs on into {rest[:30]!r}", path=path, line=lineno,
+                         fix="write '-DOCSTART-<TAB><document id>'")
+    rest = rest.strip()
+    if not rest or rest.startswith("-X-") or rest == "O":
+        return None
+    if any(c.isspace() for c in rest):
+        raise InputError(f"the -DOCSTART- line's id {rest[:40]!r} holds whitespace", path=path, line=lineno,
+                         fix="write '-DOCSTART-<TAB><document id>' with an id without spaces")
+    return rest
 
 
 def _columns(line: str, columns: list[int], path: str | Path, lineno: int) -> tuple[str, str]:

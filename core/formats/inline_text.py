@@ -9,7 +9,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
-from ..inline import EOD, decode, encode
+from ..inline import EOD, decode, encode, find_reserved
 from ..records import Document
 from ..tags import TagSet
 from .textfile import atomic_write, each_record, read_lines
@@ -48,6 +48,11 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
             path=path, line=lineno, doc_id=doc_id,
             fix="every <XSTART> needs its own <XEND> after it, not nested or crossing another tag",
         )
+    clash = find_reserved(decoded.document.text)
+    if clash:
+        raise InputError(f"the text still reads as holding the tag {clash.group()!r} once its tags are taken out",
+                         path=path, line=lineno, doc_id=doc_id,
+                         fix="remove the stray '<', '>' or tag pieces around the tags")
     try:
         return decoded.document.validate(tagset)
     except InputError as e:
@@ -61,6 +66,8 @@ def write_inline(docs: Iterable[Document], path: str | Path) -> int:
             if "\t" in doc.id or "\n" in doc.id or not doc.id:
                 raise InputError("the document id is empty or holds a tab or newline", doc_id=doc.id,
                                  fix="use ids without tabs or newlines")
+            if n == 0 and doc.id.startswith("\ufeff"):
+                f.write("\ufeff")  # a byte-order mark, which the reader strips: the id keeps its U+FEFF
             f.write(f"{doc.id}\t{encode(doc)}\n")
             n += 1
     return n

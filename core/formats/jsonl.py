@@ -63,10 +63,10 @@ def parse_json_line(line: str) -> Any:
 
 def _unknown_key(key: str, known: tuple[str, ...], what: str) -> InputError:
     close = difflib.get_close_matches(key, known, n=1)
-    hint = f"did you mean {close[0]!r}? " if close else ""
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
     return InputError(
-        f"unknown key {key!r} in {what}",
-        fix=f"{hint}synthdeid reads only " + ", ".join(repr(k) for k in known)
+        f"unknown key {key!r} in {what}{hint}",
+        fix="synthdeid reads only " + ", ".join(repr(k) for k in known)
         + ": rename it (PHI spans go under \"spans\") or remove it",
     )
 
