@@ -185,3 +185,12 @@ def test_local_word_vectors_are_stacked_and_survive_reload(tmp_path: Path) -> No
 def test_no_spans_in_training_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SynthdeidError, match="no PHI spans"):
         create(FAST).train([Document.create("x", "geen namen hier")], [], tmp_path, default_tokenize)
+
+
+def test_flair_cache_is_private_to_the_user(tmp_path, monkeypatch):
+    from synthdeid.plugins.flair_tagger.model import private_cache_dir
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    path = private_cache_dir()
+    assert path == tmp_path / "cache" / "synthdeid" / "flair"
+    assert path.stat().st_mode & 0o777 == 0o700

@@ -7,7 +7,6 @@ from __future__ import annotations
 import logging
 import os
 import shutil
-import tempfile
 import time
 import warnings
 from collections.abc import Iterator, Sequence
@@ -29,9 +28,20 @@ LABEL_TYPE = "ner"
 MODEL_FILES = ("best-model.pt", "final-model.pt")
 
 
+def private_cache_dir() -> Path:
+    """flair's cache: the user's own ``$XDG_CACHE_HOME/synthdeid/flair`` (``~/.cache``), readable by
+    that user only; never a fixed path in a temp folder that every user of the machine shares."""
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "synthdeid" / "flair"
+    base.mkdir(parents=True, exist_ok=True)
+    base.chmod(0o700)
+    return base
+
+
 def _import_flair() -> Any:
-    """Import flair with its cache outside ``~/.flair`` (nothing is downloaded)."""
-    os.environ.setdefault("FLAIR_CACHE_ROOT", str(Path(tempfile.gettempdir()) / "synthdeid-flair-cache"))
+    """Import flair with its cache in a private folder (nothing is downloaded). flair saves and
+    loads its models as pickles (flair unpickles them in full): load only flair models you
+    trained; the default tagger (``torch_bilstm_crf``) stores safetensors."""
+    os.environ.setdefault("FLAIR_CACHE_ROOT", str(private_cache_dir()))
     import flair
 
     flair.cache_root = Path(os.environ["FLAIR_CACHE_ROOT"])

@@ -66,7 +66,7 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
     history: list[dict[str, Any]] = []
     first = 0
     if path.exists():
-        ckpt = torch.load(path, map_location="cpu", weights_only=False)  # its rng state must stay on the CPU
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)  # its rng state must stay on the CPU
         if ckpt["fingerprint"] != fingerprint:
             raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
                                  "folder) to train from scratch")

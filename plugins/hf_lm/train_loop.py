@@ -171,7 +171,7 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
     distributed.init()
     # loaded on the CPU: the rng state must stay there; load_state_dict copies weights and optimizer
     # state onto the model's device
-    ckpt = torch.load(path, map_location="cpu", weights_only=False) if distributed.is_main() and path.exists() else None
+    ckpt = torch.load(path, map_location="cpu", weights_only=True) if distributed.is_main() and path.exists() else None
     ckpt = distributed.broadcast(ckpt)  # every process resumes from the main process's checkpoint
     if ckpt is not None and ckpt["fingerprint"] != fingerprint:
         raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
