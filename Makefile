@@ -35,6 +35,7 @@ setup: $(VENV)/.installed
 
 demo: setup
 	dvc repro
+	python -m synthdeid.repro_report
 
 test: setup $(VENV)/.example-plugin $(VENV)/.browser
 	python -m pytest
