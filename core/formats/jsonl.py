@@ -143,7 +143,7 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
     if doc.id in seen:
         raise InputError(
             f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-            path=path, line=lineno, fix="give every document a unique id",
+            path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id",
         )
     seen[doc.id] = lineno
     return doc
