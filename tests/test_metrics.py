@@ -471,6 +471,17 @@ def test_curve_rows_by_hand(tmp_path):
     assert lines[3] == "1.0,1,0.8,,,,"
 
 
+def test_curve_interval_is_clipped_to_bounds():
+    scores = [0.95, 0.99, 0.90]  # t-interval 0.947 +/- 0.112 would reach 1.06
+    free = summarize(scores)
+    assert free["ci_high"] > 1.0
+    clipped = summarize(scores, bounds=(0.0, 1.0))
+    assert clipped["ci_high"] == 1.0 and clipped["ci_low"] == pytest.approx(free["ci_low"])
+    assert clipped["ci_half_width"] == pytest.approx(free["ci_half_width"])
+    [row] = curve_rows({0.5: [0.01, 0.2, 0.05]}, bounds=(0.0, 1.0))
+    assert row["ci_low"] == 0.0 and row["ci_high"] < 1.0
+
+
 def test_curve_confidence_level_and_errors():
     assert summarize([1.0, 2.0], confidence=0.9)["ci_half_width"] == pytest.approx(
         6.313751514675043 * math.sqrt(0.5) / math.sqrt(2))  # t(0.95, df=1)

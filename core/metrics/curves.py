@@ -9,7 +9,9 @@ fraction, and plots the mean entity-level F1 with its 95% confidence interval. G
   (``scipy.stats.t``), and ``ci_half_width``.
 
 With a single score the spread is unknown: ``std`` and the interval are ``None`` (an empty cell
-in the CSV), never a fake zero-width band.
+in the CSV), never a fake zero-width band. With ``bounds`` (an F1 lies in [0, 1]) the interval is
+clipped to them, so that three close seeds near 1 do not claim an F1 above 1; ``ci_half_width``
+stays the unclipped ``t * std / sqrt(n)``.
 """
 
 from __future__ import annotations
@@ -28,8 +30,10 @@ from ..errors import InputError
 COLUMNS = ("fraction", "n", "mean", "std", "ci_low", "ci_high", "ci_half_width")
 
 
-def summarize(scores: Sequence[float], confidence: float = 0.95) -> dict[str, Any]:
-    """``{"n", "mean", "std", "ci_low", "ci_high", "ci_half_width"}`` of repeated scores."""
+def summarize(scores: Sequence[float], confidence: float = 0.95,
+              bounds: tuple[float, float] | None = None) -> dict[str, Any]:
+    """``{"n", "mean", "std", "ci_low", "ci_high", "ci_half_width"}`` of repeated scores; the
+    interval is clipped to ``bounds`` when given."""
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
     values = np.asarray(list(scores), dtype=np.float64)
@@ -45,12 +49,15 @@ def summarize(scores: Sequence[float], confidence: float = 0.95) -> dict[str, An
                 "ci_half_width": None}
     std = float(values.std(ddof=1))
     half = float(stats.t.ppf(1 - (1 - confidence) / 2, n - 1)) * std / math.sqrt(n)
-    return {"n": n, "mean": mean, "std": std, "ci_low": mean - half, "ci_high": mean + half,
-            "ci_half_width": half}
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, bounds[0]), min(high, bounds[1])
+    return {"n": n, "mean": mean, "std": std, "ci_low": low, "ci_high": high, "ci_half_width": half}
 
 
 def curve_rows(
-    results: Mapping[float | str, Sequence[float]], confidence: float = 0.95
+    results: Mapping[float | str, Sequence[float]], confidence: float = 0.95,
+    bounds: tuple[float, float] | None = None,
 ) -> list[dict[str, Any]]:
     """One summary row per training-set fraction, sorted by fraction (keys may be strings)."""
     rows = []
@@ -61,7 +68,7 @@ def curve_rows(
             raise InputError(f"fraction {key!r} is not a number",
                              fix="key the results by training-set fraction, e.g. 0.5") from None
         try:
-            row = summarize(scores, confidence)
+            row = summarize(scores, confidence, bounds)
         except InputError as e:
             raise InputError(f"fraction {key}: {e.problem}", fix=e.fix) from None
         rows.append({"fraction": fraction, **row})
