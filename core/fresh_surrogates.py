@@ -7,7 +7,9 @@ Seeded per document (``derive_seed(seed, "fresh", attempt, doc.id)``); every spa
 of another span of the same note is redrawn with the next attempt's seed, and a note still failing
 after ``MAX_ATTEMPTS`` raises ``SurrogateError``. Dates and ages are exempt from that cross-span
 check: language packs shift them by one offset per note (keeping intervals), so "2015" may well
-become "2016" while another date "2016" becomes "2017".
+become "2016" while another date "2016" becomes "2017". So are the strings that stand in at least
+``COMMON_SHARE`` of the training notes (``common_strings``: MEDDOCAN's "mujer", "varón", "M", "H"
+for the patient's sex): they identify no one, and a label with two values cannot avoid them.
 
 The surrogates come from the same lists the pseudonymization of the training notes drew from, so
 a fresh draw can hit a training PHI string by chance. Of the acceptable draws, the one with the
@@ -23,6 +25,7 @@ are shaped on: the generated text (``generated``) or a training span of the same
 
 from __future__ import annotations
 
+import math
 import re
 
 from collections.abc import Callable, Iterable, Sequence
@@ -38,6 +41,8 @@ from .records import Document
 from .span_shapes import ShapeBank
 
 MAX_ATTEMPTS = 10
+COMMON_SHARE = 0.1
+"""A PHI string in at least this share of the training notes (and in two or more) is common."""
 SHIFTED_LABELS = frozenset({"Date", "Age"})
 """Labels whose surrogates are shifted consistently within a note (exempt from the cross-span check)."""
 
@@ -99,16 +104,29 @@ def multi_token_strings(docs: Iterable[Document]) -> frozenset[str]:
     return frozenset(k for d in docs for k in span_strings(d, SHIFTED_LABELS) if " " in k)
 
 
+def common_strings(real: Sequence[Document], share: float = COMMON_SHARE) -> frozenset[str]:
+    """The PHI strings (normalised like ``span_strings``) found in at least ``share`` of the notes
+    ``real``, and in two or more of them."""
+    counts: dict[str, int] = {}
+    for d in real:
+        for k in span_strings(d):
+            counts[k] = counts.get(k, 0) + 1
+    least = max(2, math.ceil(share * len(real)))
+    return frozenset(k for k, n in counts.items() if n >= least)
+
+
 def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] = frozenset(),
-            settings: FreshSettings = FreshSettings(), shapes: ShapeBank | None = None) -> Document:
+            settings: FreshSettings = FreshSettings(), shapes: ShapeBank | None = None,
+            common: frozenset[str] = frozenset()) -> Document:
     """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
     re-computed), such that no such span of the result has the text of any such span of ``doc``
-    (dates and ages: of the same span); of the acceptable draws, the first with the fewest
-    multi-token texts in ``avoid``. With ``shapes``, the surrogates are modelled on training spans."""
+    (dates and ages: of the same span; strings in ``common`` exempt); of the acceptable draws, the
+    first with the fewest multi-token texts in ``avoid``. With ``shapes``, the surrogates are
+    modelled on training spans."""
     if not any(settings.covers(s.label) for s in doc.spans):
         return doc
     skip = SHIFTED_LABELS | {s.label for s in doc.spans if not settings.covers(s.label)}
-    originals = span_strings(doc, skip)
+    originals = span_strings(doc, skip) - common
     shaped = shapes.reshape(doc, seed, settings.labels) if shapes is not None else doc
     best, best_hits = None, 0
     for attempt in range(MAX_ATTEMPTS):
@@ -159,6 +177,9 @@ class FreshReport:
     """Spans without a letter or digit (a generated Phone_fax ``)``): not PHI, nothing to re-draw;
     their label is removed, their text kept."""
     notes_with_untagged_copies: int = 0
+    common_strings: int = 0
+    """Training PHI strings common enough to be exempt from the cross-span check (a count: the
+    strings come from real notes)."""
     training_phi_spans_before: int = 0
     training_phi_spans_after: int = 0
     leakage_before: dict[str, Any] = field(default_factory=dict)
@@ -168,6 +189,7 @@ class FreshReport:
         share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)
         return {**self.settings.as_dict(), "spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
                 "notes_with_untagged_copies": self.notes_with_untagged_copies,
+                "common_strings_exempt": self.common_strings,
                 "spans_with_training_phi_before": share(self.training_phi_spans_before),
                 "spans_with_training_phi_after": share(self.training_phi_spans_after),
                 "phi_leakage_before": self.leakage_before, "phi_leakage_after": self.leakage_after}
@@ -193,8 +215,9 @@ def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int, real
     before = [unlabel_markless(d, settings) for d in given]
     avoid = multi_token_strings(real)
     shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
-    after = [refresh(d, pack, seed, avoid, settings, shapes) for d in before]
-    report = FreshReport(settings=settings,
+    common = common_strings(real)
+    after = [refresh(d, pack, seed, avoid, settings, shapes, common) for d in before]
+    report = FreshReport(settings=settings, common_strings=len(common),
                          spans_replaced=sum(settings.covers(s.label) for d in before for s in d.spans),
                          spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
                          notes_with_untagged_copies=sum(untagged_copies(b, a, settings) > 0 for b, a in zip(before, after)))

@@ -92,6 +92,24 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
         refresh(doc, pack, 0)
 
 
+def test_a_two_valued_label_is_exempt_when_its_values_are_common_in_training() -> None:
+    """MEDDOCAN's patient sex (Other): a note with "mujer" and "varón" cannot draw anything new."""
+    from synthdeid.fresh_surrogates import common_strings
+    from synthdeid.plugins.languages.es import factory as es_factory
+
+    es = es_factory({})
+    doc = Document.create("n3", "Paciente mujer; su hijo, varón, llamó.", [Span(9, 14, "Other"), Span(25, 30, "Other")])
+    with pytest.raises(SurrogateError, match="n3"):
+        refresh(doc, es, 0)
+    real = [Document.create(f"r{i}", f"Una {w}.", [Span(4, 4 + len(w), "Other")])
+            for i, w in enumerate(["mujer", "varón"] * 5 + ["Juan"])]
+    common = common_strings(real)
+    assert common == {"mujer", "varón"}  # "juan" is in 1 of 11 notes: not common
+    new = refresh(doc, es, 0, common=common)
+    assert [new.surface(s).lower() for s in new.spans] == ["varón", "mujer"]
+    assert common_strings(real[:1]) == frozenset()  # one note: nothing is common
+
+
 def test_untagged_copies_are_counted(pack: LanguagePack) -> None:
     doc = Document.create("n3", "Mw. Jansen belde. Jansen komt morgen.", [Span(4, 10, "Name")])
     after = refresh(doc, pack, 0)
