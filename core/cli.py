@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -14,7 +15,7 @@ from rich.table import Table
 from .errors import InputError, SynthdeidError
 from .formats import READERS, guess_format, read_documents, write_documents
 from .records import Document, label_counts
-from .tags import CANONICAL_TAGS, TagSet
+from .tags import CANONICAL_TAGS, TagSet, label_mapping
 
 
 def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
@@ -55,13 +56,40 @@ def _read_all(path: Path, fmt: str | None, tagset: TagSet | None) -> tuple[list[
     try:
         docs = list(read_documents(path, fmt, tagset=tagset, errors=errors))
     except InputError as e:  # the file itself is unusable (missing, not UTF-8, ...)
-        return [], [str(e)]
-    return docs, [str(e) for e in errors]
+        return [], _grouped(errors) + [str(e)]
+    return docs, _grouped(errors)
+
+
+def _grouped(errors: list[InputError]) -> list[str]:
+    """Every problem, with one line per unknown label instead of one per span or record."""
+    lines: list[str] = []
+    unknown: dict[str, list[InputError]] = {}
+    for e in errors:
+        m = re.match(r"unknown label ('.*')$", e.problem)
+        if m:
+            unknown.setdefault(m.group(1), []).append(e)
+        else:
+            lines.append(str(e))
+    for label, es in sorted(unknown.items()):
+        lines.append(f"unknown label {label} in {len(es)} record(s), first at {es[0].where()}\n"
+                     f"  fix: map it onto a canonical tag in params.yaml (tags.mapping), then validate with "
+                     f"--mapping or --params; or check with --any-labels")
+    return lines
+
+
+def _validation_tagset(args: argparse.Namespace) -> TagSet | None:
+    if args.any_labels:
+        return None
+    if args.params:
+        from .params import load_params
+        from .tags import tagset_from_params
+
+        return tagset_from_params(load_params(args.params))
+    return TagSet(CANONICAL_TAGS, label_mapping(args.mapping))
 
 
 def cmd_validate(args: argparse.Namespace, out: Console) -> int:
-    tagset = None if args.any_labels else TagSet(CANONICAL_TAGS)
-    docs, problems = _read_all(Path(args.path), args.format, tagset)
+    docs, problems = _read_all(Path(args.path), args.format, _validation_tagset(args))
     table = Table(title=f"{args.path}: {len(docs)} documents, {sum(len(d.spans) for d in docs)} spans")
     table.add_column("label")
     table.add_column("spans", justify="right")
@@ -124,8 +152,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
     sv.add_argument("path")
     sv.add_argument("--format", choices=formats)
-    sv.add_argument("--any-labels", action="store_true",
-                    help="accept labels outside the canonical tag set (e.g. before mapping them)")
+    labels = sv.add_mutually_exclusive_group()
+    labels.add_argument("--any-labels", action="store_true",
+                        help="accept labels outside the canonical tag set (e.g. before mapping them)")
+    labels.add_argument("--mapping", metavar="NAME", help="map labels with a built-in mapping first (meddocan, sepr)")
+    labels.add_argument("--params", metavar="FILE", help="map labels as the pipeline will: FILE's tags.mapping "
+                        "and tags.keep_unmapped (e.g. params.yaml)")
     sv.set_defaults(run=cmd_validate)
     spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
     spr.add_argument("name", nargs="?")

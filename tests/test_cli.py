@@ -77,3 +77,19 @@ def test_validate_any_labels(tmp_path, capsys):
     p.write_text(json.dumps({"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "PERSOON"}]}) + "\n")
     assert main(["validate", str(p), "--any-labels"]) == 0
     assert "PERSOON" in capsys.readouterr().out
+
+
+def test_validate_groups_unknown_labels_and_maps_them(tmp_path, capsys):
+    path = tmp_path / "m.jsonl"
+    rows = [{"id": f"d{i}", "text": "Ana vino", "spans": [{"start": 0, "end": 3, "label": "NOMBRE_SUJETO_ASISTENCIA"}]}
+            for i in range(40)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    assert main(["validate", str(path)]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "unknown label 'NOMBRE_SUJETO_ASISTENCIA' in 40 record(s), first at" in out and f"{path}:1" in out
+    assert "1 problem(s)" in out  # one line for the label, not one per record
+    assert main(["validate", str(path), "--mapping", "meddocan"]) == 0
+    params = tmp_path / "params.yaml"
+    params.write_text("tags:\n  mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}\n  keep_unmapped: false\n")
+    assert main(["validate", str(path), "--params", str(params)]) == 0
+    assert "40 documents, 40 spans" in capsys.readouterr().out
