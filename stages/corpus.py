@@ -106,9 +106,10 @@ def main() -> None:
     counts.took(len(docs) + len(test) + len(rejected) + len(test_rejected))
     for e in rejected + test_rejected:
         counts.reject(reason(e))
-    if not docs:
-        raise InputError("every record of the corpus is invalid", path=get(params, "corpus.path"),
-                         fix=f"see {REJECTED}, or `synthdeid validate` on the corpus")
+    for found, key in ((docs, "corpus.path"), (test, "corpus.test_path")):
+        if not found and (key == "corpus.path" or test_rejected):
+            raise InputError(f"every record of {key} is invalid", path=get(params, key),
+                             fix=f"`synthdeid validate {get(params, key)}` lists each problem with its fix")
     counts.kept(write_jsonl(docs, OUT) + write_jsonl(test, TEST_OUT))
     write_rejected(rejected + test_rejected, REJECTED)
     counts.extra = {

@@ -73,7 +73,7 @@ def test_bad_setting_and_a_corpus_with_nothing_valid(tmp_path, capsys):
     (tmp_path / "notes.jsonl").write_text(json.dumps(RECORDS[1]) + "\n")
     with pytest.raises(SystemExit):
         run_stages(tmp_path, params, ["corpus"])
-    assert "every record of the corpus is invalid" in capsys.readouterr().err
+    assert "every record of corpus.path is invalid" in capsys.readouterr().err
     (tmp_path / "notes.jsonl").write_text("")
     with pytest.raises(SystemExit):
         run_stages(tmp_path, params, ["corpus"])
