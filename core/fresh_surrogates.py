@@ -7,9 +7,11 @@ Seeded per document (``derive_seed(seed, "fresh", attempt, doc.id)``); every spa
 of another span of the same note is redrawn with the next attempt's seed, and a note still failing
 after ``MAX_ATTEMPTS`` raises ``SurrogateError``. Dates and ages are exempt from that cross-span
 check: language packs shift them by one offset per note (keeping intervals), so "2015" may well
-become "2016" while another date "2016" becomes "2017". So are the strings that stand in at least
-``COMMON_SHARE`` of the training notes (``common_strings``: MEDDOCAN's "mujer", "varón", "M", "H"
-for the patient's sex): they identify no one, and a label with two values cannot avoid them.
+become "2016" while another date "2016" becomes "2017". When no attempt avoids the note's own
+strings, a draw may repeat one that is a PHI string of at least ``SHARED_NOTES`` training notes
+(``shared_strings``: MEDDOCAN's "mujer", "varón", "niño" for the patient's sex, a label with a
+handful of values that cannot avoid them): such a string identifies no one; the report counts
+those notes. Anything else still fails closed.
 
 The surrogates come from the same lists the pseudonymization of the training notes drew from, so
 a fresh draw can hit a training PHI string by chance. Of the acceptable draws, the one with the
@@ -25,7 +27,6 @@ are shaped on: the generated text (``generated``) or a training span of the same
 
 from __future__ import annotations
 
-import math
 import re
 
 from collections.abc import Callable, Iterable, Sequence
@@ -41,8 +42,8 @@ from .records import Document
 from .span_shapes import ShapeBank
 
 MAX_ATTEMPTS = 10
-COMMON_SHARE = 0.1
-"""A PHI string in at least this share of the training notes (and in two or more) is common."""
+SHARED_NOTES = 3
+"""A PHI string of at least this many training notes may be repeated when nothing else can be drawn."""
 SHIFTED_LABELS = frozenset({"Date", "Age"})
 """Labels whose surrogates are shifted consistently within a note (exempt from the cross-span check)."""
 
@@ -104,41 +105,47 @@ def multi_token_strings(docs: Iterable[Document]) -> frozenset[str]:
     return frozenset(k for d in docs for k in span_strings(d, SHIFTED_LABELS) if " " in k)
 
 
-def common_strings(real: Sequence[Document], share: float = COMMON_SHARE) -> frozenset[str]:
-    """The PHI strings (normalised like ``span_strings``) found in at least ``share`` of the notes
-    ``real``, and in two or more of them."""
+def shared_strings(real: Sequence[Document], notes: int = SHARED_NOTES) -> frozenset[str]:
+    """The PHI strings (normalised like ``span_strings``) of at least ``notes`` of the notes ``real``."""
     counts: dict[str, int] = {}
     for d in real:
         for k in span_strings(d):
             counts[k] = counts.get(k, 0) + 1
-    least = max(2, math.ceil(share * len(real)))
-    return frozenset(k for k, n in counts.items() if n >= least)
+    return frozenset(k for k, n in counts.items() if n >= notes)
 
 
 def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] = frozenset(),
             settings: FreshSettings = FreshSettings(), shapes: ShapeBank | None = None,
-            common: frozenset[str] = frozenset()) -> Document:
+            shared: frozenset[str] = frozenset(), fallbacks: list[str] | None = None) -> Document:
     """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
     re-computed), such that no such span of the result has the text of any such span of ``doc``
-    (dates and ages: of the same span; strings in ``common`` exempt); of the acceptable draws, the
-    first with the fewest multi-token texts in ``avoid``. With ``shapes``, the surrogates are
-    modelled on training spans."""
+    (dates and ages: of the same span); of the acceptable draws, the first with the fewest
+    multi-token texts in ``avoid``. With ``shapes``, the surrogates are modelled on training spans.
+    When no draw is acceptable, the first whose repeated strings are all in ``shared`` is taken
+    (its id appended to ``fallbacks``)."""
     if not any(settings.covers(s.label) for s in doc.spans):
         return doc
     skip = SHIFTED_LABELS | {s.label for s in doc.spans if not settings.covers(s.label)}
-    originals = span_strings(doc, skip) - common
+    originals = span_strings(doc, skip)
     shaped = shapes.reshape(doc, seed, settings.labels) if shapes is not None else doc
     best, best_hits = None, 0
+    fallback = None
     for attempt in range(MAX_ATTEMPTS):
         new = pseudonymize(shaped, pack, derive_seed(seed, "fresh", attempt, doc.id), settings.labels)
         drawn = span_strings(new, skip)
         if drawn & originals:
+            if fallback is None and drawn & originals <= shared:
+                fallback = new
             continue
         hits = len({k for k in drawn if " " in k} & avoid)
         if best is None or hits < best_hits:
             best, best_hits = new, hits
         if not hits:
             break
+    if best is None and fallback is not None:
+        if fallbacks is not None:
+            fallbacks.append(doc.id)
+        return fallback
     if best is None:
         raise SurrogateError(
             f"document {doc.id!r}: fresh surrogates kept re-drawing PHI strings of the note itself after "
@@ -177,9 +184,9 @@ class FreshReport:
     """Spans without a letter or digit (a generated Phone_fax ``)``): not PHI, nothing to re-draw;
     their label is removed, their text kept."""
     notes_with_untagged_copies: int = 0
-    common_strings: int = 0
-    """Training PHI strings common enough to be exempt from the cross-span check (a count: the
-    strings come from real notes)."""
+    notes_repeating_shared_strings: int = 0
+    """Notes where no draw avoided the note's own strings and one repeats a string shared by
+    ``SHARED_NOTES`` or more training notes."""
     training_phi_spans_before: int = 0
     training_phi_spans_after: int = 0
     leakage_before: dict[str, Any] = field(default_factory=dict)
@@ -189,7 +196,7 @@ class FreshReport:
         share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)
         return {**self.settings.as_dict(), "spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
                 "notes_with_untagged_copies": self.notes_with_untagged_copies,
-                "common_strings_exempt": self.common_strings,
+                "notes_repeating_shared_strings": self.notes_repeating_shared_strings,
                 "spans_with_training_phi_before": share(self.training_phi_spans_before),
                 "spans_with_training_phi_after": share(self.training_phi_spans_after),
                 "phi_leakage_before": self.leakage_before, "phi_leakage_after": self.leakage_after}
@@ -215,9 +222,10 @@ def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int, real
     before = [unlabel_markless(d, settings) for d in given]
     avoid = multi_token_strings(real)
     shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
-    common = common_strings(real)
-    after = [refresh(d, pack, seed, avoid, settings, shapes, common) for d in before]
-    report = FreshReport(settings=settings, common_strings=len(common),
+    shared = shared_strings(real)
+    fallbacks: list[str] = []
+    after = [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks) for d in before]
+    report = FreshReport(settings=settings, notes_repeating_shared_strings=len(fallbacks),
                          spans_replaced=sum(settings.covers(s.label) for d in before for s in d.spans),
                          spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
                          notes_with_untagged_copies=sum(untagged_copies(b, a, settings) > 0 for b, a in zip(before, after)))

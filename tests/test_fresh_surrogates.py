@@ -92,9 +92,9 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
         refresh(doc, pack, 0)
 
 
-def test_a_two_valued_label_is_exempt_when_its_values_are_common_in_training() -> None:
+def test_a_two_valued_label_may_repeat_strings_shared_by_training_notes() -> None:
     """MEDDOCAN's patient sex (Other): a note with "mujer" and "varón" cannot draw anything new."""
-    from synthdeid.fresh_surrogates import common_strings
+    from synthdeid.fresh_surrogates import shared_strings
     from synthdeid.plugins.languages.es import factory as es_factory
 
     es = es_factory({})
@@ -102,12 +102,14 @@ def test_a_two_valued_label_is_exempt_when_its_values_are_common_in_training() -
     with pytest.raises(SurrogateError, match="n3"):
         refresh(doc, es, 0)
     real = [Document.create(f"r{i}", f"Una {w}.", [Span(4, 4 + len(w), "Other")])
-            for i, w in enumerate(["mujer", "varón"] * 5 + ["Juan"])]
-    common = common_strings(real)
-    assert common == {"mujer", "varón"}  # "juan" is in 1 of 11 notes: not common
-    new = refresh(doc, es, 0, common=common)
-    assert [new.surface(s).lower() for s in new.spans] == ["varón", "mujer"]
-    assert common_strings(real[:1]) == frozenset()  # one note: nothing is common
+            for i, w in enumerate(["mujer", "varón"] * 3 + ["Juan", "Juan"])]
+    shared = shared_strings(real)
+    assert shared == {"mujer", "varón"}  # "juan" is in 2 notes: not shared by 3
+    fallbacks: list[str] = []
+    new = refresh(doc, es, 0, shared=shared, fallbacks=fallbacks)
+    assert [new.surface(s).lower() for s in new.spans] == ["varón", "mujer"] and fallbacks == ["n3"]
+    doc2 = Document.create("n4", "Juan y Ana", [Span(0, 4, "Name"), Span(7, 10, "Name")])
+    assert refresh(doc2, es, 0, shared=shared, fallbacks=fallbacks).text != doc2.text and fallbacks == ["n3"]
 
 
 def test_untagged_copies_are_counted(pack: LanguagePack) -> None:
