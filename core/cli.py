@@ -1,4 +1,4 @@
-"""The ``synthdeid`` command: plugins, convert, validate, preset, new-plugin."""
+"""The ``synthdeid`` command: plugins, convert, validate, deidentify, preset, new-plugin."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from .errors import InputError, SynthdeidError
-from .formats import READERS, guess_format, read_documents, write_documents
+from .formats import READERS, WRITERS, guess_format, read_documents, write_documents
 from .records import Document, label_counts
 from .tags import CANONICAL_TAGS, TagSet, label_mapping
 
@@ -105,6 +105,37 @@ def cmd_validate(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def _language(args: argparse.Namespace) -> str:
+    if args.language:
+        return args.language
+    if Path("params.yaml").exists():
+        from .params import load_params
+
+        return str(load_params("params.yaml").get("language") or "")
+    raise InputError("which language are the notes in?", fix="pass --language (e.g. nl, es, sv), the pack the "
+                     "tagger was trained with; in a synthdeid project it is params.yaml's `language`")
+
+
+def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
+    from .deidentify import DeidCounts, deidentify, input_format, load_annotator, write_output
+    from .plugin_manager import registry
+    from .progress import track
+
+    language = _language(args)
+    annotator = load_annotator(args.model, args.annotator, language)
+    pack = registry("language").create(language) if args.mode == "surrogate" else None
+    fmt = args.from_format or input_format(args.input)
+    counts = DeidCounts()
+    notes = track(read_documents(args.input, fmt), f"de-identify ({args.mode})")
+    n = write_output(deidentify(notes, annotator, args.mode, pack, args.seed, args.mask, counts),
+                     args.output, args.to_format, args.mode)
+    labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
+    out.print(f"{args.mode}: {counts.notes} notes in, {n} out ({counts.notes_per_second():.1f} notes/s); "
+              f"{counts.spans_found} PHI spans found ({labels or 'none'}); the input had {counts.spans_in} spans "
+              f"of its own; wrote {args.output}", highlight=False)
+    return 0
+
+
 def cmd_preset(args: argparse.Namespace, out: Console) -> int:
     from .presets import apply_preset, available
 
@@ -147,7 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("input")
     sc.add_argument("output")
     sc.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
-    sc.add_argument("--to", dest="to_format", choices=formats, help="output format (default: from the name)")
+    sc.add_argument("--to", dest="to_format", choices=sorted(WRITERS), help="output format (default: from the name)")
     sc.set_defaults(run=cmd_convert)
     sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
     sv.add_argument("path")
@@ -159,6 +190,24 @@ def build_parser() -> argparse.ArgumentParser:
     labels.add_argument("--params", metavar="FILE", help="map labels as the pipeline will: FILE's tags.mapping "
                         "and tags.keep_unmapped (e.g. params.yaml)")
     sv.set_defaults(run=cmd_validate)
+    sd = sub.add_parser("deidentify", help="find PHI in notes with a trained tagger or an annotator, and "
+                        "annotate, replace (surrogate) or redact it")
+    sd.add_argument("input", help="a .jsonl, .conll, .inline or .txt file, a BRAT folder or a folder of .txt notes")
+    sd.add_argument("output", help="a .jsonl, .conll or .inline file, or a folder (BRAT: .txt notes with .ann spans)")
+    who = sd.add_mutually_exclusive_group(required=True)
+    who.add_argument("--model", help="a trained tagger directory (its tagger.json names the plugin), e.g. "
+                     "data/taggers/augmented-lstm_p")
+    who.add_argument("--annotator", help="an annotator plugin, e.g. deduce (Dutch rules)")
+    sd.add_argument("--mode", choices=("annotate", "surrogate", "redact"), default="annotate",
+                    help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
+                    "language pack; redact: replace PHI by [LABEL] (or --mask)")
+    sd.add_argument("--language", help="the language pack (tokenizer, surrogates); default: params.yaml's")
+    sd.add_argument("--seed", type=int, default=0, help="seed of the surrogates (per note)")
+    sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
+    sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
+    sd.add_argument("--to", dest="to_format", choices=sorted([*WRITERS, "text"]),
+                    help="output format (default: from the name); text: .txt notes only (surrogate, redact)")
+    sd.set_defaults(run=cmd_deidentify)
     spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
     spr.add_argument("name", nargs="?")
     spr.add_argument("--params", default="params.yaml")

@@ -1,4 +1,5 @@
-"""Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text."""
+"""Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text;
+and a reader of plain ``.txt`` notes without annotations (``text``)."""
 
 from __future__ import annotations
 
@@ -12,12 +13,14 @@ from .brat import read_brat, write_brat
 from .conll import read_conll, write_conll
 from .inline_text import read_inline, write_inline
 from .jsonl import read_jsonl, write_jsonl
+from .plaintext import read_plain
 
 READERS: dict[str, Callable[..., Iterator[Document]]] = {
     "jsonl": read_jsonl,
     "brat": read_brat,
     "conll": read_conll,
     "inline": read_inline,
+    "text": read_plain,
 }
 WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
     "jsonl": write_jsonl,
@@ -28,7 +31,7 @@ WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
 _SUFFIXES = {
     ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
     ".conll": "conll", ".bio": "conll", ".iob": "conll", ".conllu": "conll",
-    ".inline": "inline", ".ann": "brat",
+    ".inline": "inline", ".ann": "brat", ".txt": "text",
 }
 
 
@@ -44,7 +47,7 @@ def guess_format(path: str | Path, *, for_writing: bool = False) -> str:
     raise InputError(
         "cannot tell the format from the name",
         path=p,
-        fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt) or a BRAT folder, or pass --from/--to "
+        fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt), *.txt or a BRAT folder, or pass --from/--to "
         "(" + ", ".join(READERS) + ")",
     )
 
@@ -86,7 +89,11 @@ def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None 
     """Write ``docs`` to ``path``; two documents with one id are refused (a reader would refuse the
     file, and a BRAT folder would hold only one of them). Returns the number written."""
     p = Path(path)
-    return WRITERS[check_format(fmt or guess_format(p, for_writing=True))](_unique_ids(docs), p)
+    fmt = check_format(fmt or guess_format(p, for_writing=True))
+    if fmt not in WRITERS:
+        raise InputError(f"{fmt!r} is read only: it cannot hold PHI spans", path=p,
+                         fix="write " + ", ".join(WRITERS) + " (by the output's name or --to)")
+    return WRITERS[fmt](_unique_ids(docs), p)
 
 
 def _unique_ids(docs: Iterable[Document]) -> Iterable[Document]:

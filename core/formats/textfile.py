@@ -35,15 +35,28 @@ def read_text(path: str | Path) -> str:
 
 
 def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
-    """(line number, line without its newline) for each line of a UTF-8 file."""
-    text = read_text(path)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    for i, line in enumerate(text.split("\n"), start=1):
-        if line.endswith("\r"):
-            line = line[:-1]
-        if i > 1 or line:
-            yield i, line
+    """(line number, line without its newline) for each line of a UTF-8 file, read as a stream
+    (one line in memory at a time); a byte-order mark at the start is dropped."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("file not found", path=p, fix="check the path (params.yaml or the command line)")
+    if p.is_dir():
+        raise InputError("is a folder, not a file", path=p, fix="name a file, or use the BRAT format for folders")
+    offset = 0
+    with open(p, "rb") as f:
+        for i, raw in enumerate(f, start=1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise InputError(
+                    f"undecodable bytes {raw[e.start:e.end]!r} at byte {offset + e.start}: the file is not UTF-8",
+                    path=p, line=i, fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
+                ) from None
+            offset += len(raw)
+            if i == 1 and line.startswith("\ufeff"):
+                line = line[1:]
+            line = line[:-1] if line.endswith("\n") else line
+            yield i, line[:-1] if line.endswith("\r") else line
 
 
 def each_record(

@@ -1,0 +1,127 @@
+"""``synthdeid deidentify``: a trained tagger (or an annotator) over new notes, writing them
+annotated, with surrogates or redacted; predictions equal the tagger's own, notes stream."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+
+from synthdeid import Document, InputError, Span
+from synthdeid.cli import main
+from synthdeid.deidentify import DeidCounts, deidentify, load_annotator, redact
+from synthdeid.formats import read_documents, write_documents
+from synthdeid.plugin_manager import registry
+from synthdeid.plugins.torch_tagger import create
+from toy_notes import toy_docs
+
+FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
+
+
+@pytest.fixture(scope="module")
+def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("deid_tagger")
+    pack = registry("language").create("nl")
+    create({**FAST, "max_epochs": 12, "patience": 4}).train(toy_docs(40, seed=0), toy_docs(10, seed=1), out, pack.tokenize)
+    return out
+
+
+@pytest.fixture(scope="module")
+def notes() -> list[Document]:
+    return toy_docs(70, seed=5)  # more than one batch of 64 notes
+
+
+def test_annotate_gives_the_taggers_own_predictions(model: Path, notes: list[Document]) -> None:
+    pack = registry("language").create("nl")
+    expected = create({}).load(model, pack.tokenize).predict(notes)
+    counts = DeidCounts()
+    out = list(deidentify(notes, load_annotator(model, None, "nl"), "annotate", counts=counts))
+    assert [d.id for d in out] == [d.id for d in notes] and [d.text for d in out] == [d.text for d in notes]
+    assert [list(d.spans) for d in out] == [list(p) for p in expected]
+    assert counts.notes == 70 and counts.spans_in == sum(len(d.spans) for d in notes)
+    assert counts.spans_found == sum(len(p) for p in expected) > 0
+
+
+def test_surrogates_replace_every_span_consistently_and_seeded(model: Path, notes: list[Document]) -> None:
+    annotator = load_annotator(model, None, "nl")
+    pack = registry("language").create("nl")
+    found = list(deidentify(notes[:20], annotator, "annotate"))
+    a = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=1))
+    b = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=1))
+    c = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=2))
+    assert a == b and a != c
+    for before, after in zip(found, a):
+        assert [s.label for s in after.spans] == [s.label for s in before.spans]
+        for s, t in zip(before.spans, after.spans):
+            assert after.surface(t) != before.surface(s)  # never the original
+        originals = {before.surface(s) for s in before.spans if s.label == "Name"}
+        mapped = {before.surface(s): after.surface(t) for s, t in zip(before.spans, after.spans)}
+        assert len({mapped[o] for o in originals}) == len(originals)  # one surrogate per name
+
+
+def test_redact_marks_each_span_or_masks_it() -> None:
+    doc = Document.create("n", "Dhr. Jansen kwam op 12 maart.", [Span(5, 11, "Name"), Span(20, 28, "Date")])
+    red = redact(doc)
+    assert red.text == "Dhr. [Name] kwam op [Date]."
+    assert [red.surface(s) for s in red.spans] == ["[Name]", "[Date]"]
+    assert redact(doc, "***").text == "Dhr. *** kwam op ***."
+    with pytest.raises(InputError, match="mask is empty"):
+        redact(doc, "")
+
+
+def test_notes_stream_through(model: Path) -> None:
+    def endless():
+        for i in itertools.count():
+            yield Document.create(f"n{i}", "Mw. Jansen belde op 3 januari.")
+
+    first = list(itertools.islice(deidentify(endless(), load_annotator(model, None, "nl"), "redact"), 3))
+    assert [d.id for d in first] == ["n0", "n1", "n2"]
+
+
+def test_cli_reads_a_folder_of_text_notes_and_writes_every_mode(model: Path, tmp_path: Path, capsys) -> None:
+    src = tmp_path / "notes"
+    (src / "ward").mkdir(parents=True)
+    for doc in toy_docs(5, seed=9):
+        (src / "ward" / f"{doc.id}.txt").write_text(doc.text, encoding="utf-8")
+    common = ["--model", str(model), "--language", "nl"]
+    assert main(["deidentify", str(src), str(tmp_path / "ann.jsonl"), *common]) == 0
+    assert "annotate: 5 notes in, 5 out" in capsys.readouterr().out
+    annotated = list(read_documents(tmp_path / "ann.jsonl"))
+    assert [d.id for d in annotated] == [f"ward/d9-{i}" for i in range(5)]
+    assert main(["deidentify", str(src), str(tmp_path / "red"), *common, "--mode", "redact"]) == 0
+    redacted = list(read_documents(tmp_path / "red"))  # a BRAT folder: .txt notes with their .ann spans
+    assert all(d.surface(s) == f"[{s.label}]" for d in redacted for s in d.spans)
+    assert main(["deidentify", str(src), str(tmp_path / "plain"), *common, "--mode", "surrogate", "--to", "text"]) == 0
+    plain = sorted((tmp_path / "plain" / "ward").glob("*.txt"))
+    assert len(plain) == 5 and not list((tmp_path / "plain").rglob("*.ann"))
+    for doc, path in zip(annotated, plain):
+        text = path.read_text(encoding="utf-8")
+        assert all(doc.surface(s) not in text for s in doc.spans if s.label == "Name")
+    capsys.readouterr()
+
+
+def test_cli_errors_name_the_problem(model: Path, tmp_path: Path, capsys) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"id": "a", "text": "Jan"}) + "\nnot json\n")
+    assert main(["deidentify", str(bad), str(tmp_path / "o.jsonl"), "--model", str(model), "--language", "nl"]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}:2" in err and "malformed JSON" in err
+    assert not (tmp_path / "o.jsonl").exists()
+    good = tmp_path / "good.jsonl"
+    write_documents(toy_docs(2, seed=3), good)
+    assert main(["deidentify", str(good), str(tmp_path / "x.txt"), "--model", str(model), "--language", "nl",
+                 "--to", "text"]) == 1
+    assert "plain text cannot hold" in capsys.readouterr().err
+    assert main(["deidentify", str(good), str(tmp_path / "y.jsonl"), "--model", str(tmp_path / "nope"),
+                 "--language", "nl"]) == 1
+    assert "no such tagger directory" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["deidentify", str(good), str(tmp_path / "z.jsonl"), "--model", str(model), "--annotator", "deduce"])
+
+
+def test_the_rule_annotator_works_the_same_way(tmp_path: Path) -> None:
+    doc = Document.create("n", "Mw. Jansen belde op 12 maart 2020 vanuit Utrecht.")
+    [out] = deidentify([doc], load_annotator(None, "deduce", "nl"), "redact")
+    assert "Jansen" not in out.text and "[Name]" in out.text
