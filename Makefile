@@ -25,6 +25,11 @@ $(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/py
 	$(BIN)/python -m pip install --quiet --no-deps -e examples/synthdeid-example-plugin -e examples/synthdeid-lang-de
 	touch $@
 
+# the export targets' libraries (Hugging Face datasets, spaCy), for their round-trip tests
+$(VENV)/.export: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[export]"
+	touch $@
+
 # Debian's chromium for the reviewer-page browser test (playwright's own browser download does not
 # work offline); playwright itself comes with the test extra
 $(VENV)/.browser:
@@ -37,7 +42,7 @@ demo: setup
 	dvc repro
 	python -m synthdeid.repro_report
 
-test: setup $(VENV)/.example-plugin $(VENV)/.browser
+test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export
 	python -m pytest
 	python -m pytest examples/synthdeid-lang-de/tests
 

@@ -1,4 +1,4 @@
-"""The ``synthdeid`` command: plugins, convert, validate, deidentify, preset, new-plugin."""
+"""The ``synthdeid`` command: plugins, convert, validate, deidentify, export, preset, new-plugin."""
 
 from __future__ import annotations
 
@@ -136,6 +136,21 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace, out: Console) -> int:
+    from .export import export_corpus, resolve_corpus
+    from .plugin_manager import registry
+
+    path, name, datasheet = resolve_corpus(args.corpus)
+    language = _language(args)
+    docs = list(read_documents(path))
+    n = export_corpus(docs, args.output, args.to, name=name, language=language,
+                      tokenize=registry("language").create(language).tokenize, datasheet=datasheet)
+    out.print(f"exported {n} notes, {sum(len(d.spans) for d in docs)} spans of {name} ({path}) as {args.to} to "
+              f"{args.output}" + ("" if datasheet or args.to != "hf" else "; no datasheet found for the card"),
+              highlight=False)
+    return 0
+
+
 def cmd_preset(args: argparse.Namespace, out: Console) -> int:
     from .presets import apply_preset, available
 
@@ -208,6 +223,14 @@ def build_parser() -> argparse.ArgumentParser:
     sd.add_argument("--to", dest="to_format", choices=sorted([*WRITERS, "text"]),
                     help="output format (default: from the name); text: .txt notes only (surrogate, redact)")
     sd.set_defaults(run=cmd_deidentify)
+    se = sub.add_parser("export", help="export a corpus the study wrote to Hugging Face datasets, spaCy, "
+                        "CoNLL, BRAT or JSONL")
+    se.add_argument("corpus", help="a corpus name (lstm_p, lstm_m, pseudonymized, ...) or a corpus path")
+    se.add_argument("output")
+    se.add_argument("--to", required=True, choices=("hf", "spacy", "conll", "brat", "jsonl"),
+                    help="hf: a datasets DatasetDict saved to disk, with a dataset card; spacy: a DocBin")
+    se.add_argument("--language", help="the language pack (tokens for hf, spaCy's language); default: params.yaml's")
+    se.set_defaults(run=cmd_export)
     spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
     spr.add_argument("name", nargs="?")
     spr.add_argument("--params", default="params.yaml")
