@@ -122,7 +122,7 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     from .progress import track
 
     language = _language(args)
-    annotator = load_annotator(args.model, args.annotator, language)
+    annotator = load_annotator(args.model, args.annotator, language, min_confidence=args.min_confidence)
     pack = registry("language").create(language) if args.mode == "surrogate" else None
     fmt = args.from_format or input_format(args.input)
     counts = DeidCounts()
@@ -217,6 +217,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
                     "language pack; redact: replace PHI by [LABEL] (or --mask)")
     sd.add_argument("--language", help="the language pack (tokenizer, surrogates); default: params.yaml's")
+    sd.add_argument("--min-confidence", type=float, help="favour recall: a token is PHI when the tagger's "
+                    "probability of PHI reaches this (e.g. 0.2; torch_bilstm_crf taggers); default: the best path")
     sd.add_argument("--seed", type=int, default=0, help="seed of the surrogates (per note)")
     sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
     sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")

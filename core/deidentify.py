@@ -44,9 +44,10 @@ class DeidCounts:
 
 
 def load_annotator(model: str | Path | None, annotator: str | None, language: str,
-                   config: Mapping[str, Any] | None = None) -> Annotator:
-    """The ``tagger`` annotator over the tagger directory ``model``, or the annotator plugin named
-    ``annotator`` (with ``config``); exactly one of the two."""
+                   config: Mapping[str, Any] | None = None, min_confidence: float | None = None) -> Annotator:
+    """The ``tagger`` annotator over the tagger directory ``model`` (recall-biased with
+    ``min_confidence``), or the annotator plugin named ``annotator`` (with ``config``); exactly
+    one of the two."""
     if (model is None) == (annotator is None):
         raise InputError("name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
                          fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce")
@@ -54,7 +55,10 @@ def load_annotator(model: str | Path | None, annotator: str | None, language: st
         if not Path(model).is_dir():
             raise InputError("no such tagger directory", path=model,
                              fix="name a folder a tagger stage wrote, e.g. data/taggers/real")
-        return registry("annotator").create("tagger", {"model": str(model), "language": language})
+        return registry("annotator").create("tagger", {"model": str(model), "language": language,
+                                                       "min_confidence": min_confidence})
+    if min_confidence is not None:
+        raise InputError("--min-confidence needs a trained tagger's probabilities", fix="use it with --model")
     return registry("annotator").create(annotator, dict(config or {}))
 
 

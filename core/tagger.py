@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .records import Document, Span
 
@@ -22,6 +22,18 @@ class TrainedTagger(Protocol):
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Predicted spans per document (the documents' own spans are ignored). Every document
         gets a prediction, long ones included (windowed, never truncated)."""
+        ...
+
+
+@runtime_checkable
+class RecallTunable(Protocol):
+    """An optional capability of a trained tagger with per-token probabilities: predict with a
+    threshold that favours recall (missing PHI is worse than over-redacting)."""
+
+    def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
+        """Spans per document where each token whose probability of being PHI (1 - P(O)) reaches
+        ``min_confidence`` is PHI, with its most probable label; 0.5 is close to the best path,
+        lower values find more PHI at some precision."""
         ...
 
 

@@ -21,6 +21,7 @@ from typing import Any
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
 from synthdeid.plugin_manager import registry
+from synthdeid.tagger import RecallTunable
 from synthdeid.plugins.flair_tagger.settings import CONFIG_FILE as META_FILE  # every tagger's tagger.json
 
 
@@ -30,6 +31,9 @@ class TaggerAnnotatorConfig:
     """A tagger directory (what ``Tagger.train`` wrote: ``tagger.json`` plus the weights)."""
     language: str
     """The language pack whose tokenizer splits the notes into the tagger's words."""
+    min_confidence: float | None = None
+    """Recall-biased prediction: a token is PHI when the tagger's probability of PHI reaches this
+    (taggers with per-token probabilities, ``synthdeid.tagger.RecallTunable``); None: best path."""
 
     @classmethod
     def from_dict(cls, config: dict[str, Any]) -> TaggerAnnotatorConfig:
@@ -56,7 +60,12 @@ class TaggerAnnotator:
     def __init__(self, config: TaggerAnnotatorConfig) -> None:
         model_dir = Path(config.model)
         tokenize = registry("language").create(config.language).tokenize
-        self.tagger = registry("tagger").create(tagger_plugin(model_dir), {}).load(model_dir, tokenize)
+        name = tagger_plugin(model_dir)
+        self.tagger = registry("tagger").create(name, {}).load(model_dir, tokenize)
+        self.min_confidence = config.min_confidence
+        if self.min_confidence is not None and not isinstance(self.tagger, RecallTunable):
+            raise SynthdeidError(f"annotator 'tagger': the {name!r} tagger has no per-token probabilities for "
+                                 "min_confidence; drop it (best path) or use a torch_bilstm_crf tagger")
 
     def annotate(self, text: str) -> list[Span]:
         return self.annotate_many([text])[0]
@@ -64,6 +73,8 @@ class TaggerAnnotator:
     def annotate_many(self, texts: list[str]) -> list[list[Span]]:
         """Spans of several notes in one call (the tagger batches their windows)."""
         docs = [Document.create(f"note-{i}", text, []) for i, text in enumerate(texts)]
+        if self.min_confidence is not None:
+            return [list(spans) for spans in self.tagger.predict_min_confidence(docs, self.min_confidence)]
         return [list(spans) for spans in self.tagger.predict(docs)]
 
 

@@ -125,3 +125,12 @@ def test_the_rule_annotator_works_the_same_way(tmp_path: Path) -> None:
     doc = Document.create("n", "Mw. Jansen belde op 12 maart 2020 vanuit Utrecht.")
     [out] = deidentify([doc], load_annotator(None, "deduce", "nl"), "redact")
     assert "Jansen" not in out.text and "[Name]" in out.text
+
+
+def test_min_confidence_favours_recall_and_needs_probabilities(model: Path, notes: list[Document]) -> None:
+    best = list(deidentify(notes, load_annotator(model, None, "nl"), "annotate"))
+    low = list(deidentify(notes, load_annotator(model, None, "nl", min_confidence=0.05), "annotate"))
+    covered = lambda docs: sum(s.end - s.start for d in docs for s in d.spans)  # noqa: E731
+    assert covered(low) >= covered(best)
+    with pytest.raises(InputError, match="needs a trained tagger"):
+        load_annotator(None, "deduce", "nl", min_confidence=0.2)

@@ -204,3 +204,46 @@ def test_a_token_budget_stops_training_after_the_epoch_that_reaches_it(tmp_path:
     m = create({**FAST, "max_epochs": 9, "patience": 9, "max_train_tokens": 2 * tokens + 1}).train(
         train, toy_docs(3, seed=1), tmp_path, default_tokenize)
     assert m["epochs_run"] == 3 and m["stopped_by"] == "max_train_tokens" and m["train_tokens"] == tokens
+
+
+def test_marginals_equal_enumerated_posteriors(crf: CRF) -> None:
+    lengths = torch.tensor([4, 2, 1])
+    emissions = torch.randn(3, 4, len(TAGS)) * 2
+    probs = crf.marginals(emissions, lengths)
+    for b, n in enumerate(lengths.tolist()):
+        paths = list(itertools.product(range(len(TAGS)), repeat=n))
+        scores = torch.stack([_path_score(crf, emissions[b, :n], p) for p in paths])
+        weights = torch.softmax(scores, 0)
+        for t in range(n):
+            expected = torch.zeros(len(TAGS))
+            for w, path in zip(weights, paths):
+                expected[path[t]] += w
+            assert torch.allclose(probs[b, t], expected, atol=1e-5)
+        assert torch.all(probs[b, n:] == 0)
+
+
+def test_recall_biased_tags_from_marginals() -> None:
+    from synthdeid.plugins.torch_tagger.model import recall_biased_tags
+
+    #                 O    B-Name I-Name B-Date I-Date
+    probs = torch.tensor([[0.9, 0.05, 0.0, 0.05, 0.0],   # O at 0.5 and 0.2; PHI (Name or Date, tie) at 0.05
+                          [0.3, 0.6, 0.1, 0.0, 0.0],     # B-Name
+                          [0.4, 0.4, 0.2, 0.0, 0.0],     # continues the name (B-Name not above 0.5)
+                          [0.1, 0.6, 0.3, 0.0, 0.0],     # a new name: B-Name above 0.5
+                          [0.7, 0.0, 0.0, 0.2, 0.1]])    # Date at 0.3 or less, a new span
+    assert [TAGS[i] for i in recall_biased_tags(probs, TAGS, 0.5)] == ["O", "B-Name", "I-Name", "B-Name", "O"]
+    assert [TAGS[i] for i in recall_biased_tags(probs, TAGS, 0.3)] == ["O", "B-Name", "I-Name", "B-Name", "B-Date"]
+
+
+def test_lower_thresholds_find_at_least_as_much(trained: dict[str, Any]) -> None:
+    docs = toy_docs(20, seed=6)
+    model = trained["tagger"].trained
+    counts = [sum(len(p) for p in model.predict_min_confidence(docs, t)) for t in (0.9, 0.5, 0.1)]
+    gold = [d.spans for d in docs]
+    viterbi = W.entity_f1(gold, model.predict(docs))
+    low = W.entity_f1(gold, model.predict_min_confidence(docs, 0.1))
+    assert low["recall"] >= viterbi["recall"] and low["f1"] > 0.8
+    tokens = [sum(s.end - s.start for p in model.predict_min_confidence(docs, t) for s in p) for t in (0.9, 0.5, 0.1)]
+    assert tokens[0] <= tokens[1] <= tokens[2] and counts[2] > 0
+    with pytest.raises(SynthdeidError, match="min_confidence"):
+        model.predict_min_confidence(docs, 0.0)

@@ -1,5 +1,5 @@
-"""A linear-chain CRF over BIO tags in plain torch: negative log-likelihood (forward algorithm)
-and batched Viterbi decoding, with the transitions BIO forbids (``O`` -> ``I-X``, ``B-X`` ->
+"""A linear-chain CRF over BIO tags in plain torch: negative log-likelihood (forward algorithm),
+batched Viterbi decoding and per-token posterior marginals (forward-backward), with the transitions BIO forbids (``O`` -> ``I-X``, ``B-X`` ->
 ``I-Y``, a sequence starting with ``I-X``) fixed at a large negative score, so every decoded
 sequence is well-formed."""
 
@@ -87,3 +87,28 @@ class CRF(nn.Module):
             path.append(last)
         full = torch.stack(path[::-1], dim=1).tolist()
         return [row[:n] for row, n in zip(full, lengths.tolist())]
+
+    @torch.no_grad()
+    def marginals(self, emissions: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:
+        """``p[b, t, j]``: the probability that token ``t`` of item ``b`` has tag ``j`` under the
+        CRF (forward-backward); rows past an item's length are zero."""
+        trans, start = self._scores()
+        batch, steps, n = emissions.shape
+        mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
+        per_step = emissions.unbind(1)
+        alphas = [start.unsqueeze(0) + per_step[0]]
+        for t in range(1, steps):
+            new = torch.logsumexp(alphas[-1].unsqueeze(2) + trans.unsqueeze(0), dim=1) + per_step[t]
+            alphas.append(torch.where(mask[:, t:t + 1], new, alphas[-1]))
+        # beta at an item's last token is the end score; past the end it stays there
+        last = (lengths - 1).unsqueeze(1)
+        betas = [self.end.unsqueeze(0).expand(batch, n)]
+        for t in range(steps - 2, -1, -1):
+            new = torch.logsumexp(trans.unsqueeze(0) + (per_step[t + 1] + betas[0]).unsqueeze(1), dim=2)
+            at_or_past_end = torch.arange(steps, device=emissions.device)[t] >= last
+            betas.insert(0, torch.where(at_or_past_end, self.end.unsqueeze(0).expand(batch, n), new))
+        alpha = torch.stack(alphas, dim=1)
+        beta = torch.stack(betas, dim=1)
+        log_z = torch.logsumexp(alphas[-1] + self.end.unsqueeze(0), dim=1)
+        probs = torch.exp(alpha + beta - log_z.view(batch, 1, 1))
+        return probs * mask.unsqueeze(2).to(probs.dtype)

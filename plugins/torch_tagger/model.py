@@ -31,16 +31,49 @@ def _network(vocab: Vocab, cfg: TorchTaggerConfig) -> BiLSTMCRF:
     return BiLSTMCRF(len(vocab.words), len(vocab.shapes), len(vocab.chars), vocab.tags, cfg)
 
 
-def predict_windows(net: BiLSTMCRF, items: Sequence[Encoded], batch_size: int) -> list[list[int]]:
-    """Best tag ids of every encoded window (batched by length; results in input order)."""
+def predict_windows(net: BiLSTMCRF, items: Sequence[Encoded], batch_size: int,
+                    min_confidence: float | None = None, tags: Sequence[str] = ()) -> list[list[int]]:
+    """Tag ids of every encoded window (batched by length; results in input order): the best
+    path, or with ``min_confidence`` the recall-biased tags (names ``tags``) of the CRF's marginals."""
     order = sorted(range(len(items)), key=lambda i: (len(items[i][0]), i))
     out: list[list[int]] = [[] for _ in items]
     with torch.inference_mode():
         for k in range(0, len(order), batch_size):
             idx = order[k:k + batch_size]
             batch = make_batch([items[i] for i in idx])
-            for i, tags in zip(idx, net.crf.decode(net.emissions(batch), batch.lengths)):
-                out[i] = tags
+            emissions = net.emissions(batch)
+            if min_confidence is None:
+                best = net.crf.decode(emissions, batch.lengths)
+            else:
+                probs = net.crf.marginals(emissions, batch.lengths)
+                best = [recall_biased_tags(probs[j, :n], tags, min_confidence)
+                        for j, n in enumerate(batch.lengths.tolist())]
+            for i, t in zip(idx, best):
+                out[i] = t
+    return out
+
+
+def recall_biased_tags(probs: torch.Tensor, tags: Sequence[str], min_confidence: float) -> list[int]:
+    """Tag ids of one window from its marginals (tokens x tags): a token is PHI when
+    ``1 - P(O) >= min_confidence``, labelled with its most probable label (``B-`` + ``I-``
+    probability); it continues the previous token's span when that has the same label, unless
+    the token is more likely the start of a new one (``P(B-label) > 0.5``)."""
+    index = {t: i for i, t in enumerate(tags)}
+    labels = sorted({t[2:] for t in tags if t != "O"})
+    pairs = [(index[f"B-{label}"], index.get(f"I-{label}")) for label in labels]
+    out: list[int] = []
+    previous = None
+    for row in probs.tolist():
+        if 1.0 - row[index["O"]] < min_confidence:
+            out.append(index["O"])
+            previous = None
+            continue
+        scores = [row[b] + (row[i] if i is not None else 0.0) for b, i in pairs]
+        k = max(range(len(labels)), key=scores.__getitem__)
+        b, i = pairs[k]
+        inside = previous == k and i is not None and row[b] <= 0.5
+        out.append(i if inside else b)  # type: ignore[arg-type]
+        previous = k
     return out
 
 
@@ -79,6 +112,15 @@ class TrainedTorchTagger:
         with torch_threads(self.config.threads):
             wins, items = self.windows(docs)
             return spans_of(docs, wins, predict_windows(self.net, items, self.config.predict_batch_size), self.vocab)
+
+    def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
+        """Recall-biased spans from the CRF's marginals (``synthdeid.tagger.RecallTunable``)."""
+        if not 0.0 < min_confidence <= 1.0:
+            raise SynthdeidError(f"min_confidence must be in (0, 1], got {min_confidence}")
+        with torch_threads(self.config.threads):
+            wins, items = self.windows(docs)
+            ids = predict_windows(self.net, items, self.config.predict_batch_size, min_confidence, self.vocab.tags)
+            return spans_of(docs, wins, ids, self.vocab)
 
 
 class TorchTagger:
