@@ -65,7 +65,8 @@ class TaggerAnnotator:
         self.min_confidence = config.min_confidence
         if self.min_confidence is not None and not isinstance(self.tagger, RecallTunable):
             raise SynthdeidError(f"annotator 'tagger': the {name!r} tagger has no per-token probabilities for "
-                                 "min_confidence; drop it (best path) or use a torch_bilstm_crf tagger")
+                                 "min_confidence; drop it (best path) or use a torch_bilstm_crf or "
+                                 "hf_token_classification tagger")
 
     def annotate(self, text: str) -> list[Span]:
         return self.annotate_many([text])[0]

@@ -200,3 +200,17 @@ def test_fine_tunes_a_user_model_from_a_local_directory(tmp_path: Path) -> None:
     assert loaded.predict(docs) == tagger.trained.predict(docs)
     # measured (seeds 0-3): entity F1 0.92-0.97 on the training notes (a 2x64 encoder, 6 epochs)
     assert W.entity_f1([d.spans for d in train], tagger.trained.predict(train))["f1"] > 0.8
+
+
+def test_min_confidence_favours_recall(trained: dict[str, Any]) -> None:
+    from synthdeid.tagger import RecallTunable
+
+    model = trained["tagger"].trained
+    assert isinstance(model, RecallTunable)
+    docs = toy_docs(20, seed=6)
+    covered = [sum(s.end - s.start for p in model.predict_min_confidence(docs, t) for s in p) for t in (0.9, 0.5, 0.05)]
+    assert covered[0] <= covered[1] <= covered[2] and covered[2] > 0
+    gold = [d.spans for d in docs]
+    assert W.entity_f1(gold, model.predict_min_confidence(docs, 0.05))["recall"] >= W.entity_f1(gold, model.predict(docs))["recall"] - 0.02
+    with pytest.raises(SynthdeidError, match="min_confidence"):
+        model.predict_min_confidence(docs, 1.5)

@@ -223,7 +223,7 @@ def test_marginals_equal_enumerated_posteriors(crf: CRF) -> None:
 
 
 def test_recall_biased_tags_from_marginals() -> None:
-    from synthdeid.plugins.torch_tagger.model import recall_biased_tags
+    from synthdeid.tagger import recall_biased_tags
 
     #                 O    B-Name I-Name B-Date I-Date
     probs = torch.tensor([[0.9, 0.05, 0.0, 0.05, 0.0],   # O at 0.5 and 0.2; PHI (Name or Date, tie) at 0.05
@@ -231,8 +231,8 @@ def test_recall_biased_tags_from_marginals() -> None:
                           [0.4, 0.4, 0.2, 0.0, 0.0],     # continues the name (B-Name not above 0.5)
                           [0.1, 0.6, 0.3, 0.0, 0.0],     # a new name: B-Name above 0.5
                           [0.7, 0.0, 0.0, 0.2, 0.1]])    # Date at 0.3 or less, a new span
-    assert [TAGS[i] for i in recall_biased_tags(probs, TAGS, 0.5)] == ["O", "B-Name", "I-Name", "B-Name", "O"]
-    assert [TAGS[i] for i in recall_biased_tags(probs, TAGS, 0.3)] == ["O", "B-Name", "I-Name", "B-Name", "B-Date"]
+    assert [TAGS[i] for i in recall_biased_tags(probs.tolist(), TAGS, 0.5)] == ["O", "B-Name", "I-Name", "B-Name", "O"]
+    assert [TAGS[i] for i in recall_biased_tags(probs.tolist(), TAGS, 0.3)] == ["O", "B-Name", "I-Name", "B-Name", "B-Date"]
 
 
 def test_lower_thresholds_find_at_least_as_much(trained: dict[str, Any]) -> None:

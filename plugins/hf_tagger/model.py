@@ -61,6 +61,15 @@ class TrainedHFTagger:
                                 self.config.max_words, self.config.predict_batch_size, self.config.mark_lines,
                                 self.config.constrained_decoding)
 
+    def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
+        """Recall-biased spans from each word's softmax (``synthdeid.tagger.RecallTunable``)."""
+        if not 0.0 < min_confidence <= 1.0:
+            raise SynthdeidError(f"min_confidence must be in (0, 1], got {min_confidence}")
+        with torch_threads(self.config.threads), _offline():
+            return predict_docs(docs, self.model, self.tokenizer, self.id2label, self.tokenize,
+                                self.config.max_words, self.config.predict_batch_size, self.config.mark_lines,
+                                self.config.constrained_decoding, min_confidence=min_confidence)
+
 
 class HFTagger:
     """Factory product of ``hf_token_classification``: trains and loads taggers."""

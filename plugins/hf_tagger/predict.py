@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from synthdeid.records import Document, Span
+from synthdeid.tagger import recall_biased_tags
 
 from ..flair_tagger import words as W
 from .bio_viterbi import NEG, constraints, viterbi
@@ -33,10 +34,12 @@ def encode_docs(docs: Sequence[Document], tokenizer: Any, model_config: Any, tok
 
 
 def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: dict[int, str],
-               batch_size: int, constrained: bool = True) -> tuple[list[list[str]], float | None]:
+               batch_size: int, constrained: bool = True,
+               min_confidence: float | None = None) -> tuple[list[list[str]], float | None]:
     """Predicted tag of every word of every piece (BIO-constrained Viterbi over the first
-    subwords' log-probabilities, or each word's argmax), and the mean loss when pieces carry
-    labels. A word without subwords is ``O``."""
+    subwords' log-probabilities, or each word's argmax; with ``min_confidence`` the recall-biased
+    tags of those probabilities), and the mean loss when pieces carry labels. A word without
+    subwords is ``O``."""
     import torch
 
     tag_labels = [id2label[i] for i in range(len(id2label))]
@@ -61,7 +64,12 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
             first = torch.tensor([p.first + [-1] * (width - len(p.first)) for p in chunk])
             scores = logp.gather(1, first.clamp(min=0).unsqueeze(-1).expand(-1, -1, logp.shape[-1]))
             scores = torch.where((first < 0).unsqueeze(-1), outside, scores)
-            paths = viterbi(scores, [len(p.first) for p in chunk], trans, start)
+            if min_confidence is None:
+                paths = viterbi(scores, [len(p.first) for p in chunk], trans, start)
+            else:
+                probs = scores.exp()
+                paths = [recall_biased_tags(probs[j, :len(p.first)].tolist(), tag_labels, min_confidence)
+                         for j, p in enumerate(chunk)]
             for p, path in zip(chunk, paths):
                 tags[index[id(p)]] = [tag_labels[i] for i in path]
     n = sum(c for _, c in losses)
@@ -71,11 +79,12 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
 
 def predict_docs(docs: Sequence[Document], model: Any, tokenizer: Any, id2label: dict[int, str],
                  tokenize: W.Tokenize, max_words: int, batch_size: int, mark_lines: bool = True,
-                 constrained: bool = True, pieces: Sequence[Piece] | None = None) -> list[list[Span]]:
+                 constrained: bool = True, pieces: Sequence[Piece] | None = None,
+                 min_confidence: float | None = None) -> list[list[Span]]:
     """Spans per document (windows of ``max_words``; nothing is truncated)."""
     if pieces is None:
         pieces = encode_docs(docs, tokenizer, model.config, tokenize, max_words, mark_lines=mark_lines)
-    tags, _ = piece_tags(pieces, model, tokenizer, id2label, batch_size, constrained)
+    tags, _ = piece_tags(pieces, model, tokenizer, id2label, batch_size, constrained, min_confidence)
     labels = {lab[2:] for lab in id2label.values() if lab != "O"}
     out: list[list[Span]] = [[] for _ in docs]
     for p, t in zip(pieces, tags):

@@ -16,6 +16,7 @@ from synthdeid.accounting import write_json
 from synthdeid.plugins.flair_tagger import words as W
 from synthdeid.plugins.flair_tagger.settings import read_meta, seed_everything, torch_threads, write_meta
 from synthdeid.records import Document, Span
+from synthdeid.tagger import recall_biased_tags
 
 from .config import TorchTaggerConfig
 from .features import Vocab, Window, doc_windows
@@ -46,34 +47,10 @@ def predict_windows(net: BiLSTMCRF, items: Sequence[Encoded], batch_size: int,
                 best = net.crf.decode(emissions, batch.lengths)
             else:
                 probs = net.crf.marginals(emissions, batch.lengths)
-                best = [recall_biased_tags(probs[j, :n], tags, min_confidence)
+                best = [recall_biased_tags(probs[j, :n].tolist(), tags, min_confidence)
                         for j, n in enumerate(batch.lengths.tolist())]
             for i, t in zip(idx, best):
                 out[i] = t
-    return out
-
-
-def recall_biased_tags(probs: torch.Tensor, tags: Sequence[str], min_confidence: float) -> list[int]:
-    """Tag ids of one window from its marginals (tokens x tags): a token is PHI when
-    ``1 - P(O) >= min_confidence``, labelled with its most probable label (``B-`` + ``I-``
-    probability); it continues the previous token's span when that has the same label, unless
-    the token is more likely the start of a new one (``P(B-label) > 0.5``)."""
-    index = {t: i for i, t in enumerate(tags)}
-    labels = sorted({t[2:] for t in tags if t != "O"})
-    pairs = [(index[f"B-{label}"], index.get(f"I-{label}")) for label in labels]
-    out: list[int] = []
-    previous = None
-    for row in probs.tolist():
-        if 1.0 - row[index["O"]] < min_confidence:
-            out.append(index["O"])
-            previous = None
-            continue
-        scores = [row[b] + (row[i] if i is not None else 0.0) for b, i in pairs]
-        k = max(range(len(labels)), key=scores.__getitem__)
-        b, i = pairs[k]
-        inside = previous == k and i is not None and row[b] <= 0.5
-        out.append(i if inside else b)  # type: ignore[arg-type]
-        previous = k
     return out
 
 
