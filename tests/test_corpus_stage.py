@@ -78,3 +78,16 @@ def test_bad_setting_and_a_corpus_with_nothing_valid(tmp_path, capsys):
     with pytest.raises(SystemExit):
         run_stages(tmp_path, params, ["corpus"])
     assert "holds no documents" in capsys.readouterr().err
+
+
+def test_a_test_set_with_nothing_valid_stops_the_stage(tmp_path, capsys):
+    params = _params(tmp_path, "reject")
+    test = tmp_path / "test.jsonl"
+    test.write_text(json.dumps(RECORDS[1]) + "\n" + json.dumps(RECORDS[3]) + "\n", encoding="utf-8")
+    params["corpus"]["test_path"] = str(test)
+    params["prepare"]["split"] = [0.9, 0.1, 0.0]
+    with pytest.raises(SystemExit):
+        run_stages(tmp_path, params, ["corpus"])
+    err = capsys.readouterr().err
+    assert "every record of corpus.test_path is invalid" in err and str(test) in err
+    assert not (tmp_path / "data/corpus/test.jsonl").exists()

@@ -193,3 +193,27 @@ def test_inline_file_with_malformed_tags(tmp_path):
     p.write_text("a\t<NameSTART> Jan <EOD>\n")
     msg = _err(lambda: list(read_documents(p)))
     assert f"{p}:1" in msg and "1 unclosed" in msg
+
+
+@pytest.mark.parametrize("name", ["c.jsonl", "c.inline", "c.conll", "brat"])
+@pytest.mark.parametrize("lazy", [False, True])
+def test_writers_refuse_a_second_document_with_one_id(tmp_path, name, lazy):
+    """Converting to BRAT used to keep one of two notes with one id: every writer refuses, and
+    writes nothing (a list is checked before writing, a stream fails before the output is renamed)."""
+    twice = [DOCS[0], DOCS[1], Document.create("n1", "Een andere notitie.")]
+    with pytest.raises(InputError, match="a second document with this id") as err:
+        write_documents(iter(twice) if lazy else twice, tmp_path / name)
+    assert "n1" in str(err.value)
+    assert not (tmp_path / name).exists()
+
+
+def test_brat_writer_refuses_a_folder_that_holds_notes(tmp_path):
+    out = tmp_path / "brat"
+    out.mkdir()
+    (out / "old.txt").write_text("een oude notitie", encoding="utf-8")
+    with pytest.raises(InputError, match="not empty"):
+        write_documents(DOCS, out)
+    assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match="not a folder"):
+        write_documents(DOCS, tmp_path / "file", "brat")
