@@ -8,7 +8,7 @@ optionally, per-synthetic-note rows (written as a table for the review and repor
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -32,6 +32,10 @@ class PrivacyInput:
     """The trained generator (for model-based metrics such as canary exposure)."""
     heldout: Sequence[Document] = ()
     """Real notes the generator never saw (membership inference)."""
+    sources: Mapping[str, str] = field(default_factory=dict)
+    """Synthetic note id -> id of the real training note it was rewritten from, for generators that
+    refill real notes (``mlm_fill``: its ``generate_corpus`` returns the source note's id as the
+    prompt); empty for generators that write notes from a prompt."""
     extra: dict[str, Any] = field(default_factory=dict)
     """In the ``audit_lm`` stage: ``lm``, the loaded generator, and ``lm_text``, its inline
     training and dev lines (``{"train": [...], "dev": [...]}``)."""

@@ -22,9 +22,21 @@ from synthdeid.stages.common import stage_main
 REAL = "data/pseudonymized/train.jsonl"
 HELDOUT = "data/pseudonymized/dev.jsonl"
 SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
+RAW = "data/synthetic/{corpus}/raw.jsonl"  # its prompts: a refilled real note's id (mlm_fill)
 OUT = "data/privacy/{corpus}"
 METRICS = "data/metrics/privacy/{corpus}.json"
 PAGE = "data/reports/review/{corpus}.html"
+
+
+def refill_sources(raw_path: str, real: list) -> dict[str, str]:
+    """Synthetic id -> source note id, for the raw notes whose prompt is a real training note's id."""
+    ids = {d.id for d in real}
+    out = {}
+    for line in Path(raw_path).read_text(encoding="utf-8").splitlines():
+        record = json.loads(line) if line.strip() else {}
+        if record.get("prompt") in ids:
+            out[record["id"]] = record["prompt"]
+    return out
 
 
 @stage_main
@@ -40,7 +52,7 @@ def main() -> None:
     real = list(read_jsonl(REAL))
     synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus)))
     data = PrivacyInput(real=real, synthetic=synthetic, tokenize=pack.tokenize,
-                        heldout=list(read_jsonl(HELDOUT)))
+                        heldout=list(read_jsonl(HELDOUT)), sources=refill_sources(RAW.format(corpus=corpus), real))
     out = Path(OUT.format(corpus=corpus))
     out.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {}

@@ -1,5 +1,5 @@
-"""Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage`` and
-``high_risk_pairs`` on synthetic corpora (stage ``privacy``), and ``canary_exposure`` and
+"""Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage``, ``high_risk_pairs``
+and ``phi_reinjection`` on synthetic corpora (stage ``privacy``), and ``canary_exposure`` and
 ``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
 ``synthdeid.audit``.
 
@@ -21,6 +21,7 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "ngram_recall": ("ngram_recall", "NgramRecallConfig", "NgramRecallMetric"),
     "leakage": ("leakage", "LeakageConfig", "LeakageMetric"),
     "high_risk_pairs": ("high_risk_pairs", "HighRiskPairsConfig", "HighRiskPairsMetric"),
+    "phi_reinjection": ("reinjection", "ReinjectionConfig", "ReinjectionMetric"),
     "canary_exposure": ("canary_exposure", "CanaryExposureConfig", "CanaryExposureMetric"),
     "membership_inference": ("membership_inference", "MembershipInferenceConfig", "MembershipInferenceMetric"),
     "name_probe": ("name_probe", "NameProbeConfig", "NameProbeMetric"),
