@@ -1,6 +1,7 @@
 """Params presets: ``synthdeid preset NAME`` merges ``presets/NAME.yaml`` into params.yaml,
 keeping its comments. ``demo`` holds the default value of every key any other preset changes,
-so ``synthdeid preset demo`` always goes back to the defaults."""
+and lists under ``remove`` every key another preset adds (a generator, a corpus), so
+``synthdeid preset demo`` always goes back to the defaults."""
 
 from __future__ import annotations
 
@@ -10,6 +11,8 @@ from typing import Any
 from .errors import InputError
 
 PRESETS_DIR = "presets"
+REMOVE = "remove"
+"""A preset's list of dotted keys to delete from params.yaml after merging (absent keys are fine)."""
 
 
 def available(root: str | Path = ".") -> list[str]:
@@ -47,13 +50,34 @@ def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
     return changed
 
 
+def remove_keys(target: Any, dotted: list[str], preset: str) -> list[str]:
+    """Delete each dotted key from ``target`` where present; returns the keys deleted."""
+    if not isinstance(dotted, list) or not all(isinstance(k, str) and k for k in dotted):
+        raise InputError(f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
+                         fix="write e.g. remove: [generators.mlm, corpora.mlm_s]")
+    removed = []
+    for key in dotted:
+        *parents, last = key.split(".")
+        node = target
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and last in node:
+            del node[last]
+            removed.append(f"-{key}")
+    return removed
+
+
 def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str | Path = ".") -> list[str]:
-    """Merge the preset into the params file in place; returns the keys set. A preset that reads
-    real data (``corpus.source`` other than ``demo``) always leaves ``privacy.gate.override`` false."""
+    """Merge the preset into the params file in place, then delete its ``remove`` keys; returns the
+    keys set (and ``-key`` for each deleted). A preset that reads real data (``corpus.source`` other
+    than ``demo``) always leaves ``privacy.gate.override`` false."""
     y = _yaml()
     p = Path(params_path)
     params = y.load(p.read_text(encoding="utf-8"))
-    changed = merge(params, load_preset(name, root))
+    preset = dict(load_preset(name, root))
+    drop = preset.pop(REMOVE, [])
+    changed = merge(params, preset)
+    changed += remove_keys(params, list(drop) if isinstance(drop, list) else drop, name)
     gate = (params.get("privacy") or {}).get("gate") or {}
     if (params.get("corpus") or {}).get("source") != "demo" and gate.get("override"):
         gate["override"] = False  # real data: the privacy gate is never overridden by a preset
