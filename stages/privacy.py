@@ -22,16 +22,22 @@ from synthdeid.stages.common import stage_main
 REAL = "data/pseudonymized/train.jsonl"
 HELDOUT = "data/pseudonymized/dev.jsonl"
 SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
-RAW = "data/synthetic/{corpus}/raw.jsonl"  # its prompts: a refilled real note's id (mlm_fill)
+# a generated corpus's prompts (a refilled real note's id, for mlm_fill); machine-annotated corpora
+# have none. Not a dvc.yaml dep: the matrix also holds those corpora, and documents.jsonl, which
+# is, is written from it by postprocess
+RAW = "data/synthetic/{corpus}/raw.jsonl"
 OUT = "data/privacy/{corpus}"
 METRICS = "data/metrics/privacy/{corpus}.json"
 PAGE = "data/reports/review/{corpus}.html"
 
 
 def refill_sources(raw_path: str, real: list) -> dict[str, str]:
-    """Synthetic id -> source note id, for the raw notes whose prompt is a real training note's id."""
+    """Synthetic id -> source note id, for the raw notes whose prompt is a real training note's id
+    (none when the corpus has no raw notes: a machine-annotated corpus)."""
     ids = {d.id for d in real}
-    out = {}
+    out: dict[str, str] = {}
+    if not Path(raw_path).exists():
+        return out
     for line in Path(raw_path).read_text(encoding="utf-8").splitlines():
         record = json.loads(line) if line.strip() else {}
         if record.get("prompt") in ids:

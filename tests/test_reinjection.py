@@ -90,3 +90,7 @@ def test_sources_are_the_prompts_that_name_training_notes(tmp_path) -> None:
         {"id": "lstm-000001", "prompt": "De patiënt", "text": "y"},   # an LM's prompt text
     ]) + "\n", encoding="utf-8")
     assert refill_sources(str(raw), [SOURCE]) == {"mlm-000000": "r1"}
+
+
+def test_a_corpus_without_raw_notes_has_no_sources(tmp_path) -> None:
+    assert refill_sources(str(tmp_path / "missing.jsonl"), [SOURCE]) == {}
