@@ -50,6 +50,7 @@ bench: setup
 	python bench/generation.py
 	python bench/privacy.py
 	python bench/tagger.py --train-docs 400
+	python bench/thresholds.py
 
 # the demo's time and memory from a fresh clone of HEAD (minutes; not part of CI)
 budget:

@@ -134,3 +134,26 @@ def test_min_confidence_favours_recall_and_needs_probabilities(model: Path, note
     assert covered(low) >= covered(best)
     with pytest.raises(InputError, match="needs a trained tagger"):
         load_annotator(None, "deduce", "nl", min_confidence=0.2)
+
+
+def test_bench_thresholds_scores_what_deidentify_finds(model: Path, notes: list[Document], tmp_path: Path) -> None:
+    """``bench/thresholds.py`` (the README's threshold table): its best-path row is the entity F1 of
+    the tagger's own predictions, and lower thresholds never mark fewer PHI characters."""
+    import subprocess
+    import sys
+
+    from synthdeid.formats import write_jsonl
+    from synthdeid.metrics import entity_scores
+
+    write_jsonl(notes, tmp_path / "gold.jsonl")
+    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "bench" / "thresholds.py"),
+                          "--model", str(model), "--notes", str(tmp_path / "gold.jsonl"), "--language", "nl",
+                          "--thresholds", "0.5", "0.05"], capture_output=True, text=True, check=True, cwd=tmp_path)
+    rows = [line.split("|")[1:-1] for line in out.stdout.splitlines() if line.startswith("| ") and "%" in line]
+    assert len(rows) == 3 and "notes/s" in out.stdout.splitlines()[-1]
+    pack = registry("language").create("nl")
+    predicted = create({}).load(model, pack.tokenize).predict(notes)
+    f1 = entity_scores(notes, [Document.create(d.id, d.text, p, allow_empty=True) for d, p in zip(notes, predicted)])
+    assert float(rows[0][4]) == pytest.approx(f1["micro"]["f1"], abs=5e-5)
+    found = [float(r[5].strip(" %")) for r in rows]
+    assert found[2] >= found[0]
