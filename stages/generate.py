@@ -13,7 +13,8 @@ from typing import Any
 
 from synthdeid.generate import GenerationSettings, generate_corpus, span_limits
 from synthdeid.inline import strip_tags
-from synthdeid.lm import uses_tags
+from synthdeid.errors import InputError
+from synthdeid.lm import AutoregressiveLM, uses_tags
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import counter
@@ -27,16 +28,23 @@ OUT = "data/synthetic/{corpus}/raw.jsonl"
 
 
 def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[GenerationSettings, int]:
-    """Generation settings: ``generate`` defaults, overridden per corpus; with a ``model``, the span
-    limits of ``max_span_tokens`` in its tokens and the START-tag offsets of ``tag_distribution``
-    (both from the inline training text)."""
+    """Generation settings: ``generate`` defaults, overridden per corpus; with a left-to-right
+    ``model``, the span limits of ``max_span_tokens`` in its tokens and the START-tag offsets of
+    ``tag_distribution`` (both from the inline training text). A model that rewrites real notes
+    (``mlm_fill``) keeps their spans: neither applies, and a tag distribution other than ``real``
+    is an error."""
     g = generation_params(params, corpus)
     limits: tuple[tuple[str, int], ...] = ()
     bias: tuple[tuple[str, float], ...] = ()
-    if model is not None:
+    if isinstance(model, AutoregressiveLM):
         lines = read_lines(TRAIN)
         limits = span_limits(model, lines, g.get("max_span_tokens", "auto"))
         bias = start_bias(g.get("tag_distribution", "real"), label_shares(lines))
+    elif model is not None and g.get("tag_distribution", "real") not in ("real", None):
+        raise InputError(f"corpora.{corpus}.tag_distribution is {g['tag_distribution']!r}, but its generator "
+                         f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
+                         "START tags to steer", path="params.yaml",
+                         fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)")
     settings = GenerationSettings(min_tokens=int(g["min_tokens"]), max_tokens=int(g["max_tokens"]),
                                   tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
                                   start_bias=bias)
