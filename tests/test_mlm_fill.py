@@ -31,7 +31,7 @@ SENTENCES = [
     "Dochter van {n} was op {d} op bezoek en maakt zich zorgen .",
 ]
 TINY = dict(vocab_size=400, hidden_size=32, layers=2, heads=2, intermediate_size=64, max_length=32,
-            epochs=2, batch_size=8, min_frequency=1, lr=3e-3, threads=1)
+            epochs=2, batch_size=8, min_frequency=1, lr=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
 
 
 def toy_note(i: int, n_sentences: int, rnd: random.Random) -> Document:
@@ -163,6 +163,17 @@ def test_resume_gives_the_same_model(trained: tuple[Path, dict[str, Any]], tmp_p
     assert (out / "tokenizer" / "tokenizer.json").read_text() == (tmp_path / "tokenizer" / "tokenizer.json").read_text()
     with pytest.raises(SynthdeidError, match="other settings.*hidden_size"):
         MLMFillGenerator(MLMFillConfig(**{**TINY, "hidden_size": 64})).train(toy_data(), tmp_path)
+
+
+def test_warmup_rises_linearly_then_holds() -> None:
+    from synthdeid.plugins.mlm_fill.train import warmup_lr
+
+    cfg = MLMFillConfig(lr=1e-3, warmup_steps=4)
+    assert [warmup_lr(cfg, s) for s in (1, 2, 4, 5, 100)] == pytest.approx([2.5e-4, 5e-4, 1e-3, 1e-3, 1e-3])
+    assert warmup_lr(MLMFillConfig(lr=1e-3), 1) == 1e-3
+    for bad in (-1, True, 1.5):
+        with pytest.raises(SynthdeidError, match="warmup_steps"):
+            MLMFillConfig(warmup_steps=bad)
 
 
 # ---- generation ----------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ class MLMFillConfig:
     epochs: int = 10
     lr: float | None = None
     """None: 5e-4 from scratch, 5e-5 when fine-tuning ``pretrained``."""
+    warmup_steps: int = 0
+    """Optimizer steps over which the learning rate rises linearly from 0 to ``lr``."""
     batch_size: int = 16
     weight_decay: float = 0.01
     seed: int = 0
@@ -55,9 +57,9 @@ class MLMFillConfig:
             if not 0.0 <= float(getattr(self, name)) <= 1.0:
                 problems.append(f"{name} must be between 0 and 1, got {getattr(self, name)!r}")
         for name in ("vocab_size", "hidden_size", "layers", "heads", "intermediate_size", "epochs",
-                     "batch_size", "threads", "min_frequency"):
+                     "batch_size", "threads", "min_frequency", "warmup_steps"):
             value = getattr(self, name)
-            if not isinstance(value, int) or value < (0 if name == "epochs" else 1):
+            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if name in ("epochs", "warmup_steps") else 1):
                 problems.append(f"{name} must be a positive integer, got {value!r}")
         if isinstance(self.vocab_size, int) and self.vocab_size < 262:
             problems.append(f"vocab_size must be at least 262 (256 byte tokens, 5 special tokens, merges), "

@@ -40,6 +40,14 @@ Chunk = tuple[torch.Tensor, torch.Tensor]
 """Content token ids and, per token, a corpus-wide PHI span number (-1 outside PHI)."""
 
 
+def warmup_lr(cfg: MLMFillConfig, step: int) -> float:
+    """The learning rate of global step ``step`` (from 1): linear warm-up over ``warmup_steps``,
+    then ``lr``. Without it a transformer trained from scratch on a few hundred notes stays at
+    predicting frequent tokens."""
+    assert cfg.lr is not None
+    return cfg.lr * min(1.0, step / cfg.warmup_steps) if cfg.warmup_steps else cfg.lr
+
+
 def encode_notes(vocab: Vocab, docs: Sequence[Document], size: int) -> tuple[list[Chunk], int]:
     """Every note as token chunks of at most ``size`` tokens (long notes are split, not cut);
     returns the chunks and the number of PHI spans."""
@@ -188,7 +196,10 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
         model.train()
         loss_sum, loss_n = 0.0, 0
         started = time.perf_counter()
-        for batch in track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.epochs}", total=len(batches)):
+        for step, batch in enumerate(track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.epochs}", total=len(batches)),
+                                     start=epoch * len(batches) + 1):
+            for group in optim.param_groups:  # a function of the global step: resuming keeps the schedule
+                group["lr"] = warmup_lr(cfg, step)
             ids, attention, content, spans = _batch(vocab, [chunks[i] for i in batch])
             inputs, labels = mask_batch(vocab, ids, content, spans, span_masked, cfg, g)
             n = int((labels != -100).sum())
