@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from .errors import InputError, SynthdeidError
@@ -97,7 +98,7 @@ def cmd_validate(args: argparse.Namespace, out: Console) -> int:
         table.add_row(label, str(n))
     out.print(table)
     for p in problems:
-        out.print(f"[red]problem:[/red] {p}", markup=True, highlight=False)
+        out.print(f"[red]problem:[/red] {escape(str(p))}", markup=True, highlight=False)
     if problems:
         out.print(f"[red]{len(problems)} problem(s) found[/red]")
         return 1
@@ -259,7 +260,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args, out)
     except SynthdeidError as e:
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {e}", highlight=False)
+        # escaped: a message's own brackets ("synthdeid[export]", "[Name]") are text, not rich markup
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(e))}", highlight=False)
         return 1
 
 

@@ -99,3 +99,13 @@ def test_switching_presets_round_trips_and_keeps_comments(tmp_path, monkeypatch,
     assert yaml.safe_load(Path("params.yaml").read_text()) == before
     assert main(["preset", "nope"]) == 1
     assert "no preset 'nope'" in capsys.readouterr().err
+
+
+def test_cli_errors_keep_their_brackets(tmp_path, monkeypatch, capsys):
+    """rich read "[generators.mlm, ...]" (and "synthdeid[export]") as markup and dropped it."""
+    (tmp_path / "presets").mkdir()
+    (tmp_path / "presets" / "bad.yaml").write_text("remove: generators.mlm\n")
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    monkeypatch.chdir(tmp_path)
+    assert main(["preset", "bad"]) == 1
+    assert "remove: [generators.mlm, corpora.mlm_s]" in capsys.readouterr().err
