@@ -102,6 +102,24 @@ def test_cli_reads_a_folder_of_text_notes_and_writes_every_mode(model: Path, tmp
     capsys.readouterr()
 
 
+@pytest.mark.parametrize("source", ["notes.jsonl", "brat", "notes.conll", "notes.inline"])
+def test_cli_reads_every_annotated_format_alike(model: Path, tmp_path: Path, capsys, source: str) -> None:
+    """The same notes given as JSONL, BRAT, CoNLL or inline get the same predicted spans (the
+    input's own spans are counted, never kept)."""
+    docs = toy_docs(6, seed=11)
+    write_documents(docs, tmp_path / source)
+    out = tmp_path / "found.jsonl"
+    assert main(["deidentify", str(tmp_path / source), str(out), "--model", str(model), "--language", "nl"]) == 0
+    report = capsys.readouterr().out
+    assert "annotate: 6 notes in, 6 out" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
+    found = {d.id: d for d in read_documents(out)}
+    expected = create({}).load(model, registry("language").create("nl").tokenize).predict(
+        [found[d.id] for d in docs])
+    assert [list(found[d.id].spans) for d in docs] == [list(e) for e in expected]
+    if source != "notes.conll":  # CoNLL holds tokens, not the text's spacing
+        assert {d.id: d.text for d in docs} == {i: d.text for i, d in found.items()}
+
+
 def test_cli_errors_name_the_problem(model: Path, tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"id": "a", "text": "Jan"}) + "\nnot json\n")
