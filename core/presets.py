@@ -50,8 +50,9 @@ def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
     return changed
 
 
-def remove_keys(target: Any, dotted: list[str], preset: str) -> list[str]:
-    """Delete each dotted key from ``target`` where present; returns the keys deleted."""
+def remove_keys(target: Any, dotted: Any, preset: str) -> list[str]:
+    """Delete each dotted key (``dotted`` must be a list of them) from ``target`` where present;
+    returns the keys deleted."""
     if not isinstance(dotted, list) or not all(isinstance(k, str) and k for k in dotted):
         raise InputError(f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
                          fix="write e.g. remove: [generators.mlm, corpora.mlm_s]")
@@ -77,7 +78,7 @@ def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str |
     preset = dict(load_preset(name, root))
     drop = preset.pop(REMOVE, [])
     changed = merge(params, preset)
-    changed += remove_keys(params, list(drop) if isinstance(drop, list) else drop, name)
+    changed += remove_keys(params, drop, name)
     gate = (params.get("privacy") or {}).get("gate") or {}
     if (params.get("corpus") or {}).get("source") != "demo" and gate.get("override"):
         gate["override"] = False  # real data: the privacy gate is never overridden by a preset

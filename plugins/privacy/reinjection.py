@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
+from synthdeid.audit.leakage import normalise_whitespace
 from synthdeid.privacy import PrivacyInput, PrivacyResult
+
+from .model_input import check_integers
 
 
 @dataclass(frozen=True)
@@ -22,14 +25,12 @@ class ReinjectionConfig:
     """Spans of at least this many tokens give the ``multi_token`` rate."""
 
     def __post_init__(self) -> None:
-        value = self.multi_token_min
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            raise SynthdeidError(f"privacy metric 'phi_reinjection': multi_token_min must be a positive integer, "
-                                 f"not {value!r}")
+        check_integers("phi_reinjection", self, {"multi_token_min": 1})
 
 
 def _norm(text: str) -> str:
-    return " ".join(text.lower().split())
+    """Case and whitespace normalised, as ``leakage`` compares PHI strings."""
+    return normalise_whitespace(text).lower()
 
 
 def _rate(hits: int, total: int) -> float | None:
