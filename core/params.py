@@ -38,3 +38,19 @@ def get(params: dict[str, Any], dotted: str) -> Any:
             )
         node = node[part]
     return node
+
+
+def corpus_generator(params: dict[str, Any], corpus: str) -> str | None:
+    """The generator whose notes ``corpus`` holds: ``corpora.CORPUS.generator``, or that of the raw
+    corpus a ``machine_annotated`` entry tags; None for a corpus in neither."""
+    seen: set[str] = set()
+    while corpus not in seen:
+        seen.add(corpus)
+        spec = (params.get("corpora") or {}).get(corpus)
+        if isinstance(spec, dict):
+            return spec.get("generator")
+        machine = (params.get("machine_annotated") or {}).get(corpus)
+        if not isinstance(machine, dict):
+            return None
+        corpus = machine.get("corpus")
+    return None

@@ -36,6 +36,9 @@ class PrivacyInput:
     """Synthetic note id -> id of the real training note it was rewritten from, for generators that
     refill real notes (``mlm_fill``: its ``generate_corpus`` returns the source note's id as the
     prompt); empty for generators that write notes from a prompt."""
+    data_canaries: Path | None = None
+    """The record of the generator's data-only membership canaries (``data/canaries/NAME.json``,
+    ``synthdeid.data_canaries``), or None when the corpus has no generator of its own."""
     extra: dict[str, Any] = field(default_factory=dict)
     """In the ``audit_lm`` stage: ``lm``, the loaded generator, and ``lm_text``, its inline
     training and dev lines (``{"train": [...], "dev": [...]}``)."""

@@ -12,7 +12,8 @@ from typing import Any
 from synthdeid.accounting import write_json
 from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl
-from synthdeid.params import get, load_params
+from synthdeid.data_canaries import RECORD as DATA_CANARIES
+from synthdeid.params import corpus_generator, get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.privacy import PrivacyInput
 from synthdeid.privacy_gate import OVERRIDE_WARNING, Gate
@@ -57,8 +58,10 @@ def main() -> None:
     pack = registry("language").create(get(params, "language"))
     real = list(read_jsonl(REAL))
     synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus)))
+    generator = corpus_generator(params, corpus)
     data = PrivacyInput(real=real, synthetic=synthetic, tokenize=pack.tokenize,
-                        heldout=list(read_jsonl(HELDOUT)), sources=refill_sources(RAW.format(corpus=corpus), real))
+                        heldout=list(read_jsonl(HELDOUT)), sources=refill_sources(RAW.format(corpus=corpus), real),
+                        data_canaries=Path(DATA_CANARIES.format(name=generator)) if generator else None)
     out = Path(OUT.format(corpus=corpus))
     out.mkdir(parents=True, exist_ok=True)
     summary: dict[str, Any] = {}

@@ -10,6 +10,7 @@ from pathlib import Path
 from synthdeid import distributed
 from synthdeid.accounting import split_timing, write_json
 from synthdeid.canaries import CANARY_FILE, CanaryConfig, add_canaries, write_canaries
+from synthdeid.data_canaries import DataCanaryConfig, add_data_canaries, write_data_canaries
 from synthdeid.formats import read_jsonl
 from synthdeid.inline import special_tokens, strip_tags
 from synthdeid.lm import TrainingData, uses_tags
@@ -57,16 +58,25 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / CANARY_FILE).unlink(missing_ok=True)
     canaries = CanaryConfig.from_params(spec.get("canaries"), f"generators.{name}.canaries")
-    counts = {"data_share": share, "train_lines_real": len(text["train"]), "canaries": 0, "canary_lines": 0}
+    data_canaries = DataCanaryConfig.from_params(spec.get("data_canaries"), f"generators.{name}.data_canaries")
+    counts = {"data_share": share, "train_lines_real": len(text["train"]), "canaries": 0, "canary_lines": 0,
+              "data_canary_lines": 0}
+    floor = getattr(getattr(generator, "config", None), "min_count", 1)  # word-level LMs' <unk> threshold
+    floor = floor if isinstance(floor, int) else 1
+    real_lines = list(text["train"])
     if canaries is not None:  # only the in-memory training lines get them, never data/inline
         if not tagged:
             canaries = dataclasses.replace(canaries, template=strip_tags(canaries.template))
-        floor = getattr(getattr(generator, "config", None), "min_count", 1)  # word-level LMs' <unk> threshold
         text["train"], ids["train_ids"], record = add_canaries(
-            canaries, text["train"], ids["train_ids"], labels, floor if isinstance(floor, int) else 1)
+            canaries, text["train"], ids["train_ids"], labels, floor)
         write_canaries(record, out)
         counts.update(canaries=len(record["canaries"]), canary_lines=record["lines_inserted"],
                       canary_space_size=record["space_size"])
+    data_record = None
+    if data_canaries is not None:  # members for the data-only membership inference (Meeus et al.)
+        text["train"], ids["train_ids"], data_record = add_data_canaries(
+            data_canaries, real_lines, text["train"], ids["train_ids"], floor)
+        counts["data_canary_lines"] = data_record["lines_inserted"]
     data = TrainingData(
         train=text["train"],
         dev=text["dev"],
@@ -80,6 +90,7 @@ def main() -> None:
     print(f"train_lm@{name}: {timing}")
     if not distributed.is_main():
         return
+    write_data_canaries(data_record, name)
     if anonymize is not None:  # PHI tokens of the training text out of the vocabulary (Verkijk & Vossen)
         metrics["vocab_anonymization"] = anonymize_model_dir(out, data.train, anonymize)
     write_json({"generator": spec["plugin"], "tags": tagged, "train_lines": len(data.train), **counts, **metrics},

@@ -174,6 +174,9 @@ def test_a_canary_seen_20_times_is_exposed_and_unseen_candidates_are_not(tmp_pat
     (canary,) = summary["canaries"]
     assert canary["exposure"] >= 7.0  # at most log2(501) = 8.97 can be shown with 500 candidates
     assert summary["by_repetition"]["20"]["exposure_max"] == canary["exposure"]
+    # as a membership attack: the canary beats all but 1% (and 0.1%) of the 500 candidates
+    assert summary["by_repetition"]["20"]["tpr_at_fpr_1pct"] == 1.0
+    assert summary["by_repetition"]["20"]["tpr_at_fpr_0_1pct"] is None  # 500 candidates cannot show 0.1%
     # the same measurement for candidates the model never saw: near the 1.44 bits of chance
     space, _ = read_canaries(tmp_path)
     unseen = [space.text(s) for s in space.sample(20, seed=99, exclude=[tuple(canary_secret(record))])[0]]
@@ -182,6 +185,7 @@ def test_a_canary_seen_20_times_is_exposed_and_unseen_candidates_are_not(tmp_pat
     others = registry("privacy_metric").create("canary_exposure", {"candidates": 500}).compute(data).summary
     exposures = sorted(r["exposure"] for r in others["canaries"])
     assert exposures[len(exposures) // 2] < 3.0 < canary["exposure"] - 4
+    assert others["by_repetition"]["20"]["tpr_at_fpr_1pct"] <= 0.1  # 20 unseen candidates: about 1% of them
 
 
 def canary_secret(record: dict) -> list[int]:
@@ -197,7 +201,14 @@ def test_membership_inference_separates_a_memorising_model(tmp_path):
     assert (summary["members"], summary["nonmembers"]) == (60, 60)
     assert summary["auc"] > 0.9 and summary["auc_ci95"][0] <= summary["auc"] <= summary["auc_ci95"][1]
     assert summary["advantage"] > 0.5 and summary["mean_nll"]["members"] < summary["mean_nll"]["nonmembers"]
+    assert summary["tpr_at_fpr_1pct"] is None  # 60 non-members cannot show a 1% false-positive rate
+    calibrated = summary["zlib_calibrated"]
+    assert calibrated["auc"] > 0.9 and calibrated["members"] == 60 and calibrated["tpr_at_fpr_1pct"] is None
     assert summary == metric.compute(data).summary
+    every = registry("privacy_metric").create("membership_inference", {"max_notes": 120, "bootstrap": 50})
+    summary = every.compute(data).summary  # 120 a side: one false positive in 100 can be shown
+    assert summary["tpr_at_fpr_1pct"] > 0.5 and summary["tpr_at_fpr_0_1pct"] is None
+    assert summary["zlib_calibrated"]["tpr_at_fpr_1pct"] > 0.5
     assert [r["id"] for r in summary["lowest_loss_members"]][0].startswith("train-")
 
 

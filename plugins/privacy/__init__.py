@@ -1,6 +1,6 @@
-"""Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage``, ``high_risk_pairs``
-and ``phi_reinjection`` on synthetic corpora (stage ``privacy``), and ``canary_exposure`` and
-``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
+"""Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage``, ``high_risk_pairs``,
+``phi_reinjection`` and ``data_membership_inference`` on synthetic corpora (stage ``privacy``), and
+``canary_exposure``, ``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
 ``synthdeid.audit``.
 
 A metric's module (numpy, scipy, torch) is imported when the metric is created, not when the plugin
@@ -22,6 +22,7 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "leakage": ("leakage", "LeakageConfig", "LeakageMetric"),
     "high_risk_pairs": ("high_risk_pairs", "HighRiskPairsConfig", "HighRiskPairsMetric"),
     "phi_reinjection": ("reinjection", "ReinjectionConfig", "ReinjectionMetric"),
+    "data_membership_inference": ("data_membership", "DataMembershipConfig", "DataMembershipMetric"),
     "canary_exposure": ("canary_exposure", "CanaryExposureConfig", "CanaryExposureMetric"),
     "membership_inference": ("membership_inference", "MembershipInferenceConfig", "MembershipInferenceMetric"),
     "name_probe": ("name_probe", "NameProbeConfig", "NameProbeMetric"),

@@ -1,6 +1,8 @@
 """``canary_exposure``: how much of the canaries inserted into a generator's training text
 (``generators.NAME.canaries``) the trained model memorised, as Carlini et al.'s exposure,
-grouped by how often each canary was inserted. Needs the ``audit_lm`` stage (the model)."""
+grouped by how often each canary was inserted, and as a membership attack at a low false-positive
+rate: the share of each group's canaries more likely under the model than all but 1% (0.1%) of
+the never-inserted candidates. Needs the ``audit_lm`` stage (the model)."""
 
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import numpy as np
 
 from synthdeid import SynthdeidError
 from synthdeid.audit.exposure import extrapolated_exposure, lower_or_equal, sampled_exposure
+from synthdeid.audit.membership import LOW_FPRS, tpr_at_fpr
 from synthdeid.canaries import CANARY_FILE, read_canaries
 from synthdeid.lm_score import score_sequences, texts_to_score
 from synthdeid.privacy import PrivacyInput, PrivacyResult
@@ -84,13 +87,16 @@ class CanaryExposureMetric:
             "max_measurable_exposure": rounded(math.log2(len(secrets) + 1 + (len(canaries) - 1) * exhaustive)),
             "candidate_log_perplexity": {"mean": rounded(np.mean(reference)), "std": rounded(np.std(reference)),
                                          "min": rounded(min(reference))} if reference else None,
-            "by_repetition": by_repetition(rows),
+            "by_repetition": by_repetition(rows, reference, dict(zip([k.id for k in canaries], canary_lp))),
             "canaries": rows,
         })
 
 
-def by_repetition(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Mean and range of the exposures of the canaries inserted the same number of times."""
+def by_repetition(rows: list[dict[str, Any]], reference: list[float],
+                  log_perplexity: dict[str, float]) -> dict[str, dict[str, Any]]:
+    """Mean and range of the exposures of the canaries inserted the same number of times, and the
+    share of them an attacker flags at 1% and 0.1% false positives among the ``reference``
+    candidates' log-perplexities (``log_perplexity``: each canary's, by id; lower: more likely a member)."""
     groups: dict[int, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         groups[r["repetitions"]].append(r)
@@ -101,4 +107,8 @@ def by_repetition(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
         out[str(reps)] = {"canaries": len(group), "exposure_mean": rounded(np.mean(values)),
                           "exposure_min": min(values), "exposure_max": max(values),
                           "exposure_extrapolated_mean": rounded(np.mean(extra)) if extra else None}
+        if reference:
+            members = [-log_perplexity[r["id"]] for r in group]
+            out[str(reps)].update({key: rounded(tpr_at_fpr(members, [-x for x in reference], fpr))
+                                   for fpr, key in LOW_FPRS.items()})
     return out
