@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.lm import uses_tags
-from synthdeid.params import get, load_params
-from synthdeid.report import (corpus_table, datasheet, fresh_table, generator_table, learning_curve_figure,
+from synthdeid.params import corpus_generator, get, load_params
+from synthdeid.report import (attacker_section, corpus_table, datasheet, fresh_table, generator_table, learning_curve_figure,
                               model_privacy_table, ngram_recall_table, package_versions, phi_distribution_figure, privacy_table, tag_table)
 from synthdeid.stages.common import stage_main
 from synthdeid.stages.generate import generation_params, settings_for
@@ -138,6 +138,8 @@ def main() -> None:
               "held-out ones.\n\n", model_privacy_table(audits),
               "\n### Review pages\n\n",
               "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n" for c in audited),
+              attacker_section(privacy, audits, {c: corpus_generator(params, c) for c in audited},
+                               {n: bool((g.get("config") or {}).get("dp")) for n, g in get(params, "generators").items()}),
               "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in corpora + machine)]
     REPORT.write_text("".join(parts), encoding="utf-8")
     versions = package_versions()

@@ -141,3 +141,32 @@ def test_model_privacy_table_shows_exposure_by_insertions_and_membership_auc() -
     sheet = datasheet("c", recipe={}, source={}, lm={"dp": {"epsilon": 9.995, "delta": 6.25e-5, "noise_multiplier": 0.63}},
                       postprocess={}, privacy=None, utility=None, versions={})
     assert "epsilon 9.995 at delta 6.25e-05" in sheet
+
+
+def test_attacker_section_reads_each_attack_at_low_fpr_next_to_dp() -> None:
+    from synthdeid.report import attacker_section
+
+    found = {"auc": 0.81, "auc_ci95": [0.7, 0.9], "tpr_at_fpr_1pct": 0.4, "tpr_at_fpr_1pct_ci95": [0.2, 0.6],
+             "tpr_at_fpr_0_1pct": 0.2, "tpr_at_fpr_0_1pct_ci95": [0.07, 0.4], "suffixes_verbatim": 3}
+    chance = {"auc": 0.52, "auc_ci95": [0.4, 0.63], "tpr_at_fpr_1pct": 0.0, "tpr_at_fpr_1pct_ci95": [0.0, 0.07],
+              "tpr_at_fpr_0_1pct": 0.0, "tpr_at_fpr_0_1pct_ci95": [0.0, 0.0], "suffixes_verbatim": 0}
+    privacy = {"p": {"data_membership_inference": {"all": found, "by_repetition": {"1": {"auc": 0.6}, "20": {"auc": 0.99}},
+                                                   "nonmember_suffixes_verbatim": 0}},
+               "dp_p": {"data_membership_inference": {"all": chance, "by_repetition": {"20": {"auc": 0.5}},
+                                                      "nonmember_suffixes_verbatim": 0}},
+               "m": {"data_membership_inference": {"skipped": "no data canaries"}}}
+    audits = {"lstm": {"membership_inference": {**found, "zlib_calibrated": chance, "tpr_at_fpr_0_1pct": None},
+                       "canary_exposure": {"by_repetition": {"20": {"tpr_at_fpr_1pct": 1.0, "tpr_at_fpr_0_1pct": 0.5}}}},
+              "lstm_dp": {"membership_inference": {**chance, "zlib_calibrated": chance}}}
+    text = attacker_section(privacy, audits, {"p": "lstm", "dp_p": "lstm_dp", "m": None}, {"lstm": False, "lstm_dp": True})
+    assert text.startswith("\n## What an attacker can learn\n") and "0.1% FPR" in text
+    table = rows(text.split("### From the synthetic corpus alone")[1].split("###")[0].strip())
+    assert table["p"][:6] == ["lstm (non-DP)", "0.81 [0.70, 0.90]", "0.40 [0.20, 0.60]", "0.20 [0.07, 0.40]",
+                              "1x: 0.60; 20x: 0.99", "3 / 0"]
+    assert table["p"][6].startswith("members are told apart")
+    assert table["dp_p"][0] == "lstm_dp (DP)" and table["dp_p"][6].startswith("no membership signal")
+    assert table["m"][:2] == ["n/a", "no data canaries"]
+    models = rows(text.split("### From the model")[1].strip())
+    assert models["lstm"][:6] == ["non-DP", "0.81 [0.70, 0.90]", "0.40 [0.20, 0.60]", "0.52 [0.40, 0.63]",
+                                  "0.00 [0.00, 0.07]", "20x: 1.00 / 0.50"]
+    assert models["lstm"][6].startswith("the model tells") and models["lstm_dp"][6].startswith("no membership")
