@@ -130,12 +130,14 @@ def test_model_privacy_table_shows_exposure_by_insertions_and_membership_auc() -
     from synthdeid.report import model_privacy_table
 
     audit = {"lstm": {"canary_exposure": {"by_repetition": {"1": {"exposure_mean": 6.5, "exposure_extrapolated_mean": 6.6},
-                                                            "20": {"exposure_mean": 11.0, "exposure_extrapolated_mean": 26.6}},
+                                                            "20": {"exposure_mean": 11.0, "exposure_extrapolated_mean": 26.6},
+                                                            "5": {"exposure_mean": 9.0, "exposure_extrapolated_mean": 9.5}},
                                           "max_measurable_exposure": 11.0, "log2_space_size": 26.6},
                       "membership_inference": {"auc": 0.707, "auc_ci95": [0.661, 0.76], "advantage": 0.32}},
              "raw": {"canary_exposure": {"skipped": "no canaries"}}}
     lines = model_privacy_table(audit).splitlines()
-    assert lines[2] == "| lstm | 1x: 6.50 (6.60); 20x: 11.00 (26.60) | 11.00 / 26.60 | 0.71 [0.66, 0.76] | 0.32 |"
+    assert lines[2] == ("| lstm | 1x: 6.50 (6.60); 5x: 9.00 (9.50); 20x: 11.00 (26.60) | 11.00 / 26.60 "
+                        "| 0.71 [0.66, 0.76] | 0.32 |")
     assert lines[3] == "| raw | no canaries |  | not run |  |"
     from synthdeid.report import datasheet
     sheet = datasheet("c", recipe={}, source={}, lm={"dp": {"epsilon": 9.995, "delta": 6.25e-5, "noise_multiplier": 0.63}},
@@ -150,7 +152,8 @@ def test_attacker_section_reads_each_attack_at_low_fpr_next_to_dp() -> None:
              "tpr_at_fpr_0_1pct": 0.2, "tpr_at_fpr_0_1pct_ci95": [0.07, 0.4], "suffixes_verbatim": 3}
     chance = {"auc": 0.52, "auc_ci95": [0.4, 0.63], "tpr_at_fpr_1pct": 0.0, "tpr_at_fpr_1pct_ci95": [0.0, 0.07],
               "tpr_at_fpr_0_1pct": 0.0, "tpr_at_fpr_0_1pct_ci95": [0.0, 0.0], "suffixes_verbatim": 0}
-    privacy = {"p": {"data_membership_inference": {"all": found, "by_repetition": {"1": {"auc": 0.6}, "20": {"auc": 0.99}},
+    privacy = {"p": {"data_membership_inference": {"all": found, "by_repetition": {"1": {"auc": 0.6}, "20": {"auc": 0.99},
+                                                                                  "5": {"auc": 0.7}},
                                                    "nonmember_suffixes_verbatim": 0}},
                "dp_p": {"data_membership_inference": {"all": chance, "by_repetition": {"20": {"auc": 0.5}},
                                                       "nonmember_suffixes_verbatim": 0}},
@@ -162,7 +165,7 @@ def test_attacker_section_reads_each_attack_at_low_fpr_next_to_dp() -> None:
     assert text.startswith("\n## What an attacker can learn\n") and "0.1% FPR" in text
     table = rows(text.split("### From the synthetic corpus alone")[1].split("###")[0].strip())
     assert table["p"][:6] == ["lstm (non-DP)", "0.81 [0.70, 0.90]", "0.40 [0.20, 0.60]", "0.20 [0.07, 0.40]",
-                              "1x: 0.60; 20x: 0.99", "3 / 0"]
+                              "1x: 0.60; 5x: 0.70; 20x: 0.99", "3 / 0"]
     assert table["p"][6].startswith("members are told apart")
     assert table["dp_p"][0] == "lstm_dp (DP)" and table["dp_p"][6].startswith("no membership signal")
     assert table["m"][:2] == ["n/a", "no data canaries"]

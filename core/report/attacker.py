@@ -31,6 +31,11 @@ def _with_ci(summary: Mapping[str, Any], key: str) -> str:
     return f"{_num(value)} [{_num(ci[0])}, {_num(ci[1])}]" if ci else _num(value)
 
 
+def by_insertions(groups: Mapping[str, Any] | None) -> list[tuple[str, Any]]:
+    """The per-repetition groups in numeric order (the metrics JSON sorts "20" before "5")."""
+    return sorted((groups or {}).items(), key=lambda kv: int(kv[0]))
+
+
 def signal(summary: Mapping[str, Any]) -> bool:
     """Whether an attack did measurably better than chance: the AUC interval above 0.5, or a
     true-positive rate at 1% false positives whose interval is above 1%."""
@@ -49,7 +54,7 @@ def data_attack_table(privacy: Metrics, generators: Mapping[str, str | None], dp
             rows.append([corpus, trained, d.get("skipped", "not run"), "", "", "", "", ""])
             continue
         a = d["all"]
-        by = "; ".join(f"{r}x: {_num(g.get('auc'))}" for r, g in d.get("by_repetition", {}).items())
+        by = "; ".join(f"{r}x: {_num(g.get('auc'))}" for r, g in by_insertions(d.get("by_repetition")))
         reading = ("members are told apart from non-members: this corpus carries membership information"
                    if signal(a) else "no membership signal above chance at this number of canaries")
         rows.append([corpus, trained, _with_ci(a, "auc"), _with_ci(a, "tpr_at_fpr_1pct"),
@@ -66,7 +71,7 @@ def model_attack_table(audits: Metrics, dp: Mapping[str, bool]) -> str:
         mia, canary = m.get("membership_inference") or {}, m.get("canary_exposure") or {}
         zlib = mia.get("zlib_calibrated") or {}
         canaries = "; ".join(f"{r}x: {_num(g.get('tpr_at_fpr_1pct'))} / {_num(g.get('tpr_at_fpr_0_1pct'))}"
-                             for r, g in (canary.get("by_repetition") or {}).items()) or "no canaries"
+                             for r, g in by_insertions(canary.get("by_repetition"))) or "no canaries"
         if "auc" not in mia:
             rows.append([name, "DP" if dp.get(name) else "non-DP", mia.get("skipped", "not run"), "", "", "",
                          canaries, ""])

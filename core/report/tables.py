@@ -115,7 +115,7 @@ def model_privacy_table(audit: Metrics) -> str:
         canary, mia = m.get("canary_exposure") or {}, m.get("membership_inference") or {}
         if canary.get("by_repetition"):
             exposure = "; ".join(f"{reps}x: {_num(g.get('exposure_mean'))} ({_num(g.get('exposure_extrapolated_mean'))})"
-                                 for reps, g in canary["by_repetition"].items())
+                                 for reps, g in sorted(canary["by_repetition"].items(), key=lambda kv: int(kv[0])))
             cap = f"{_num(canary.get('max_measurable_exposure'))} / {_num(canary.get('log2_space_size'))}"
         else:
             exposure, cap = "no canaries" if canary else "not run", ""
