@@ -7,6 +7,7 @@ run on all pairs. Results on the sample must be equal (ROUGE exactly, BM25 score
 same top-1), or the script fails.
 
     python bench/privacy.py [--real 2000] [--synthetic 500] [--seed 0]
+    python bench/privacy.py --scale paper      # 52M real x 1M synthetic tokens: bench/privacy_scale.py
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import random
 import re
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
@@ -69,6 +71,12 @@ def toy_corpus(n_real: int, n_syn: int, seed: int) -> tuple[list[Document], list
 
 
 def main() -> None:
+    if "--scale" in sys.argv:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import privacy_scale
+
+        privacy_scale.main(sys.argv[1:])
+        return
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--real", type=int, default=2000)
     ap.add_argument("--synthetic", type=int, default=500)
