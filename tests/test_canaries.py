@@ -8,6 +8,7 @@ import json
 import math
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -249,21 +250,27 @@ def run_stage(module: str, monkeypatch, name: str = "toy") -> None:
     importlib.import_module(f"synthdeid.stages.{module}").main()
 
 
+def write_project(root: Path, lines: Callable[[int, int], list[str]], generator: dict, **params) -> None:
+    """A project for the train_lm and audit_lm stages: inline train (80) and dev (30) notes from
+    ``lines(n, seed)``, their documents, and params with the generator ``toy``."""
+    for split, n, seed in (("train", 80, 1), ("dev", 30, 2)):
+        (root / "data/inline").mkdir(parents=True, exist_ok=True)
+        (root / f"data/inline/{split}.txt").write_text("\n".join(lines(n, seed)) + "\n", encoding="utf-8")
+        write_documents([Document(f"{split}-doc-{i}", f"note {i}", ()) for i in range(n)],
+                        root / f"data/pseudonymized/{split}.jsonl")
+    (root / "params.yaml").write_text(json.dumps({"language": "nl", "inline": {"tokenize": True},
+                                                  "tags": {"mapping": {}}, "generators": {"toy": generator},
+                                                  **params}))
+
+
 @pytest.fixture
 def project(tmp_path, monkeypatch, register_plugin):
     register_plugin(ToyPlugin, "toy-bigram-plugin")
-    for split, n, seed in (("train", 80, 1), ("dev", 30, 2)):
-        (tmp_path / "data/inline").mkdir(parents=True, exist_ok=True)
-        (tmp_path / f"data/inline/{split}.txt").write_text("\n".join(notes(n, seed)) + "\n", encoding="utf-8")
-        write_documents([Document(f"{split}-doc-{i}", f"note {i}", ()) for i in range(n)],
-                        tmp_path / f"data/pseudonymized/{split}.jsonl")
-    params = {"language": "nl", "inline": {"tokenize": True}, "tags": {"mapping": {}},
-              "generators": {"toy": {"plugin": "toy_bigram", "config": {},
-                                     "canaries": {"repetitions": [1, 4], "per_repetition": 2,
-                                                  "template": TEMPLATE, "min_count": 2}}},
-              "privacy": {"model_metrics": {"canary_exposure": {"candidates": 300},
-                                            "membership_inference": {"max_notes": 20, "bootstrap": 50}}}}
-    (tmp_path / "params.yaml").write_text(json.dumps(params))
+    write_project(tmp_path, notes,
+                  {"plugin": "toy_bigram", "config": {},
+                   "canaries": {"repetitions": [1, 4], "per_repetition": 2, "template": TEMPLATE, "min_count": 2}},
+                  privacy={"model_metrics": {"canary_exposure": {"candidates": 300},
+                                             "membership_inference": {"max_notes": 20, "bootstrap": 50}}})
     monkeypatch.chdir(tmp_path)
     return tmp_path
 

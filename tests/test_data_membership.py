@@ -188,21 +188,13 @@ def test_a_corpus_is_audited_with_its_generators_canaries():
 # the train_lm stage ----------------------------------------------------------------------------
 
 def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypatch, register_plugin):
-    from test_canaries import ToyPlugin, run_stage  # the in-test bigram generator
-
-    from synthdeid.formats import write_documents
+    from test_canaries import ToyPlugin, run_stage, write_project  # the in-test bigram generator
 
     register_plugin(ToyPlugin, "toy-bigram-plugin")
-    for split, n, seed in (("train", 80, 1), ("dev", 20, 2)):
-        (tmp_path / "data/inline").mkdir(parents=True, exist_ok=True)
-        (tmp_path / f"data/inline/{split}.txt").write_text("\n".join(notes(n, seed)) + "\n", encoding="utf-8")
-        write_documents([Document(f"{split}-doc-{i}", f"note {i}", ()) for i in range(n)],
-                        tmp_path / f"data/pseudonymized/{split}.jsonl")
-    params = {"language": "nl", "inline": {"tokenize": True}, "tags": {"mapping": {}},
-              "generators": {"toy": {"plugin": "toy_bigram", "config": {},
-                                     "data_canaries": {"repetitions": [1, 3], "per_repetition": 2,
-                                                       "nonmembers": 30, "min_count": 2}}}}
-    (tmp_path / "params.yaml").write_text(json.dumps(params))
+    write_project(tmp_path, notes, {"plugin": "toy_bigram", "config": {},
+                                    "data_canaries": {"repetitions": [1, 3], "per_repetition": 2,
+                                                      "nonmembers": 30, "min_count": 2}})
+    params = json.loads((tmp_path / "params.yaml").read_text())
     monkeypatch.chdir(tmp_path)
     run_stage("train_lm", monkeypatch)
     trained = json.loads((tmp_path / "data/models/toy/train.json").read_text())
