@@ -1,6 +1,7 @@
 """Stage ``corpus``: the embedded demo corpus, or a user corpus (JSONL file, BRAT folder, CoNLL
-file, inline-tag file) with its labels mapped onto the tag set (``tags``), written as canonical
-JSONL; and the separate test set of ``corpus.test_path`` if there is one (an empty file otherwise).
+file, inline-tag file, i2b2 XML, XML-style inline tags; read with ``corpus.format_options``) with
+its labels mapped onto the tag set (``tags``), written as canonical JSONL; and the separate test
+set of ``corpus.test_path`` if there is one (an empty file otherwise).
 
 Invalid records are found against the user's own file and line, all of them: with
 ``corpus.on_invalid: fail`` (the default) the stage lists every problem and stops; with ``reject``
@@ -39,17 +40,28 @@ def on_invalid(params: dict) -> str:
     return value
 
 
+def format_options(params: dict) -> dict:
+    """``corpus.format_options``: options for the reader (none when the key is absent)."""
+    value = (get(params, "corpus") or {}).get("format_options") or {}
+    if not isinstance(value, dict):
+        raise InputError(f"corpus.format_options is {value!r}", path="params.yaml",
+                         fix="write a mapping, e.g. format_options: {labels: [First_Name, Date]} (xml_inline), "
+                         "or {} for none")
+    return value
+
+
 def reason(e: InputError) -> str:
     """A problem without its particulars (numbers, quoted text that may be PHI): a count key."""
     general = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", e.problem.split("\n")[0])
     return re.sub(r"\d+", "N", general)
 
 
-def read_source(path: str, fmt: str, tagset: TagSet, mode: str, errors: list[InputError]) -> list[Document]:
+def read_source(path: str, fmt: str, tagset: TagSet, mode: str, errors: list[InputError],
+                options: dict | None = None) -> list[Document]:
     """The valid documents of ``path``; every invalid record is added to ``errors``, and with
     ``mode == "fail"`` any of them stops the stage with the whole list."""
     found: list[InputError] = []
-    docs = list(read_documents(path, None if fmt == "auto" else fmt, tagset=tagset, errors=found))
+    docs = list(read_documents(path, None if fmt == "auto" else fmt, tagset=tagset, errors=found, options=options))
     if found and mode == "fail":
         shown = "\n".join(f"  {str(e).splitlines()[0]}" for e in found[:SHOWN])
         more = f"\n  ... and {len(found) - SHOWN} more" if len(found) > SHOWN else ""
@@ -73,7 +85,7 @@ def load_corpus(params: dict, errors: list[InputError] | None = None) -> list[Do
         return generate_demo_corpus(int(get(params, "corpus.demo.n_docs")), int(get(params, "corpus.demo.seed")))
     if source == "files":
         return read_source(get(params, "corpus.path"), get(params, "corpus.format"), tagset_from_params(params),
-                           on_invalid(params), [] if errors is None else errors)
+                           on_invalid(params), [] if errors is None else errors, format_options(params))
     raise InputError(f"unknown corpus.source {source!r}", path="params.yaml",
                      fix="use `demo` (the embedded Dutch demo corpus) or `files` (read corpus.path)")
 
@@ -84,7 +96,7 @@ def load_test_set(params: dict, errors: list[InputError] | None = None) -> list[
     if not path:
         return []
     return read_source(path, get(params, "corpus.format"), tagset_from_params(params), on_invalid(params),
-                       [] if errors is None else errors)
+                       [] if errors is None else errors, format_options(params))
 
 
 def write_rejected(errors: list[InputError], path: str) -> None:

@@ -1,4 +1,4 @@
-"""A table of corrupted inputs across the four formats: each must give our InputError naming
+"""A table of corrupted inputs across the six formats: each must give our InputError naming
 where (file and line, or document) with a fix, through `synthdeid validate` and `synthdeid
 convert`, and the converter must write nothing."""
 
@@ -30,7 +30,7 @@ class Case:
     def source(self) -> str:
         """The path handed to the reader: the file, or the BRAT folder."""
         first = next(iter(self.files))
-        return "brat" if first.startswith("brat/") else first
+        return first.split("/")[0] if first.startswith(("brat/", "i2b2/")) else first
 
 
 def j(**changes) -> str:
@@ -142,6 +142,7 @@ CONLL = [
     conll("latin1", "Jos\xe9\tB-Name\n".encode("latin-1"), problem="not UTF-8", line=1),  # type: ignore[arg-type]
     conll("bad-bytes-later", b"Jan\tB-Name\n\nkwam\tO\n\xff\tO\n", problem="not UTF-8", line=4),  # type: ignore[arg-type]
     conll("one-column-spaces", "Jan B-Name\nkwam\n", problem="expected a token and a tag", line=2),
+    conll("tab-and-spaces-in-a-line", "Jan\tNNP B-Name\nkwam\tVB O\n", problem="holds a space", line=1),
 ]
 for c in CONLL:  # an empty source has no line: the location is the file itself
     if c.where.endswith(":0"):
@@ -176,6 +177,76 @@ INLINE = [
 for c in INLINE:
     if c.name in {"inline-empty-file", "inline-blank-file"}:
         object.__setattr__(c, "where", "c.inline")
+
+
+XML_HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'
+
+
+def xml(text: str = TEXT, *tags: str) -> str:
+    """An i2b2 file: ``text`` in TEXT, each tag on its own line (the first on line 4)."""
+    return XML_HEAD + f"<deIdi2b2>\n<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n" + "".join(t + "\n" for t in tags) \
+        + "</TAGS>\n</deIdi2b2>\n"
+
+
+NAME_TAG = '<NAME id="P0" start="0" end="10" text="Jan Jansen" TYPE="Name" comment="" />'
+
+
+def i2b2(name: str, content: str | bytes, *, problem: str, line: int | None = None) -> Case:
+    return Case(f"i2b2-{name}", {"c.xml": content}, problem, "c.xml" + ("" if line is None else f":{line}"))
+
+
+I2B2 = [
+    i2b2("malformed", XML_HEAD + "<deIdi2b2><TEXT>Jan & Piet</TEXT><TAGS/></deIdi2b2>", problem="malformed XML", line=2),
+    i2b2("truncated", xml(TEXT, NAME_TAG)[:-20], problem="malformed XML", line=6),
+    i2b2("doctype", XML_HEAD + '<!DOCTYPE d [<!ENTITY x "Jan">]>\n<deIdi2b2/>', problem="DOCTYPE", line=2),
+    i2b2("not-utf8", xml("Jos\xe9").encode("latin-1"), problem="not UTF-8", line=3),
+    i2b2("no-tags", XML_HEAD + f"<deIdi2b2><TEXT>{TEXT}</TEXT></deIdi2b2>", problem="no <TAGS> element", line=1),
+    i2b2("second-text", xml(TEXT).replace("</TEXT>\n", "</TEXT>\n<TEXT>x</TEXT>"), problem="a second TEXT", line=4),
+    i2b2("text-outside", xml(TEXT).replace("<TAGS>", "kwam<TAGS>"), problem="text outside TEXT", line=4),
+    i2b2("element-in-text", xml("Jan <b>Jansen</b> kwam").replace("<![CDATA[", "").replace("]]>", ""),
+         problem="TEXT holds an element <b>", line=3),
+    i2b2("no-type", xml(TEXT, NAME_TAG.replace(' TYPE="Name"', "")), problem="no TYPE attribute", line=5),
+    i2b2("word-offset", xml(TEXT, NAME_TAG.replace('start="0"', 'start="nul"')), problem="not whole numbers", line=5),
+    i2b2("past-end", xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"')), problem="outside the TEXT", line=5),
+    i2b2("text-mismatch", xml(TEXT, NAME_TAG.replace('start="0" end="10"', 'start="1" end="11"')),
+         problem="text='Jan Jansen' but TEXT[1:11] is 'an Jansen '", line=5),
+    i2b2("unknown-attribute", xml(TEXT, NAME_TAG.replace("comment", "score")), problem="attribute 'score'", line=5),
+    i2b2("duplicate-tag-id", xml(TEXT, NAME_TAG, NAME_TAG.replace('start="0" end="10" text="Jan Jansen"',
+         'start="19" end="27" text="12 maart"')), problem="the id is used twice (first on line 5)", line=6),
+    i2b2("overlap", xml(TEXT, NAME_TAG, NAME_TAG.replace("P0", "P1").replace('start="0"', 'start="4"')
+         .replace('"Jan Jansen"', '"Jansen"')), problem="spans overlap"),
+    i2b2("unknown-label", xml(TEXT, NAME_TAG.replace('TYPE="Name"', 'TYPE="Persoon"')),
+         problem="unknown label 'Persoon'"),
+    i2b2("empty-note", xml(" \n "), problem="the document is empty"),
+    Case("i2b2-second-doc-bad", {"i2b2/a.xml": xml(TEXT, NAME_TAG),
+                                 "i2b2/b.xml": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
+         "outside the TEXT", "b.xml:5"),
+]
+
+
+def xml_inline(name: str, body: str | bytes, *, problem: str, line: int | None = 1) -> Case:
+    return Case(f"xml_inline-{name}", {"c.xmltags": body}, problem, "c.xmltags" + ("" if line is None else f":{line}"))
+
+
+XML_INLINE = [
+    xml_inline("unclosed", "a\t<Name>Jan kwam\n", problem="the opening tag <Name> has no closing tag"),
+    xml_inline("unopened", "a\tJan</Name> kwam\n", problem="the closing tag </Name> has no opening tag"),
+    xml_inline("nested", "a\t<Name>Jan <Date>12</Date></Name>\n", problem="<Date> inside <Name>"),
+    xml_inline("crossing", "a\t<Name>Jan <Date>12</Name></Date>\n", problem="nested or crossing"),
+    xml_inline("mismatched", "a\t<Name>Jan</Date> kwam\n", problem="</Date> closes <Name>"),
+    xml_inline("stray-tag", "a\tJan<br>kwam <Name>Piet</Name>\n", problem="<Name> inside <br>"),
+    xml_inline("empty-tag", "a\t<Name></Name> kwam\n", problem="the tag <Name> is empty"),
+    xml_inline("other-attribute", 'a\t<PHI TYPE="Name" id="1">Jan</PHI>\n', problem="has the attribute 'id'"),
+    xml_inline("empty-type", 'a\t<PHI TYPE="">Jan</PHI>\n', problem="has an empty TYPE"),
+    xml_inline("unknown-label", "a\t<Persoon>Jan</Persoon> kwam\n", problem="unknown label 'Persoon'"),
+    xml_inline("attribute-unknown-label", 'a\t<PHI TYPE="PATIENT">Jan</PHI>\n', problem="unknown label 'PATIENT'"),
+    xml_inline("duplicate-id", "a\tJan\na\tPiet\n", problem="duplicate document id 'a' (first on line 1)", line=2),
+    xml_inline("bad-second-line", "a\tJan\rb\t<Name>Piet\r", problem="has no closing tag", line=2),
+    xml_inline("empty-note", "a\t \n", problem="the document is empty"),
+    xml_inline("not-utf8", b"a\tJos\xe9\n", problem="not UTF-8"),  # type: ignore[arg-type]
+    xml_inline("empty-file", "", problem="holds no documents", line=None),
+    xml_inline("blank-file", "\r\n \r\n", problem="holds no documents", line=None),
+]
 
 
 def brat(name: str, files: dict[str, str | bytes], *, problem: str, where: str) -> Case:
@@ -237,12 +308,12 @@ EMPTY_JSONL = [
     Case("jsonl-utf16", {"c.jsonl": j().encode("utf-16")}, "not UTF-8", "c.jsonl:1"),
 ]
 
-CASES = JSONL + CONLL + INLINE + BRAT + EMPTY_JSONL
+CASES = JSONL + CONLL + INLINE + BRAT + EMPTY_JSONL + I2B2 + XML_INLINE
 
 
 def test_the_table_is_large_and_covers_every_format() -> None:
     assert len(CASES) >= 100 and len({c.name for c in CASES}) == len(CASES)
-    assert {c.name.split("-")[0] for c in CASES} == {"jsonl", "conll", "inline", "brat"}
+    assert {c.name.split("-")[0] for c in CASES} == {"jsonl", "conll", "inline", "brat", "i2b2", "xml_inline"}
 
 
 def materialize(case: Case, root: Path) -> Path:

@@ -54,6 +54,42 @@ def test_conll_reads_bioes_and_plain_blocks(tmp_path):
     assert [(docs[1].surface(s), s.label) for s in docs[1].spans] == [("12 maart", "Date")]
 
 
+SPACED = "-DOCSTART- d1\n\nJan B-Name\nJansen I-Name\nkwam O\n\nop O\n12 B-Date\nmaart I-Date\n"
+
+
+@pytest.mark.parametrize("content", [
+    SPACED,
+    SPACED.replace(" ", "\t"),  # the same file with tabs
+    SPACED.replace("Jan B-Name", "Jan\tB-Name").replace("12 B-Date", "12\tB-Date"),  # lines with tabs and without
+    SPACED.replace(" B-", " NNP B-").replace(" I-", " NNP I-").replace(" O", " VB O"),  # two columns: tag last
+    SPACED.replace(" B-", "   B-").replace(" I-", "  I-").replace(" O", " \u00a0O"),  # runs of spaces
+], ids=["spaces", "tabs", "mixed-lines", "three-columns", "space-runs"])
+def test_space_separated_conll_reads_like_tab_separated(tmp_path, content, capsys):
+    """Space-separated CoNLL is read, not passed silently: the same tokens, labels and spans as tabs."""
+    p = tmp_path / "x.conll"
+    p.write_text(content, encoding="utf-8")
+    [doc] = read_conll(p)
+    assert (doc.id, doc.text) == ("d1", "Jan Jansen kwam\nop 12 maart")
+    assert doc.spans == (Span(0, 10, "Name"), Span(19, 27, "Date"))
+    assert [(doc.surface(s), s.label) for s in doc.spans] == [("Jan Jansen", "Name"), ("12 maart", "Date")]
+    from synthdeid.cli import main
+    assert main(["validate", str(p)]) == 0
+    assert "1 documents, 2 spans" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("content, problem", [
+    ("Jan\tNNP B-Name\nkwam\tVB O\n", "the tag column 'NNP B-Name' holds a space"),
+    ("Jan NNP\tB-Name\n", "the token 'Jan NNP' holds whitespace"),
+    ("Jan B-Name\nJansen NNP I-Name\n", "3 columns where the file's first token line (line 1) has 2"),
+    ("Jan NNP B-Name\nJansen I-Name\n", "2 columns where the file's first token line (line 1) has 3"),
+])
+def test_conll_refuses_columns_it_cannot_split_exactly(tmp_path, content, problem):
+    p = tmp_path / "x.conll"
+    p.write_text(content, encoding="utf-8")
+    msg = _err(lambda: list(read_conll(p)))
+    assert problem in msg and f"{p}:" in msg
+
+
 @st.composite
 def brat_docs(draw):
     text = draw(st.text(alphabet=string.ascii_letters + " .\n" + "éß€", min_size=2, max_size=50).filter(str.strip))
@@ -108,6 +144,9 @@ def test_guess_format(tmp_path):
     assert guess_format("a.bio") == "conll"
     assert guess_format("a.inline.txt") == "inline"
     assert guess_format(tmp_path) == "brat"
+    assert guess_format("a.xml") == "i2b2" and guess_format("a.XML") == "i2b2"
+    assert guess_format("a.xmltags") == "xml_inline" and guess_format("a.xml.txt") == "xml_inline"
+    assert guess_format("a.txt") == "text"
     with pytest.raises(InputError, match="cannot tell the format"):
         guess_format("a.docx")
 

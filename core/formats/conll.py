@@ -7,7 +7,8 @@ Writing splits the text at whitespace and at span edges only, so that a span's s
 ``12-03-1950``) reads back unchanged and a file read from CoNLL is written back token for token.
 
 Columns are split on tabs when a line has one, else on spaces (CoNLL-2003's ``token POS chunk
-tag``); the token is the first column and the tag the last, and every token line of a file must
+tag``; a line whose tab-separated tag holds a space mixes both, and is refused); the token is the
+first column and the tag the last, and every token line of a file must
 have as many columns as the first: a token holding a space would otherwise lose a word. A
 ``-DOCSTART-`` line names its document (CoNLL-2003's ``-DOCSTART- -X- -X- O`` names none), and
 every document id is read once.
@@ -213,6 +214,10 @@ def _columns(line: str, columns: list[int], path: str | Path, lineno: int) -> tu
     if len(parts) < 2 or not parts[0] or not parts[-1]:
         raise InputError(f"expected a token and a tag, got {line[:60]!r}", path=path, line=lineno,
                          fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
+    if "\t" in line and any(c.isspace() for c in parts[-1]):
+        raise InputError(f"the tag column {parts[-1][:40]!r} holds a space: the line separates its columns with "
+                         "both tabs and spaces", path=path, line=lineno,
+                         fix="separate every column with a tab, or every column with spaces")
     if any(c.isspace() for c in parts[0]):
         raise InputError(f"the token {parts[0][:40]!r} holds whitespace", path=path, line=lineno,
                          fix="put each word on its own line (one token per line)")
