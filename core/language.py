@@ -34,6 +34,10 @@ class LanguagePack:
     """``surrogates(doc_id, seed)``: a fresh, seeded surrogate source for one document."""
     tag_map: Mapping[str, str] = field(default_factory=dict)
     """Labels of this language's annotators or corpora mapped onto the canonical tags."""
+    canary_template: str | None = None
+    """The model canaries' sentence in this language (``synthdeid.canaries``): single-space separated
+    tokens as the pack tokenizes them, inline tags, ``{}`` slots for the secret, ending in ``<EOD>``.
+    None: the built-in (Dutch) sentence."""
 
     def tokens(self, text: str) -> list[str]:
         return [text[a:b] for a, b in self.tokenize(text)]

@@ -17,6 +17,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.languages.nl",
     "synthdeid.plugins.languages.sv",
     "synthdeid.plugins.languages.es",
+    "synthdeid.plugins.languages.en",
     "synthdeid.plugins.deduce_annotator",
     "synthdeid.plugins.tagger_annotator",
     "synthdeid.plugins.decoders",

@@ -2,9 +2,14 @@
 
 The pack (``synthdeid-lang-CODE/``) is a package of its own with the ``synthdeid`` entry point,
 built on ``synthdeid.plugins.languages.common`` like the German example
-(``examples/synthdeid-lang-de``). Names, and month and weekday names where Faker has them, come
-from the Faker locale; every other word list is a default marked ``TODO``. The pack passes its own
-tests as generated. The same inputs (and the same Faker) give byte-identical files.
+(``examples/synthdeid-lang-de``). Names (drawn from the locale's lists, and recognised from the
+lists of Faker's other locales of the language), real town names, and month and weekday names come
+from Faker where it has them; every other word list is a default marked ``TODO``. What Faker cannot
+give and a plausible pack needs has a ``test_todo_*`` test in the pack that fails until it is
+filled in (``todo_tests``): identity-number check digits always, real town names when the locale
+invents its towns, hospital and care-institute templates when the language is not English. Every
+other test of the pack passes as generated. The same inputs (and the same Faker) give
+byte-identical files.
 """
 
 from __future__ import annotations
@@ -20,8 +25,11 @@ from .errors import InputError
 from .scaffold_locale import (
     DEFAULT_POSTCODE,
     FALLBACK_LOCALE,
+    MIN_PLACES,
     NAME_WORD,
+    FirstNameSources,
     LocaleFacts,
+    Source,
     locale_facts,
 )
 
@@ -42,6 +50,17 @@ ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July"
                   "October", "November", "December")
 ENGLISH_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 GENERIC_TLDS = ("com", "org", "net", "eu", "info", "io")
+ENGLISH_CANARY = "New phone number : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
+"""The generated packs' canary sentence: real for English, a TODO placeholder for other languages."""
+ENGLISH_HOSPITAL_TEMPLATES = ("{city} Hospital", "{city} University Hospital", "{Surname} Hospital")
+ENGLISH_CARE_TEMPLATES = ("{care_kind} {care_name}", "{care_kind} {city}", "{company}")
+TODO_TESTS = {
+    "test_todo_check_digit": "identity numbers: `check_digit()` in `surrogates.py` and a specimen in `VALID_SSN`",
+    "test_todo_place_names": "real town names in `PLACE_NAMES` (`data.py`)",
+    "test_todo_hospital_templates": "hospital and care-institute templates in `HOSPITAL_TEMPLATES` and "
+                                    "`CARE_TEMPLATES` (`data.py`)",
+}
+"""The tests of a generated pack that fail until their TODO is filled in, and what fills it."""
 
 
 def builtin_language_codes() -> set[str]:
@@ -98,6 +117,139 @@ def _date_names(kind: str, present: bool, locale: str, language: str) -> str:
             f"    return ({lines})")
 
 
+def todo_tests(facts: LocaleFacts) -> list[str]:
+    """The ``test_todo_*`` tests that fail in a pack generated for ``facts``'s locale: the check
+    digit always; the place names when Faker's locale has no real towns; the hospital templates
+    when the language is not English."""
+    return [name for name, failing in (
+        ("test_todo_check_digit", True),
+        ("test_todo_place_names", facts.places is None),
+        ("test_todo_hospital_templates", not facts.english),
+    ) if failing]
+
+
+def _wrap(items: list[str], indent: int) -> str:
+    """``items`` separated by ", ", on lines of at most 100 characters, each indented."""
+    lines: list[str] = []
+    for item in items:
+        if lines and len(lines[-1]) + len(item) + 2 <= 100 - indent:
+            lines[-1] += f" {item},"
+        else:
+            lines.append(f"{item},")
+    return "".join(" " * indent + line + "\n" for line in lines)
+
+
+def _tuple(values: tuple[str, ...] | tuple[Source, ...], indent: int = 4) -> str:
+    """A Python tuple literal of strings or string pairs, wrapped at 100 characters."""
+    if not values:
+        return "()"
+    items = [repr(v).replace("'", '"') for v in values]
+    if len(items) == 1:
+        return f"({items[0]},)"
+    return "(\n" + _wrap(items, indent) + ")"
+
+
+def _list(values: tuple[str, ...]) -> str:
+    """A Python list literal of strings (on one line: the templates' lists are short)."""
+    return "[" + ", ".join(f'"{v}"' for v in values) + "]"
+
+
+def _comment(text: str) -> str:
+    """``text`` as ``#`` comment lines of at most 100 characters."""
+    return "\n".join("# " + line for line in textwrap.wrap(text, width=98, break_on_hyphens=False))
+
+
+def _first_name_values(prefix: str, sources: FirstNameSources) -> dict[str, str]:
+    """The DRAWN_/KNOWN_ source tuples of data.py."""
+    return {f"{prefix}_male": _tuple(sources.male), f"{prefix}_female": _tuple(sources.female),
+            f"{prefix}_either": _tuple(sources.either)}
+
+
+def _lines(*lines: str) -> str:
+    return "\n".join(lines)
+
+
+def _places_block(facts: LocaleFacts, language: str) -> str:
+    """PLACE_NAMES and FAKER_PLACES in data.py: a TODO list when Faker invents the locale's towns."""
+    if facts.places is not None:
+        return _lines(
+            f"# Real towns: Faker's {facts.locale} has a list of them (FAKER_PLACES). TODO: review them, and put",
+            "# the towns of your notes' region in PLACE_NAMES (they come first).",
+            "PLACE_NAMES: list[str] = []",
+            f'FAKER_PLACES: str | None = "{facts.places}"',
+        )
+    from faker import Faker
+
+    fake = Faker(facts.locale)
+    fake.seed_instance(0)
+    return _lines(
+        f"# TODO: replace with real place names of {language}. Faker's {facts.locale} has no list of real towns",
+        f'# (it makes them up: "{fake.city()}"), so until PLACE_NAMES holds {MIN_PLACES} or more real ones,',
+        "# addresses get Faker's made-up towns and tests/test_pack.py::test_todo_place_names fails.",
+        "PLACE_NAMES: list[str] = []",
+        "FAKER_PLACES: str | None = None",
+    )
+
+
+_SLOTS = (
+    "# {city} comes from place_names() (Faker's city() while that is empty), {company} from Faker,",
+    "# {surname} ({Surname} capitalised, {surname_core} its last word) from the surnames above, other",
+    "# slots from PLACE_WORDS.",
+)
+
+
+def _institutions_block(facts: LocaleFacts, language: str) -> str:
+    """The hospital, care-institute and organisation templates in data.py: English ones for English,
+    else empty TODO lists (a bare town name stands in for them, and a test of the pack fails)."""
+    if facts.english:
+        return _lines(
+            "# The templates that name new hospitals, care institutes and organisations. TODO: review them.",
+            *_SLOTS,
+            f"HOSPITAL_TEMPLATES: list[str] = {_list(ENGLISH_HOSPITAL_TEMPLATES)}",
+            f"CARE_TEMPLATES: list[str] = {_list(ENGLISH_CARE_TEMPLATES)}",
+            'ORGANIZATION_TEMPLATES: tuple[str, ...] = ("{company}", "{org_prefix} {city}")',
+            "PLACE_WORDS: dict[str, tuple[str, ...]] = {",
+            '    "care_kind": ("Nursing home", "Health centre", "GP practice", "Home care", "Rehabilitation centre"),',
+            '    "care_name": ("Birch", "Oak", "Linden", "Sunrise", "Meadow", "Riverside", "Hillside"),',
+            '    "org_prefix": ("Municipality of", "City of", "County of"),',
+            "}",
+        )
+    return _lines(
+        f"# TODO: replace with how {language} names hospitals and care institutes (nursing homes, GP practices,",
+        f"# health centres): templates like '<hospital> {{city}}', '{{saint}} <hospital>', '<nursing home>",
+        f"# {{care_name}}' in {language}. Until both lists have templates, hospitals and care institutes get",
+        "# a bare town name (PLACEHOLDER_TEMPLATES) and tests/test_pack.py::test_todo_hospital_templates fails.",
+        *_SLOTS,
+        "HOSPITAL_TEMPLATES: list[str] = []",
+        "CARE_TEMPLATES: list[str] = []",
+        f"# Faker's {facts.locale} company names. TODO: add how {language} names public bodies ('Municipality",
+        "# of {city}').",
+        'ORGANIZATION_TEMPLATES: tuple[str, ...] = ("{company}",)',
+        "# TODO: the word lists of your templates' slots ({\"saint\": (...), \"care_name\": (...)}).",
+        "PLACE_WORDS: dict[str, tuple[str, ...]] = {}",
+    )
+
+
+def _canary_block(facts: LocaleFacts, language: str) -> str:
+    """CANARY_TEMPLATE in data.py: English, with a TODO when the language is not."""
+    todo = () if facts.english else (
+        f"# TODO: write this sentence in {language}; English is a placeholder (tests/test_pack.py warns until then).",
+    )
+    return _lines(
+        "# The model canaries' sentence (synthdeid.canaries): the tokens as the tokenizer splits them, separated",
+        "# by single spaces, with inline tags, one {} per secret token, ending in <EOD>.",
+        *todo,
+        f'CANARY_TEMPLATE = "{ENGLISH_CANARY}"',
+    )
+
+
+def _ssn_note(facts: LocaleFacts) -> str:
+    """Where the identity numbers' layout comes from, for comments and the README."""
+    if facts.ssn_layout is None:
+        return f"Faker's {facts.locale} has no identity numbers of its own to take the layout from."
+    return f'Faker\'s {facts.locale} writes them as "{facts.ssn_layout}" (9: a digit, A: a letter).'
+
+
 def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:]
 
@@ -114,9 +266,13 @@ def _notes(facts: LocaleFacts, language: str) -> dict[str, str]:
         dates.append(f"{' and '.join(english)} names are English: translate them")
     trunk = f'"{facts.trunk}"' if facts.trunk else "none"
     cc = facts.country_code
+    known = sorted({loc for loc, _ in facts.known.male + facts.known.female + facts.known.either})
     return {
         "person_note": f"Faker's {locale} person provider" if facts.person_locale == locale
         else f"Faker's {FALLBACK_LOCALE} person provider, because {locale} has none. TODO: use {language} names",
+        "known_note": f"Faker's other {language} locales: {', '.join(known)}" if known
+        else f"no other list, as Faker has no other {language} locale" if facts.person_locale == locale
+        else "no other list, as the names are placeholders",
         "dates_note": _capitalized("; ".join(dates)),
         "postcode_note": f"built from Faker's {locale} postcode formats" if facts.postcode
         else "a generic 4-5 digit default",
@@ -128,6 +284,7 @@ def _notes(facts: LocaleFacts, language: str) -> dict[str, str]:
 def _values(code: str, language: str, facts: LocaleFacts, faker_version: str) -> dict[str, str]:
     """The template placeholders."""
     tlds = ((facts.tld,) if facts.tld else ()) + tuple(t for t in GENERIC_TLDS if t != facts.tld)
+    notes = _notes(facts, language)
     return {
         "code": code,
         "language": language,
@@ -139,9 +296,22 @@ def _values(code: str, language: str, facts: LocaleFacts, faker_version: str) ->
         "cls": class_prefix(code, language),
         "person_locale": facts.person_locale,
         "name_word": NAME_WORD,
-        "male_attr": facts.male,
-        "female_attr": facts.female,
+        **_first_name_values("drawn", facts.drawn),
+        **_first_name_values("known", facts.known),
+        "names_comment": _comment(
+            "Faker's name lists as (locale, attribute of its person provider). Replacements are drawn from "
+            f"the DRAWN_ ones ({notes['person_note']}). The KNOWN_ ones ({notes['known_note']}) are only "
+            "recognised as first names (NameLocale.known_male, known_female), never drawn. A name of an "
+            "_EITHER list (sex-neutral) that no male or female list has counts for both sexes."),
         "surname_attr": facts.surnames,
+        "places_block": _places_block(facts, language),
+        "institutions_block": _institutions_block(facts, language),
+        "canary_block": _canary_block(facts, language),
+        "english": str(facts.english),
+        "ssn_length": str(facts.ssn_length),
+        "ssn_note": _ssn_note(facts),
+        "min_places": str(MIN_PLACES),
+        "todo_tests": "\n".join(f"- `{name}`: {TODO_TESTS[name]}" for name in todo_tests(facts)),
         "month_names": _date_names("months", facts.months, facts.locale, language),
         "weekday_names": _date_names("weekdays", facts.weekdays, facts.locale, language),
         "tlds": "(" + ", ".join(f'"{t}"' for t in tlds) + ")",
@@ -149,7 +319,7 @@ def _values(code: str, language: str, facts: LocaleFacts, faker_version: str) ->
         "postcode": facts.postcode or DEFAULT_POSTCODE,
         "country_code_len": str(len(facts.country_code)) if facts.country_code else "2",
         "trunk": facts.trunk,
-        **_notes(facts, language),
+        **notes,
     }
 
 

@@ -1,6 +1,7 @@
 """What Faker knows about a locale, for ``synthdeid new-plugin language``: which of its lists a new
-language pack can read (names, month and weekday names) and what its postcodes and phone numbers
-look like. Everything here is read from the installed Faker, so the same Faker gives the same pack.
+language pack can read (first names of every Faker locale of the language, surnames, real town
+names, month and weekday names) and what its postcodes, phone numbers and identity numbers look
+like. Everything here is read from the installed Faker, so the same Faker gives the same pack.
 """
 
 from __future__ import annotations
@@ -25,9 +26,32 @@ MONTH_KEYS = tuple(f"{m:02d}" for m in range(1, 13))
 WEEKDAY_KEYS = ("1", "2", "3", "4", "5", "6", "0")  # Faker's DAY_NAMES count from Sunday = "0"
 DEFAULT_POSTCODE = r"(?<![\d.,])\d{4,5}(?!\d|[.,]\d)"
 
-_MALE = ("first_names_male", "first_names")
-_FEMALE = ("first_names_female", "first_names")
+MIN_PLACES = 20
+"""Real town names a Faker list needs for the pack to use it (fewer: a TODO list to fill in)."""
+DEFAULT_SSN_LENGTH = 11
+
+_MALE = ("first_names_male",)
+_FEMALE = ("first_names_female",)
+_EITHER = ("first_names", "first_names_unisex", "first_names_nonbinary")
+"""Sex-neutral lists: their names that no male or female list has count for both sexes."""
 _SURNAMES = ("last_names", "last_names_male", "male_last_names", "last_names_without_suffix", "unisex_last_names")
+_PLACES = ("cities", "city_names", "real_city_names", "municipalities", "towns")
+"""Attributes of Faker's address providers that hold real town names (``city_formats`` that glue
+made-up prefixes and suffixes, as in no_NO and fr_FR, are not read)."""
+PLACE_PATTERN = r"^[^\W\d_]"
+
+Source = tuple[str, str]
+"""(Faker locale, attribute of its person provider)."""
+
+
+@dataclass(frozen=True)
+class FirstNameSources:
+    """Where a pack's first names come from: Faker lists by sex, and sex-neutral ones."""
+
+    male: tuple[Source, ...] = ()
+    female: tuple[Source, ...] = ()
+    either: tuple[Source, ...] = ()
+    """Sex-neutral lists that add names the male and female lists lack."""
 
 
 @dataclass(frozen=True)
@@ -37,10 +61,13 @@ class LocaleFacts:
     locale: str
     person_locale: str
     """The locale whose person provider gives the names (``FALLBACK_LOCALE`` when it has none)."""
-    male: str
-    female: str
+    drawn: FirstNameSources
+    """First names drawn as replacements: every list of ``person_locale``."""
+    known: FirstNameSources
+    """First names only recognised (``NameLocale.known_male``/``known_female``): the lists of
+    Faker's other locales of the language (fr_BE, fr_CA, ... for fr_FR)."""
     surnames: str
-    """Attribute names of the person provider's lists."""
+    """The attribute of ``person_locale``'s surname list."""
     months: bool
     weekdays: bool
     """Whether the locale's date_time provider has ``MONTH_NAMES`` / ``DAY_NAMES``."""
@@ -50,12 +77,28 @@ class LocaleFacts:
     """The country calling code most of Faker's phone formats start with ("47")."""
     trunk: str
     """"0" when some national format starts with 0, else ""."""
+    places: str | None = None
+    """The attribute of the locale's address provider with real town names, or None when Faker
+    has none (it invents towns, or has no address provider for the locale)."""
+    ssn_layout: str | None = None
+    """The layout of the identity numbers of the locale's own ssn provider, digits as 9 and
+    letters as A ("999999-999A"), or None when Faker has none for the locale."""
 
     @property
     def tld(self) -> str | None:
         """The country-code top-level domain guessed from the locale ("no_NO" -> "no")."""
         parts = self.locale.split("_")
         return parts[1].lower() if len(parts) == 2 and re.fullmatch(r"[A-Z]{2}", parts[1]) else None
+
+    @property
+    def english(self) -> bool:
+        """Whether the locale's language is English (English placeholders are then real)."""
+        return self.locale.split("_")[0] == "en"
+
+    @property
+    def ssn_length(self) -> int:
+        """Letters and digits of an identity number (``DEFAULT_SSN_LENGTH`` without a layout)."""
+        return sum(c.isalnum() for c in self.ssn_layout) if self.ssn_layout else DEFAULT_SSN_LENGTH
 
 
 def available_locales() -> list[str]:
@@ -111,17 +154,40 @@ def _pick(person: Any, attrs: tuple[str, ...], pattern: str) -> tuple[str, int]:
     return next(((a, n) for a, n in counts if n >= MIN_NAMES), max(counts, key=lambda c: c[1]))
 
 
-def _names(locale: str) -> tuple[str, str, str, str]:
+def _first_name_sources(locales: list[str]) -> tuple[FirstNameSources, int, int]:
+    """Every usable first-name list of ``locales``; and how many male and female names they give."""
+    lists: dict[Source, list[str]] = {}
+    for locale in locales:
+        person = provider("person", locale)
+        for attr in _MALE + _FEMALE + _EITHER:
+            names = _clean(_own(person, attr), FIRST_NAME_PATTERN) if person is not None else []
+            if names:
+                lists[(locale, attr)] = names
+    male = tuple(s for s in lists if s[1] in _MALE)
+    female = tuple(s for s in lists if s[1] in _FEMALE)
+    gendered = {n for s in male + female for n in lists[s]}
+    either, seen = [], set(gendered)
+    for source in (s for s in lists if s[1] in _EITHER):
+        new = set(lists[source]) - seen
+        if new:  # a neutral list that adds names (most are just the male and female ones together)
+            either.append(source)
+            seen |= new
+    neutral = seen - gendered
+    n_male = len({n for s in male for n in lists[s]} | neutral)
+    n_female = len({n for s in female for n in lists[s]} | neutral)
+    return FirstNameSources(male, female, tuple(either)), n_male, n_female
+
+
+def _names(locale: str) -> tuple[str, FirstNameSources, FirstNameSources, str]:
+    """(person locale, drawn first names, recognised first names, surname attribute)."""
     person_locale = locale if provider("person", locale) is not None else FALLBACK_LOCALE
     person = provider("person", person_locale)
-    picks = {kind: _pick(person, attrs, pattern) for kind, attrs, pattern in (
-        ("male first names", _MALE, FIRST_NAME_PATTERN),
-        ("female first names", _FEMALE, FIRST_NAME_PATTERN),
-        ("surnames", _SURNAMES, SURNAME_PATTERN),
-    )}
-    few = {kind: n for kind, (_, n) in picks.items() if n < MIN_NAMES}
+    drawn, n_male, n_female = _first_name_sources([person_locale])
+    surnames, n_surnames = _pick(person, _SURNAMES, SURNAME_PATTERN)
+    counts = {"male first names": n_male, "female first names": n_female, "surnames": n_surnames}
+    few = {kind: n for kind, n in counts.items() if n < MIN_NAMES}
+    lang = locale.split("_")[0]
     if few:
-        lang = locale.split("_")[0]
         others = [x for x in available_locales() if x.split("_")[0] == lang and x != locale]
         hint = f"choose another Faker locale of the language ({', '.join(others)}), " if others else ""
         raise InputError(
@@ -130,7 +196,38 @@ def _names(locale: str) -> tuple[str, str, str, str]:
             "of each)",
             fix=f"{hint}or generate with a locale that works and replace name_lists() in data.py with your own lists",
         )
-    return person_locale, picks["male first names"][0], picks["female first names"][0], picks["surnames"][0]
+    # the other locales of the language: only when the names are the language's own (no fallback)
+    siblings = [x for x in available_locales() if x.split("_")[0] == lang and x != locale] \
+        if person_locale == locale else []
+    known, _, _ = _first_name_sources(siblings)
+    return person_locale, drawn, known, surnames
+
+
+def _places(locale: str) -> str | None:
+    """The attribute of the locale's own address provider with ``MIN_PLACES`` or more real towns."""
+    address = provider("address", locale)
+    for attr in _PLACES if address is not None else ():
+        if len(_clean(_own(address, attr), PLACE_PATTERN)) >= MIN_PLACES:
+            return attr
+    return None
+
+
+def _ssn_layout(locale: str) -> str | None:
+    """The layout of an identity number of the locale's own ssn provider ("99999999999"), or None
+    when the locale's provider only inherits ``ssn()`` (de_DE's gives US numbers)."""
+    ssn = provider("ssn", locale)
+    if ssn is None or (_own(ssn, "ssn") is None and _own(ssn, "ssn_formats") is None):
+        return None
+    from faker import Faker
+
+    fake = Faker(locale)
+    fake.seed_instance(0)
+    try:
+        number = str(fake.ssn())
+    except Exception:  # noqa: BLE001 - a locale whose ssn() needs arguments: no layout
+        return None
+    layout = "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in number)
+    return layout if any(c.isalnum() for c in layout) else None
 
 
 def _postcode(locale: str) -> str | None:
@@ -160,19 +257,21 @@ def _phone(locale: str) -> tuple[str | None, str]:
 def locale_facts(locale: str) -> LocaleFacts:
     """What Faker offers a new pack for ``locale`` (which must be one of Faker's locales)."""
     check_locale(locale)
-    person_locale, male, female, surnames = _names(locale)
+    person_locale, drawn, known, surnames = _names(locale)
     dates = provider("date_time", locale)
     months, days = (getattr(dates, a, None) if dates is not None else None for a in ("MONTH_NAMES", "DAY_NAMES"))
     code, trunk = _phone(locale)
     return LocaleFacts(
         locale=locale,
         person_locale=person_locale,
-        male=male,
-        female=female,
+        drawn=drawn,
+        known=known,
         surnames=surnames,
         months=isinstance(months, dict) and all(k in months for k in MONTH_KEYS),
         weekdays=isinstance(days, dict) and all(k in days for k in WEEKDAY_KEYS),
         postcode=_postcode(locale),
         country_code=code,
         trunk=trunk,
+        places=_places(locale),
+        ssn_layout=_ssn_layout(locale),
     )

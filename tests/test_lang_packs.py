@@ -1,4 +1,4 @@
-"""What every language pack promises, checked for each installed one (nl, sv, es, and the German
+"""What every language pack promises, checked for each installed one (nl, sv, es, en, and the German
 example pack when it is installed): inline tags stay single tokens, sentences cover the text, every
 canonical tag gets a surrogate that differs from the original, the same seed gives the same
 surrogates, documents do not disturb each other, unknown labels fail closed."""
@@ -42,6 +42,14 @@ PHI: dict[str, dict[str, str]] = {
         "Organization_Company": "Facultad de Odontología", "Internal_Location": "planta 3",
         "Profession": "minero", "Other": "varón",
     },
+    "en": {
+        "Name": "John A. Smith", "Initials": "J.A.S.", "Date": "May 3, 2067", "Age": "67-year-old",
+        "Address": "1420 Beacon Street, Boston, MA 02114", "Email": "jsmith@comcast.net",
+        "Phone_fax": "(617) 555-0123", "URL_IP": "www.bostongeneral.org", "SSN": "123-45-6789",
+        "ID": "MRN 0098123", "Hospital": "Boston General Hospital", "Care_Institute": "Maple Grove Nursing Home",
+        "Organization_Company": "Raytheon", "Internal_Location": "Room 412",
+        "Profession": "electrician", "Other": "female",
+    },
     "de": {
         "Name": "Hans-Peter Müller", "Initials": "H.-P.M.", "Date": "12. März 2019", "Age": "83 Jahre",
         "Address": "Hauptstraße 12a, 10115 Berlin", "Email": "hp.mueller@gmx.de",
@@ -68,7 +76,7 @@ def pack(request: pytest.FixtureRequest) -> LanguagePack:
 
 
 def test_the_built_in_packs_are_registered() -> None:
-    assert {"nl", "sv", "es"} <= set(CODES)
+    assert {"nl", "sv", "es", "en"} <= set(CODES)
 
 
 def test_every_language_has_an_example_for_every_tag() -> None:

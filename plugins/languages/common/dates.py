@@ -36,12 +36,17 @@ class DateLocale:
     """How a language writes dates, times and ages. Regex fields are fragments of patterns."""
 
     months: tuple[str, ...]
+    """January to December, as written in running text ("januari")."""
     month_abbr: tuple[str, ...]
+    """Their abbreviations, written for abbreviated originals ("jan", "mrt")."""
     weekdays: tuple[str, ...]
+    """Monday to Sunday."""
     weekday_abbr: tuple[str, ...]
+    """Their abbreviations ("ma", "di")."""
     month_input: dict[str, tuple[int, bool]] = field(default_factory=dict)
     """Month names read from text (default: ``months`` and ``month_abbr``)."""
     weekday_input: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    """Weekday names read from text, Monday = 0 (default: ``weekdays`` and ``weekday_abbr``)."""
     day_suffix: str = ""
     """After a day number before a month name ("12e", "12º")."""
     day_month: str = r"[\s./-]+"

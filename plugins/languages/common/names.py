@@ -26,11 +26,22 @@ _COMMA_FORM = re.compile(r"^([^,]+),\s*(.+)$")
 
 @dataclass(frozen=True)
 class NameLocale:
-    """A language's names: lists to draw from and the words that shape a name."""
+    """A language's names: lists to draw from and the words that shape a name.
+
+    The first-name lists do two jobs: replacements are drawn from them, and they decide what a
+    token is. A name of one token ("Jostein") that is in neither first-name list, and was not seen
+    as a first name earlier in the document, is read as a surname; so short lists turn unknown
+    first names into surnames. In a name of several tokens the leading ones are given names and at
+    most ``surname_units`` trailing tokens that are no first names are the surname.
+    """
 
     male: tuple[str, ...]
+    """Male first names, drawn as replacements of male first names (a name in both lists, or in
+    neither, is replaced from both)."""
     female: tuple[str, ...]
+    """Female first names."""
     surnames: tuple[str, ...]
+    """Surnames drawn as replacements (may start with a particle: "van Dijk")."""
     titles: frozenset[str] = frozenset()
     """Casefolded words before a name that are kept ("dhr.", "dra.", "doktor")."""
     title_phrases: tuple[tuple[str, ...], ...] = ()
@@ -40,13 +51,22 @@ class NameLocale:
     new_particles: tuple[str, ...] = ()
     """Particles put before a share of the new surnames ("van der")."""
     particle_share: float = 0.15
+    """The share of new surnames that get one of ``new_particles``."""
     surname_units: int = 1
     """Surnames a full name may end in (Spanish: 2, "Rivera Bueno")."""
+    known_male: tuple[str, ...] = ()
+    """More male first names, recognised as (male) first names but never drawn: a long national
+    list, or the names of a neighbouring country, so that "Jostein" alone is no surname."""
+    known_female: tuple[str, ...] = ()
+    """More female first names, recognised but never drawn."""
     first_names: frozenset[str] = field(init=False)
+    """Derived: casefolded ``male``, ``female``, ``known_male`` and ``known_female``, also without
+    accents: what counts as a first name."""
     surname_set: frozenset[str] = field(init=False)
+    """Derived: casefolded ``surnames``."""
 
     def __post_init__(self) -> None:
-        names = {n.casefold() for n in self.male + self.female}
+        names = {n.casefold() for n in self.male + self.female + self.known_male + self.known_female}
         object.__setattr__(self, "first_names", frozenset(names | {strip_accents(n) for n in names}))
         object.__setattr__(self, "surname_set", frozenset(n.casefold() for n in self.surnames))
 
@@ -65,8 +85,8 @@ class NameSurrogates:
         self.rng = rng
         self.locale = locale
         self.male, self.female, self.surnames = locale.male, locale.female, locale.surnames
-        self._male_cf = frozenset(n.casefold() for n in self.male)
-        self._female_cf = frozenset(n.casefold() for n in self.female)
+        self._male_cf = frozenset(n.casefold() for n in self.male + locale.known_male)
+        self._female_cf = frozenset(n.casefold() for n in self.female + locale.known_female)
         self.first_map: dict[str, str] = {}
         self.surname_map: dict[str, str] = {}
         self.initials_map: dict[tuple[str, str | None], str] = {}

@@ -57,6 +57,7 @@ def make_pack(
     split_sentences: Callable[[str], Offsets],
     surrogates: Callable[[str, int], Any],
     tag_map: Mapping[str, str] | None = None,
+    canary_template: str | None = None,
 ) -> LanguagePack:
     """A ``LanguagePack`` from its parts; ``config["tag_map"]`` extends the pack's own ``tag_map``."""
     cfg = PackConfig.from_dict(code, config or {})
@@ -67,4 +68,5 @@ def make_pack(
         split_sentences=split_sentences,
         surrogates=surrogates,
         tag_map={**(tag_map or {}), **cfg.tag_map},
+        canary_template=canary_template,
     )

@@ -29,10 +29,13 @@ class PlaceSurrogates:
     po_box_words: frozenset[str] = frozenset()
     """Casefolded words kept before a number ("postbus", "box")."""
     acronym_tails: tuple[str, ...] = ("MC", "H", "HU")
+    """Endings of made-up hospital acronyms (an acronym "UMCG" gets one such as "KZH")."""
     location_keywords: tuple[str, ...] = ()
     """Words that start an internal location ("afdeling", "sala", "avdelning")."""
     location_words: tuple[str, ...] = ("Norte", "Sur", "Este", "Oeste")
+    """Names of units after a keyword ("afdeling Noord") and words of numbered ones ("C4 West")."""
     location_acronyms: tuple[str, ...] = ("IC", "OK")
+    """Units written as acronyms ("SEH", "IVA", "UCI")."""
     location_names: tuple[str, ...] = ()
     """Names of units without a keyword (default: ``location_words``)."""
     articles: tuple[str, ...] = ()
@@ -40,9 +43,14 @@ class PlaceSurrogates:
     hospital_templates: tuple[str, ...] = ("Hospital {city}",)
     """Names of new hospitals, one drawn per original; see ``fill`` for the slots."""
     care_templates: tuple[str, ...] = ("{company}",)
+    """Names of new care institutes (nursing homes, GP practices), like ``hospital_templates``."""
     organization_templates: tuple[str, ...] = ("{company}",)
+    """Names of new companies and organisations."""
     words: dict[str, tuple[str, ...]] = {}
     """The word lists of the templates' slots ("{saint}" -> ("St. Anna", ...))."""
+    city_names: tuple[str, ...] = ()
+    """Real town names for ``city()``, the ``{city}`` slot and made-up web domains; empty: Faker's
+    ``city()``, which is real in some locales (nl_NL, sv_SE) and invented in others (no_NO, fr_FR)."""
 
     def __init__(self, rng: random.Random, fake: Callable[[], Faker], surnames: tuple[str, ...] = ()) -> None:
         self.rng = rng
@@ -125,12 +133,19 @@ class PlaceSurrogates:
         return shape_replace(core, self.rng)
 
     def street(self, original: str) -> str:
+        """A street (consistent per original) from Faker's ``street_name()``."""
         return capitalize_like(original, self._mapped("street", original, lambda: self.fake().street_name()))
 
     def city(self, original: str) -> str:
-        return capitalize_like(original, self._mapped("city", original, lambda: self.fake().city()))
+        """A town (consistent per original), from ``new_city``."""
+        return capitalize_like(original, self._mapped("city", original, self.new_city))
+
+    def new_city(self) -> str:
+        """A town name: one of ``city_names``, or Faker's ``city()`` when there are none."""
+        return self.rng.choice(self.city_names) if self.city_names else self.fake().city()
 
     def country(self, original: str) -> str:
+        """A country (consistent per original) from Faker's ``country()``."""
         return capitalize_like(original, self._mapped("country", original, lambda: self.fake().country()))
 
     def _number(self, num: str, addition: str) -> str:
@@ -179,14 +194,14 @@ class PlaceSurrogates:
         return self.fill(self.rng.choice(self.organization_templates))
 
     def fill(self, template: str) -> str:
-        """``template`` with its slots filled from left to right: ``{city}`` and ``{company}`` from
-        Faker, ``{surname}`` (``{Surname}`` capitalised, ``{surname_core}`` its last word) from the
-        language's surnames, any other ``{slot}`` from ``words[slot]``."""
+        """``template`` with its slots filled from left to right: ``{city}`` from ``new_city``,
+        ``{company}`` from Faker, ``{surname}`` (``{Surname}`` capitalised, ``{surname_core}`` its
+        last word) from the language's surnames, any other ``{slot}`` from ``words[slot]``."""
 
         def value(m: re.Match[str]) -> str:
             slot = m.group(1)
             if slot == "city":
-                return self.fake().city()
+                return self.new_city()
             if slot == "company":
                 return self.fake().company()
             if slot.startswith(("surname", "Surname")):

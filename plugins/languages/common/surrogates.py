@@ -44,6 +44,7 @@ class PhoneRules:
     mobile_digits: str = ""
     """A first national digit kept when it marks a mobile number ("6" for 06)."""
     mobile_min_rest: int = 8
+    """Digits after the kept prefix a number needs for ``mobile_digits`` to be kept too."""
     keep_first_digit: bool = False
     """Keep the first national digit always (Spain: 6/7 mobile, 8/9 landline)."""
 
@@ -53,17 +54,24 @@ class SurrogateData:
     """A language's word lists for the generators shared by every pack."""
 
     names: NameLocale
+    """First names and surnames, titles and particles."""
     dates: DateLocale
+    """Month and weekday names and the words around dates, times and ages."""
     professions: Sequence[str]
+    """Professions drawn for ``Profession`` spans."""
     email_domains: Sequence[str]
+    """Casefolded free e-mail domains; an address at one of them gets another one."""
     domain_words: Sequence[str]
     """Words for made-up domains ("zorg", "clinica")."""
     phone: PhoneRules = PhoneRules()
+    """What of a phone number is kept."""
     default_tld: str = "com"
+    """The top-level domain of a new e-mail domain when the original has none."""
     swap_groups: Sequence[Sequence[str]] = ()
     """Words of "Other" replaced by another of the same group (sex, kinship: "varón" <-> "mujer");
     the first group a word is in decides."""
     swaps: dict[str, tuple[str, ...]] = field(init=False)
+    """Derived: casefolded word -> its swap group."""
 
     def __post_init__(self) -> None:
         swaps: dict[str, tuple[str, ...]] = {}
@@ -81,10 +89,12 @@ class BaseSurrogates:
     does not know or when no acceptable replacement is found.
     """
 
-    language = "?"
+    language: str = "?"
     """The language's name in messages ("Dutch")."""
-    code = "?"
+    code: str = "?"
+    """The pack's code; seeds the document's random stream ("nl")."""
     places_class: type[PlaceSurrogates] = PlaceSurrogates
+    """The language's ``PlaceSurrogates`` subclass."""
 
     def __init__(self, doc_id: str, seed: int, faker: Faker, data: SurrogateData) -> None:
         self.rng = random.Random(derive_seed(seed, f"{self.code}-surrogates", doc_id))
@@ -220,7 +230,7 @@ class BaseSurrogates:
         fallback = self.data.domain_words[0]
         if form == 0:
             return ascii_slug(self.rng.choice(self.names.surnames).split()[-1]) or fallback
-        city = ascii_slug(self.fake().city()) or fallback
+        city = ascii_slug(self.places.new_city()) or fallback
         return city if form == 1 else f"{self.rng.choice(self.data.domain_words)}-{city}"
 
     def ssn(self, original: str) -> str:

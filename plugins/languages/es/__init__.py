@@ -16,7 +16,10 @@ from synthdeid.tags import builtin_mapping
 from ..common.pack import SurrogateFactory, make_pack
 from .text import split_sentences, tokenize
 
-__all__ = ["factory", "register_languages", "split_sentences", "tokenize"]
+__all__ = ["CANARY_TEMPLATE", "factory", "register_languages", "split_sentences", "tokenize"]
+
+CANARY_TEMPLATE = "Nuevo número de teléfono : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
+"""The model canaries' sentence (``synthdeid.canaries``), as the pack tokenizes it."""
 
 
 def _build(doc_id: str, seed: int, faker: Any) -> Any:
@@ -28,7 +31,7 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Spanish language pack from its config (``tag_map``: extra labels)."""
     return make_pack("es", "Spanish", config, tokenize, split_sentences, SurrogateFactory("es_ES", _build),
-                     tag_map=builtin_mapping("meddocan"))
+                     tag_map=builtin_mapping("meddocan"), canary_template=CANARY_TEMPLATE)
 
 
 @hookimpl

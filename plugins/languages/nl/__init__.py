@@ -13,7 +13,10 @@ from ..common.pack import PackConfig, SurrogateFactory, make_pack
 from .sentences import split_sentences
 from .tokenizer import tokenize
 
-__all__ = ["DutchConfig", "factory", "register_languages", "split_sentences", "tokenize"]
+__all__ = ["CANARY_TEMPLATE", "DutchConfig", "factory", "register_languages", "split_sentences", "tokenize"]
+
+CANARY_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
+"""The model canaries' sentence (``synthdeid.canaries``), as the pack tokenizes it."""
 
 DutchConfig = PackConfig
 """Settings of the Dutch pack (the ``language`` section of params.yaml, minus its name)."""
@@ -27,7 +30,8 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Dutch language pack from its config."""
-    return make_pack("nl", "Dutch", config, tokenize, split_sentences, SurrogateFactory("nl_NL", _build))
+    return make_pack("nl", "Dutch", config, tokenize, split_sentences, SurrogateFactory("nl_NL", _build),
+                     canary_template=CANARY_TEMPLATE)
 
 
 @hookimpl

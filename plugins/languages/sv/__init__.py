@@ -16,7 +16,10 @@ from synthdeid.tags import builtin_mapping
 from ..common.pack import SurrogateFactory, make_pack
 from .text import split_sentences, tokenize
 
-__all__ = ["factory", "register_languages", "split_sentences", "tokenize"]
+__all__ = ["CANARY_TEMPLATE", "factory", "register_languages", "split_sentences", "tokenize"]
+
+CANARY_TEMPLATE = "Nytt telefonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
+"""The model canaries' sentence (``synthdeid.canaries``), as the pack tokenizes it."""
 
 
 def _build(doc_id: str, seed: int, faker: Any) -> Any:
@@ -28,7 +31,7 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Swedish language pack from its config (``tag_map``: extra labels)."""
     return make_pack("sv", "Swedish", config, tokenize, split_sentences, SurrogateFactory("sv_SE", _build),
-                     tag_map=builtin_mapping("sepr"))
+                     tag_map=builtin_mapping("sepr"), canary_template=CANARY_TEMPLATE)
 
 
 @hookimpl
