@@ -4,9 +4,12 @@ measure how much of them the trained model memorised (``synthdeid.audit.exposure
 
 The randomness space R is a template whose ``{}`` slots are each filled with one token of a
 pool: by default a fake phone number of 8 slots, each one of the 10 most frequent numeric tokens
-of the training text, so |R| = 10^8. Pool tokens must occur at least ``min_count`` times in the
-real training text (and at least the generator's own ``min_count``), so every candidate is in a
-word-level model's vocabulary and none becomes ``<unk>``; a BPE model encodes any of them.
+of the training text, so |R| = 10^8. The sentence is the language pack's ``canary_template``
+(the built-in one is Dutch). Pool tokens should occur at least ``min_count`` times in the real
+training text; a small corpus with fewer such tokens gets a pool down to the generator's own
+``min_count`` (so every candidate is in a word-level model's vocabulary and none becomes
+``<unk>``; a BPE model encodes any of them), and a smaller pool when even that is short: the
+record says what was used, and |R| shrinks with it.
 
 Canaries only ever enter the generator's in-memory training lines; the model directory gets
 ``canaries.json`` (texts, repetitions, the space and its size) for the audit.
@@ -31,6 +34,9 @@ from .inline import EOD, decode
 
 CANARY_FILE = "canaries.json"
 SLOT = "{}"
+MIN_POOL = 2
+"""The smallest pool of slot tokens: with 8 slots, 2^8 = 256 candidates (the rank of a canary among
+them still measures exposure, to at most 8 bits)."""
 DEFAULT_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
 
 
@@ -43,12 +49,15 @@ class CanaryConfig:
     per_repetition: int = 1
     seed: int = 0
     """Draws the canaries' secrets and their positions among the training lines."""
-    template: str = DEFAULT_TEMPLATE
-    """Space-separated inline text ending in ``<EOD>``; each ``{}`` is one slot."""
+    template: str | None = None
+    """Space-separated inline text ending in ``<EOD>``; each ``{}`` is one slot. None: the language
+    pack's ``canary_template`` (``DEFAULT_TEMPLATE``, Dutch, when the pack has none)."""
     pool_size: int = 10
-    """Slot tokens: the most frequent numeric tokens of the training text."""
+    """Slot tokens: the most frequent numeric tokens of the training text (fewer when the training
+    text holds fewer, but at least ``MIN_POOL``)."""
     min_count: int = 5
-    """Each pool token occurs at least this often in the real training text."""
+    """Each pool token occurs at least this often in the real training text; when fewer than
+    ``pool_size`` tokens do, tokens seen down to the generator's own ``min_count`` fill the pool."""
 
     def __post_init__(self) -> None:
         def bad(problem: str) -> SynthdeidError:
@@ -62,10 +71,12 @@ class CanaryConfig:
         for key in ("per_repetition", "pool_size", "min_count"):
             if not whole(getattr(self, key)):
                 raise bad(f"{key} must be a whole number >= 1, got {getattr(self, key)!r}")
-        if self.pool_size < 2:
-            raise bad("pool_size must be at least 2")
+        if self.pool_size < MIN_POOL:
+            raise bad(f"pool_size must be at least {MIN_POOL}")
         if not isinstance(self.seed, int) or self.seed < 0:
             raise bad(f"seed must be a whole number >= 0, got {self.seed!r}")
+        if self.template is None:
+            return
         tokens = self.template.split(" ") if isinstance(self.template, str) else []
         if SLOT not in tokens or "" in tokens or tokens[-1] != EOD:
             raise bad("template must be single-space separated tokens with at least one {} slot, ending in <EOD>")
@@ -129,16 +140,25 @@ class Canary:
     repetitions: int
 
 
-def numeric_pool(lines: Sequence[str], size: int, min_count: int) -> tuple[str, ...]:
-    """The ``size`` most frequent numeric tokens of ``lines`` (ties alphabetical), each seen at
-    least ``min_count`` times; an error when there are fewer."""
+def numeric_pool(lines: Sequence[str], size: int, min_count: int, floor: int = 1) -> tuple[tuple[str, ...], int]:
+    """The ``size`` most frequent numeric tokens of ``lines`` (ties alphabetical), each seen at least
+    ``min_count`` times; when fewer are, the threshold is lowered step by step to ``floor`` (a
+    word-level model's own ``min_count``) and the pool keeps what reaches it, at least ``MIN_POOL``
+    tokens. Returns the pool and the threshold it needed."""
     counts = Counter(t for line in lines for t in line.split(" ") if t.isascii() and t.isdigit())
-    pool = sorted((t for t, c in counts.items() if c >= min_count), key=lambda t: (-counts[t], t))[:size]
-    if len(pool) < size:
-        raise InputError(f"canaries: only {len(pool)} numeric tokens occur {min_count}+ times in the training "
-                         f"text, and the pool needs {size}", path="data/inline/train.txt",
-                         fix="lower canaries.pool_size or canaries.min_count (not below the generator's min_count)")
-    return tuple(pool)
+    ranked = sorted(counts, key=lambda t: (-counts[t], t))
+    floor = min(max(floor, 1), min_count)
+    for threshold in range(min_count, floor - 1, -1):
+        pool = tuple(t for t in ranked if counts[t] >= threshold)[:size]
+        if len(pool) == size:
+            return pool, threshold
+    if len(pool) >= MIN_POOL:
+        return pool, floor
+    raise InputError(f"canaries: the training text holds {len(pool)} numeric token(s) seen {floor}+ times "
+                     f"(the generator's min_count), and the canaries' secret needs at least {MIN_POOL}",
+                     path="data/inline/train.txt",
+                     fix="set this generator's canaries to null (a corpus this small has no numbers to hide "
+                     "a secret among), or lower the generator's min_count")
 
 
 def draw_canaries(config: CanaryConfig, space: CanarySpace) -> list[Canary]:
@@ -187,9 +207,11 @@ def add_canaries(config: CanaryConfig, lines: Sequence[str], ids: Sequence[str],
                  min_count_floor: int = 1) -> tuple[list[str], list[str], dict[str, Any]]:
     """Draw the canaries of ``config`` for the training ``lines`` and insert them; returns the new
     lines and ids and the record to save as ``canaries.json``."""
+    if config.template is None:
+        raise SynthdeidError("canaries: no template (resolve it with the language pack's canary_template first)")
     check_template(config.template, labels)
-    min_count = max(config.min_count, min_count_floor)
-    space = CanarySpace(config.template, numeric_pool(lines, config.pool_size, min_count))
+    pool, min_count = numeric_pool(lines, config.pool_size, max(config.min_count, min_count_floor), min_count_floor)
+    space = CanarySpace(config.template, pool)
     canaries = draw_canaries(config, space)
     new_lines, new_ids = insert_canaries(lines, ids, canaries, config.seed)
     record = {

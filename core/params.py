@@ -54,3 +54,14 @@ def corpus_generator(params: dict[str, Any], corpus: str) -> str | None:
             return None
         corpus = machine.get("corpus")
     return None
+
+
+GENERATION_OVERRIDES = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",
+                        "tag_distribution")
+"""The ``generate`` keys a corpus may override in its own section."""
+
+
+def generation_params(params: dict[str, Any], corpus: str) -> dict[str, Any]:
+    """The ``generate`` section with the corpus's own overrides of its keys."""
+    spec = get(params, f"corpora.{corpus}")
+    return {**get(params, "generate"), **{k: v for k, v in spec.items() if k in GENERATION_OVERRIDES}}

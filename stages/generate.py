@@ -11,11 +11,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from synthdeid.generate import GenerationSettings, generate_corpus, span_limits
+from synthdeid.accounting import write_json
+from synthdeid.generate import GenerationSettings, count_tokens, generate_corpus, span_limits
 from synthdeid.inline import strip_tags
 from synthdeid.errors import InputError
 from synthdeid.lm import AutoregressiveLM, uses_tags
-from synthdeid.params import get, load_params
+from synthdeid.note_lengths import AUTO, resolve_lengths
+from synthdeid.params import generation_params, get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import counter
 from synthdeid.stages.common import read_lines, stage_main
@@ -25,6 +27,7 @@ PROMPTS = "data/inline/prompts.jsonl"
 TRAIN = "data/inline/train.txt"  # the training spans: max_span_tokens' limits, tag_distribution's shares
 MODEL = "data/models/{name}"
 OUT = "data/synthetic/{corpus}/raw.jsonl"
+METRICS = "data/metrics/generate/{corpus}.json"  # the settings generation used, auto ones resolved
 
 
 def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[GenerationSettings, int]:
@@ -36,8 +39,10 @@ def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[Generati
     g = generation_params(params, corpus)
     limits: tuple[tuple[str, int], ...] = ()
     bias: tuple[tuple[str, float], ...] = ()
+    lines = read_lines(TRAIN) if isinstance(model, AutoregressiveLM) or AUTO in (g["min_tokens"], g["max_tokens"]) else []
+    count = (lambda line: len(model.encode(line))) if isinstance(model, AutoregressiveLM) else count_tokens
+    min_tokens, max_tokens = resolve_lengths(g["min_tokens"], g["max_tokens"], lines, count)
     if isinstance(model, AutoregressiveLM):
-        lines = read_lines(TRAIN)
         limits = span_limits(model, lines, g.get("max_span_tokens", "auto"))
         bias = start_bias(g.get("tag_distribution", "real"), label_shares(lines))
     elif model is not None and g.get("tag_distribution", "real") not in ("real", None):
@@ -45,20 +50,10 @@ def settings_for(params: dict, corpus: str, model: Any = None) -> tuple[Generati
                          f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
                          "START tags to steer", path="params.yaml",
                          fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)")
-    settings = GenerationSettings(min_tokens=int(g["min_tokens"]), max_tokens=int(g["max_tokens"]),
+    settings = GenerationSettings(min_tokens=min_tokens, max_tokens=max_tokens,
                                   tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
                                   start_bias=bias)
     return settings, int(g["target_tokens"])
-
-
-def generation_params(params: dict, corpus: str) -> dict[str, Any]:
-    """The ``generate`` section with the corpus's own overrides of its keys."""
-    spec = get(params, f"corpora.{corpus}")
-    return {**get(params, "generate"), **{k: v for k, v in spec.items() if k in _OVERRIDABLE}}
-
-
-_OVERRIDABLE = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",
-                "tag_distribution")
 
 
 @stage_main
@@ -86,6 +81,11 @@ def main() -> None:
     with open(out, "w", encoding="utf-8", newline="\n") as f:
         for i, (prompt, text) in enumerate(notes):
             f.write(json.dumps({"id": f"{corpus}-{i:06d}", "prompt": prompt, "text": text}, ensure_ascii=False) + "\n")
+    g = generation_params(params, corpus)
+    write_json({"notes": len(notes), "tokens": sum(count_tokens(text) for _, text in notes), "target_tokens": target,
+                "min_tokens": settings.min_tokens, "max_tokens": settings.max_tokens,
+                "min_tokens_setting": g["min_tokens"], "max_tokens_setting": g["max_tokens"]},
+               METRICS.format(corpus=corpus))
     print(f"generate@{corpus}: {len(notes)} notes in {time.perf_counter() - t0:.1f} s")
 
 

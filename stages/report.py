@@ -11,11 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.lm import uses_tags
-from synthdeid.params import corpus_generator, get, load_params
+from synthdeid.params import corpus_generator, generation_params, get, load_params
 from synthdeid.report import (attacker_section, corpus_table, datasheet, fresh_table, generator_table, learning_curve_figure,
                               model_privacy_table, ngram_recall_table, package_versions, phi_distribution_figure, privacy_table, tag_table)
 from synthdeid.stages.common import stage_main
-from synthdeid.stages.generate import generation_params, settings_for
 from synthdeid.utility import setting_name
 
 REPORTS = Path("data/reports")
@@ -31,6 +30,7 @@ CURVE = "data/plots/learning_curve/{corpus}.csv"
 UTILITY_MD = "data/reports/utility.md"
 UTILITY = "data/metrics/utility_summary.json"
 MACHINE = "data/metrics/machine_annotate/{corpus}.json"
+GENERATED = "data/metrics/generate/{corpus}.json"  # the lengths generation used (auto resolved)
 
 
 def read_json(path: str | Path) -> dict[str, Any]:
@@ -57,16 +57,18 @@ def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
                         "on the real gold notes", "from_corpus": spec["corpus"], "tagger": spec["tagger"]}
     spec = get(params, f"corpora.{corpus}")
     gen = get(params, f"generators.{spec['generator']}")
-    settings, target = settings_for(params, corpus)
+    g = generation_params(params, corpus)
+    used = read_json(GENERATED.format(corpus=corpus)) if Path(GENERATED.format(corpus=corpus)).exists() else {}
+    lengths = {k: used.get(k, g[k]) for k in ("min_tokens", "max_tokens")}  # auto: as generation resolved it
     kind = ("generated with inline PHI tags" if uses_tags(gen, spec['generator']) else
             "generated without PHI tags (raw notes for machine annotation: its spans are empty)")
     return {"kind": kind, "generator": spec["generator"], "generator_plugin": gen["plugin"],
             "generator_config": gen.get("config") or {}, "decoder": spec["decoder"],
             "decoder_config": spec.get("config") or {},
-            "generation": {"seed": get(params, "generate.seed"), "target_tokens": target, "min_tokens": settings.min_tokens,
-                           "max_tokens": settings.max_tokens, "batch_size": settings.batch_size,
-                           "tag_safe": settings.tag_safe,
-                           "tag_distribution": generation_params(params, corpus).get("tag_distribution", "real")}}
+            "generation": {"seed": get(params, "generate.seed"), "target_tokens": int(g["target_tokens"]),
+                           **{k: (f"{v} (auto)" if g[k] == "auto" else v) for k, v in lengths.items()},
+                           "batch_size": int(g["batch_size"]), "tag_safe": bool(g["tag_safe"]),
+                           "tag_distribution": g.get("tag_distribution", "real")}}
 
 
 def source(params: dict[str, Any]) -> dict[str, Any]:

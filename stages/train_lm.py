@@ -9,7 +9,7 @@ from pathlib import Path
 
 from synthdeid import distributed
 from synthdeid.accounting import split_timing, write_json
-from synthdeid.canaries import CANARY_FILE, CanaryConfig, add_canaries, write_canaries
+from synthdeid.canaries import CANARY_FILE, DEFAULT_TEMPLATE, CanaryConfig, add_canaries, write_canaries
 from synthdeid.data_canaries import DataCanaryConfig, add_data_canaries, write_data_canaries
 from synthdeid.formats import read_jsonl
 from synthdeid.inline import special_tokens, strip_tags
@@ -65,6 +65,9 @@ def main() -> None:
     floor = floor if isinstance(floor, int) else 1
     real_lines = list(text["train"])
     if canaries is not None:  # only the in-memory training lines get them, never data/inline
+        if canaries.template is None:  # the language pack's sentence
+            pack = registry("language").create(get(params, "language"))
+            canaries = dataclasses.replace(canaries, template=pack.canary_template or DEFAULT_TEMPLATE)
         if not tagged:
             canaries = dataclasses.replace(canaries, template=strip_tags(canaries.template))
         text["train"], ids["train_ids"], record = add_canaries(

@@ -139,11 +139,20 @@ def test_canary_settings_and_pool_errors():
                 {"template": "{} without end"}, {"pool_size": 1}, {"repetitonz": [1]}):
         with pytest.raises(SynthdeidError):
             CanaryConfig.from_params(bad)
-    with pytest.raises(SynthdeidError, match="only 3 numeric tokens"):
-        numeric_pool(["a 1 2 3 1 2 3 <EOD>"], size=4, min_count=2)
-    with pytest.raises(SynthdeidError, match="canaries.min_count"):  # the generator's min_count is a floor
+    # a small corpus: the pool takes what there is, down to the generator's min_count, and says so
+    lines = ["a 1 2 3 1 2 3 4 4 4 5 <EOD>"]
+    assert numeric_pool(lines, size=4, min_count=3) == (("4", "1", "2", "3"), 2)
+    assert numeric_pool(lines, size=4, min_count=3, floor=1) == (("4", "1", "2", "3"), 2)
+    assert numeric_pool(lines, size=9, min_count=3, floor=1) == (("4", "1", "2", "3", "5"), 1)
+    assert numeric_pool(lines, size=9, min_count=3, floor=2) == (("4", "1", "2", "3"), 2)
+    assert numeric_pool(lines, size=1, min_count=3) == (("4",), 3)
+    with pytest.raises(SynthdeidError, match="canaries to null"):
+        numeric_pool(["a 1 2 3 1 <EOD>"], size=4, min_count=3, floor=2)
+    with pytest.raises(SynthdeidError, match="canaries to null"):  # the generator's min_count is a floor
         add_canaries(CanaryConfig(template=TEMPLATE, min_count=2), notes(50, 0), ["d"] * 50, LABELS,
                      min_count_floor=1000)
+    with pytest.raises(SynthdeidError, match="no template"):
+        add_canaries(CanaryConfig(min_count=2), notes(50, 0), ["d"] * 50, LABELS)
     with pytest.raises(SynthdeidError, match="malformed or unknown"):
         add_canaries(CanaryConfig(template="<EmailSTART> {} <EOD>", min_count=2), notes(50, 0), ["d"] * 50,
                      LABELS)

@@ -34,3 +34,45 @@ def test_a_tag_distribution_for_a_refill_model_is_refused(setting) -> None:
     with pytest.raises(InputError, match="tag_distribution: real") as err:
         settings_for(_params(tag_distribution=setting), "mlm_s", Refiller())
     assert "Refiller" in str(err.value) and "mlm_s" in str(err.value)
+
+
+class CharLM:
+    """An autoregressive stand-in whose tokens are characters (only ``encode`` is used here)."""
+
+    def encode(self, text: str) -> list[int]:
+        return [ord(c) for c in text]
+
+
+def test_auto_lengths_follow_the_training_notes_in_the_models_tokens(tmp_path, monkeypatch) -> None:
+    from synthdeid.lm import AutoregressiveLM
+
+    lines = [" ".join(["w"] * n) + " <EOD>" for n in range(1, 101)]  # 1 .. 100 words
+    (tmp_path / "data" / "inline").mkdir(parents=True)
+    (tmp_path / "data" / "inline" / "train.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    # whitespace tokens, markup not counted (a model that is not left-to-right)
+    settings, _ = settings_for(_params(min_tokens="auto", max_tokens="auto"), "mlm_s", Refiller())
+    assert (settings.min_tokens, settings.max_tokens) == (10, 99)
+    settings, _ = settings_for(_params(min_tokens="auto", max_tokens=500), "mlm_s", Refiller())
+    assert (settings.min_tokens, settings.max_tokens) == (10, 500)
+    # a left-to-right model: its own tokens (here characters, "<EOD>" included)
+    monkeypatch.setattr("synthdeid.stages.generate.AutoregressiveLM", CharLM)
+    monkeypatch.setattr("synthdeid.stages.generate.span_limits", lambda *a: ())
+    monkeypatch.setattr("synthdeid.stages.generate.start_bias", lambda *a: ())
+    settings, _ = settings_for(_params(min_tokens="auto", max_tokens="auto"), "mlm_s", CharLM())
+    assert (settings.min_tokens, settings.max_tokens) == (len(lines[9]), len(lines[98]))
+    assert not isinstance(CharLM(), AutoregressiveLM)  # the patch, not the protocol, made it left-to-right
+
+
+def test_length_settings_are_checked() -> None:
+    from synthdeid.note_lengths import quantile, resolve_lengths
+
+    assert quantile([5, 1, 3, 2, 4], 0.1) == 1 and quantile([5, 1, 3, 2, 4], 0.99) == 5
+    assert quantile(list(range(1, 11)), 0.5) == 5
+    assert resolve_lengths(50, 400, [], len) == (50, 400)  # numbers need no notes
+    assert resolve_lengths("auto", "auto", ["a b"] * 3, lambda s: len(s.split())) == (2, 3)  # max above min
+    for bad in (-1, 2.5, True, "long"):
+        with pytest.raises(InputError, match="auto or a whole number"):
+            resolve_lengths(bad, 400, ["a"], len)
+    with pytest.raises(InputError, match="dvc repro inline"):
+        resolve_lengths("auto", 400, [], len)

@@ -168,6 +168,23 @@ def test_training_reduces_loss_and_writes_outputs(trained, data):
     assert meta["config"]["block_size"] == 64 and meta["special_tokens"] == data.special_tokens
 
 
+def test_a_token_budget_sets_the_epochs(trained, data, tmp_path):
+    """max_train_tokens: the epochs the budget needs over one epoch's tokens, at most ``epochs``."""
+    from synthdeid.plugins.gpt2.config import GPT2Settings
+    from synthdeid.plugins.gpt2.generator import budget_epochs
+
+    cfg = GPT2Settings(**{**TINY, "epochs": 30, "max_train_tokens": 250_000})
+    assert [budget_epochs(cfg, n).epochs for n in (134_535, 125_000, 124_999, 1_000, 10**6)] == [2, 2, 3, 30, 1]
+    assert budget_epochs(GPT2Settings(**TINY), 10).epochs == 3  # no budget
+    with pytest.raises(SynthdeidError, match="max_train_tokens"):
+        GPT2Settings(**{**TINY, "max_train_tokens": -1})
+    _, metrics = trained
+    budget = metrics["train_tokens_per_epoch"] + 1  # two epochs of this corpus
+    got = gpt2_plugin.create({**TINY, "epochs": 10, "max_train_tokens": budget}).train(data, tmp_path)
+    assert got["epochs"] == got["epochs_run"] == 2
+    assert json.loads((tmp_path / "generator.json").read_text())["config"]["epochs"] == 2
+
+
 def test_same_data_and_config_give_same_weights(trained, data, tmp_path):
     out, _ = trained
     gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
@@ -302,3 +319,15 @@ def test_a_finished_row_kept_at_the_last_position_is_harmless(tiny_lm):
     out = greedy.generate(lazy, prompts, settings, torch.Generator())
     assert out[0] == [lazy.eod_id] and all(len(g) == 6 for g in out[1:])
     assert out[1:] == greedy.generate(lazy, prompts[1:], settings, torch.Generator())
+
+
+def test_one_cycle_schedule_runs_on_any_number_of_steps():
+    """A small corpus gives few steps: OneCycleLR's warm-up must still span 2 or more (it divides by it)."""
+    from synthdeid.plugins.hf_lm.train_loop import LoopSettings, _scheduler
+
+    for steps in range(1, 41):
+        opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)
+        sched = _scheduler(opt, steps, LoopSettings(batch_size=1, warmup=0.1))
+        for _ in range(steps):
+            opt.step()
+            sched.step()

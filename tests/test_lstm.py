@@ -17,7 +17,7 @@ from synthdeid.inline import TAG_KINDS, decode, special_tokens
 from synthdeid.lm import AutoregressiveLM, TrainingData
 from synthdeid.plugins import registry
 from synthdeid.plugins.lstm import UNK, LSTMConfig, LSTMGenerator, Vocab, next_lr
-from synthdeid.plugins.lstm.train import CHECKPOINT, CONFIG, HISTORY, MODEL, VOCAB, batchify
+from synthdeid.plugins.lstm.train import CHECKPOINT, CONFIG, HISTORY, MODEL, VOCAB, _stop, batchify
 
 from greedy_batching import assert_batch_equals_each_alone
 
@@ -175,6 +175,35 @@ def _state(path: Path) -> dict[str, torch.Tensor]:
 def _same_weights(a: Path, b: Path) -> bool:
     sa, sb = _state(a), _state(b)
     return sa.keys() == sb.keys() and all(torch.equal(sa[k], sb[k]) for k in sa)
+
+
+def test_training_length_follows_the_corpus():
+    """_stop: the budget in tokens, patience on the validation loss, and max_epochs as the cap."""
+    cfg = LSTMConfig.from_dict({"max_epochs": 50, "patience": 2, "max_train_tokens": 1000})
+    losses = lambda *v: [{"val_loss": x} for x in v]  # noqa: E731
+    assert _stop(cfg, [], 100) is None
+    assert _stop(cfg, losses(3, 2, 1), 100) is None
+    assert _stop(cfg, losses(3, 2, 1) * 4, 100) == "max_train_tokens"  # 12 epochs x 100 tokens
+    assert _stop(cfg, losses(3, 2, 2.5), 10) is None  # one epoch without a better loss
+    assert _stop(cfg, losses(3, 2, 2.5, 2), 10) == "patience"  # equal is not better
+    assert _stop(LSTMConfig.from_dict({"max_epochs": 3, "patience": 0}), losses(1, 2, 3), 10) == "max_epochs"
+    assert _stop(LSTMConfig.from_dict({"max_epochs": 9, "patience": 0}), losses(1, 2, 3), 10) is None
+    with pytest.raises(SynthdeidError, match="patience must be at least 0"):
+        LSTMConfig.from_dict({"patience": -1})
+
+
+def test_small_corpus_trains_until_convergence(tmp_path):
+    """With a high max_epochs, patience ends training once the validation loss stops falling, and a
+    budget in tokens ends it after the epoch that reaches the budget."""
+    data = toy_data(60, 20)
+    metrics = generator(max_epochs=200, patience=1, lr=20.0).train(data, tmp_path / "patience")
+    history = json.loads((tmp_path / "patience" / HISTORY).read_text())
+    assert metrics["stopped_by"] == "patience" and 2 < metrics["epochs"] == len(history) < 200
+    assert metrics["epochs"] == metrics["best_epoch"] + 1
+    assert history[-1]["val_loss"] >= metrics["best_val_loss"] == min(h["val_loss"] for h in history)
+    budget = 2 * metrics["train_tokens"] + 1  # reached in the third epoch
+    metrics = generator(max_epochs=200, patience=1, lr=20.0, max_train_tokens=budget).train(data, tmp_path / "budget")
+    assert (metrics["stopped_by"], metrics["epochs"]) == ("max_train_tokens", 3)
 
 
 def test_training_is_deterministic(tmp_path):

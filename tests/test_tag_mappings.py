@@ -22,6 +22,12 @@ ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
 SEPR_LABELS = {"First_Name", "Last_Name", "Age", "Phone_Number", "Location", "Health_Care_Unit",
                "Organization", "Date_Part", "Full_Date"}
+# the TYPEs of the i2b2 2014 (Stubbs & Uzuner 2015) and 2006 (Uzuner et al. 2007) guidelines
+I2B2_2014_LABELS = {"PATIENT", "DOCTOR", "USERNAME", "PROFESSION", "ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION",
+                    "STREET", "CITY", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "AGE", "DATE", "PHONE", "FAX",
+                    "EMAIL", "URL", "IPADDR", "SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE",
+                    "DEVICE", "BIOID", "IDNUM"}
+I2B2_2006_LABELS = {"PATIENT", "DOCTOR", "LOCATION", "HOSPITAL", "DATE", "ID", "PHONE", "AGE"}
 
 
 def test_builtin_mappings_map_onto_canonical_tags() -> None:
@@ -31,13 +37,32 @@ def test_builtin_mappings_map_onto_canonical_tags() -> None:
         assert mapping and set(mapping.values()) <= set(CANONICAL_TAGS), name
     assert set(label_mapping("sepr")) == SEPR_LABELS
     assert len(label_mapping("meddocan")) == 29  # every label of the MEDDOCAN guidelines
+    assert set(label_mapping("i2b2_2014")) == I2B2_2014_LABELS
+    assert set(label_mapping("i2b2_2006")) == I2B2_2006_LABELS
+
+
+def test_the_i2b2_mappings() -> None:
+    new, old = label_mapping("i2b2_2014"), label_mapping("i2b2_2006")
+    assert {k: v for k, v in new.items() if k in old} == {k: v for k, v in old.items() if k in new}  # they agree
+    assert {k for k, v in new.items() if v == "Name"} == {"PATIENT", "DOCTOR"}
+    assert {k for k, v in new.items() if v == "Address"} == {"STREET", "CITY", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER"}
+    assert {k for k, v in new.items() if v == "Internal_Location"} == {"ROOM", "DEPARTMENT"}
+    assert {k for k, v in new.items() if v == "Phone_fax"} == {"PHONE", "FAX"}
+    assert {k for k, v in new.items() if v == "URL_IP"} == {"URL", "IPADDR"}
+    assert {k for k, v in new.items() if v == "ID"} == {"USERNAME", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE",
+                                                         "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
+    assert (new["SSN"], new["HOSPITAL"], new["ORGANIZATION"], new["PROFESSION"]) == (
+        "SSN", "Hospital", "Organization_Company", "Profession")
+    assert (old["LOCATION"], old["ID"]) == ("Address", "ID")
+    tagset = TagSet(CANONICAL_TAGS, label_mapping("i2b2_2014"))
+    assert tagset.map("LOCATION-OTHER") == "Address" and tagset.map("Date") == "Date"
 
 
 def test_label_mapping_accepts_a_mapping_a_name_or_nothing() -> None:
     assert label_mapping(None) == label_mapping({}) == {}
     assert label_mapping({"PER": "Name"}) == {"PER": "Name"}
     assert label_mapping("meddocan")["NOMBRE_PERSONAL_SANITARIO"] == "Name"
-    with pytest.raises(InputError, match="(?s)no built-in tag mapping 'medocan'.*one of meddocan, sepr"):
+    with pytest.raises(InputError, match="(?s)no built-in tag mapping 'medocan'.*one of i2b2_2006, i2b2_2014, meddocan, sepr"):
         label_mapping("medocan")
     with pytest.raises(InputError, match="tags.mapping must be"):
         label_mapping(["meddocan"])
@@ -119,7 +144,7 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
     p = yaml.safe_load(Path("params.yaml").read_text())
     assert p["corpus"] | {"demo": None} == {"source": "files", "path": "../shared/data/meddocan/train", "format": "brat",
                                               "test_path": "../shared/data/meddocan/dev", "on_invalid": "fail",
-                                              "demo": None}
+                                              "format_options": {}, "demo": None}
     assert (p["language"], p["tags"]["mapping"], p["prepare"]["split"]) == ("es", "meddocan", [0.9, 0.1, 0.0])
     assert p["utility"]["rule_baseline"] is None
     assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"]) | set(p["machine_annotated"])

@@ -28,6 +28,11 @@ class GPT2Settings:
     pretrained: str | None = None
     # training
     epochs: int = 3
+    max_train_tokens: int = 0
+    """A training budget in tokens (0: none): training runs the epochs the budget needs (its tokens
+    over one epoch's, rounded up), at most ``epochs``, so a small corpus gets more epochs and a
+    large one fewer; the learning-rate schedule spans the epochs chosen. Not with gradual
+    unfreezing or DP, whose epochs are set stage by stage or spent by the privacy budget."""
     batch_size: int = 2
     """Blocks per step: small data needs many small steps (batch 2 reached a much lower validation
     loss than 8 after one epoch on the demo corpus; the demo preset uses 1: 2 epochs gave validation
@@ -68,6 +73,8 @@ class GPT2Settings:
 
         for key in ("n_layer", "n_embd", "n_head", "n_positions", "epochs", "batch_size", "min_frequency", "threads"):
             need(isinstance(getattr(self, key), int) and getattr(self, key) >= 1, f"{key} must be a positive integer")
+        need(isinstance(self.max_train_tokens, int) and self.max_train_tokens >= 0,
+             "max_train_tokens must be a whole number >= 0 (0: none)")
         need(self.n_embd % self.n_head == 0, f"n_embd ({self.n_embd}) must be divisible by n_head ({self.n_head})")
         need(self.block_size is None or self.block_size >= 2, "block_size must be at least 2")
         need(self.block_size is None or self.pretrained is not None or self.block_size <= self.n_positions,

@@ -4,6 +4,7 @@ the vocabulary adapted), train (packed blocks, gradual unfreezing or DP-SGD) and
 from __future__ import annotations
 
 import dataclasses
+import math
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +87,12 @@ class GPT2Generator:
         set_threads(self.config.threads)
         model, tok, cfg, info = self.build(data)
         model.to(torch_device(cfg.device))  # built on the CPU (seeded), then moved: the same initial weights
+        codec = InlineCodec(tok, data.special_tokens)
+        train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
+        cfg = budget_epochs(cfg, sum(len(b) for b in train_blocks))
         meta = {"generator": NAME, "config": config_dict(cfg), "special_tokens": list(data.special_tokens),
                 "vocab_transfer": info}
         write_json(out_dir / META_FILE, meta)
-        codec = InlineCodec(tok, data.special_tokens)
-        train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
                             warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
@@ -118,3 +120,12 @@ class GPT2Generator:
         model = GPT2LMHeadModel.from_pretrained(out_dir / "model").to(torch_device(self.config.device))
         tok = PreTrainedTokenizerFast.from_pretrained(out_dir / "model")
         return HFCausalLM(model, InlineCodec(tok, meta["special_tokens"]))
+
+
+def budget_epochs(cfg: GPT2Settings, epoch_tokens: int) -> GPT2Settings:
+    """``cfg`` with the epochs its ``max_train_tokens`` budget needs over ``epoch_tokens`` tokens an
+    epoch (rounded up, at least 1, at most ``epochs``); unchanged without a budget, with gradual
+    unfreezing or DP."""
+    if not cfg.max_train_tokens or cfg.gradual_unfreezing or cfg.dp is not None or epoch_tokens < 1:
+        return cfg
+    return dataclasses.replace(cfg, epochs=min(cfg.epochs, max(1, math.ceil(cfg.max_train_tokens / epoch_tokens))))

@@ -131,9 +131,10 @@ def _optimizer(model: Any, stage: Stage, settings: LoopSettings) -> torch.optim.
 def _scheduler(opt: torch.optim.Optimizer, steps: int, settings: LoopSettings) -> Any:
     warm = max(1, int(steps * settings.warmup))
     if settings.schedule == "one_cycle":
+        total = max(steps, 2)  # warm-up of at least 2 steps: OneCycleLR divides by (its steps - 1)
         return torch.optim.lr_scheduler.OneCycleLR(
-            opt, max_lr=[g["lr"] for g in opt.param_groups], total_steps=max(steps, 2),
-            pct_start=min(max(settings.warmup, 0.01), 0.99), anneal_strategy="cos")
+            opt, max_lr=[g["lr"] for g in opt.param_groups], total_steps=total,
+            pct_start=min(max(settings.warmup, 0.01, 2 / total), 0.99), anneal_strategy="cos")
     if settings.schedule == "cosine":
         def factor(step: int) -> float:
             if step < warm:

@@ -54,6 +54,14 @@ class LSTMConfig:
     min_count: int = 2
     """Words seen fewer times in training become ``<unk>`` (special tokens are always kept)."""
     max_epochs: int = 6
+    patience: int = 3
+    """Stop after this many epochs without a lower validation loss (the best epoch's weights are
+    what ``model.pt`` holds); 0: never stop early."""
+    max_train_tokens: int = 0
+    """A training budget in tokens (epochs x the training stream's tokens; 0: none): training stops
+    after the epoch that reaches it, so a corpus twice the size gets half the epochs and a small
+    corpus many more (deterministic, unlike a time limit). With a high ``max_epochs``, training
+    length follows the corpus: the budget bounds it, ``patience`` ends it at convergence."""
     clip: float = 0.25
     """Gradient norm clipping."""
     seed: int = 0
@@ -106,6 +114,9 @@ class LSTMConfig:
                      "min_count", "max_epochs", "threads"):
             if getattr(self, name) < 1:
                 raise bad(f"{name} must be at least 1, got {getattr(self, name)}")
+        for name in ("patience", "max_train_tokens"):
+            if getattr(self, name) < 0:
+                raise bad(f"{name} must be at least 0 (0: none), got {getattr(self, name)}")
         if not 0 <= self.dropout < 1:
             raise bad(f"dropout must be in [0, 1), got {self.dropout}")
         if self.lr <= 0 or self.min_lr <= 0 or self.clip <= 0:

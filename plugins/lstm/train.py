@@ -36,7 +36,7 @@ from .vocab import Vocab
 log = logging.getLogger("synthdeid.lstm")
 
 CONFIG, VOCAB, CHECKPOINT, MODEL, HISTORY = "config.json", "vocab.json", "checkpoint.pt", "model.pt", "history.json"
-RESUMABLE = ("max_epochs", "threads")
+RESUMABLE = ("max_epochs", "patience", "max_train_tokens", "threads")
 """Settings that may change between an interrupted training and its resumption."""
 
 
@@ -46,6 +46,21 @@ def next_lr(lr: float, val_loss: float, best_val_loss: float, backoff: float = 4
     if val_loss < best_val_loss:
         return lr
     return max(lr / backoff, min_lr)
+
+
+def _stop(config: LSTMConfig, history: list[dict[str, Any]], epoch_tokens: int) -> str | None:
+    """Why training stops before the next epoch (``max_epochs``, ``max_train_tokens``, ``patience``),
+    or None to go on; the history of a resumed training counts too."""
+    epochs = len(history)
+    if epochs >= config.max_epochs:
+        return "max_epochs"
+    if config.max_train_tokens and epochs * epoch_tokens >= config.max_train_tokens:
+        return "max_train_tokens"
+    if config.patience and history:
+        best = min(range(epochs), key=lambda i: (history[i]["val_loss"], i))
+        if epochs - 1 - best >= config.patience:
+            return "patience"
+    return None
 
 
 def batchify(ids: list[int], columns: int) -> torch.Tensor:
@@ -219,7 +234,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
     _save(config.to_dict(), out_dir / CONFIG)
 
     train_time, trained_tokens = 0.0, 0
-    while epoch < config.max_epochs:
+    while (stopped_by := _stop(config, history, int(train_data.numel()))) is None:
         epoch += 1
         t0 = time.perf_counter()
         train_loss, tokens = runner.run(epoch, lr, f"lstm epoch {epoch}/{config.max_epochs}")
@@ -244,6 +259,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
     best_entry = min(history, key=lambda h: h["val_loss"])
     return {
         "epochs": epoch,
+        "stopped_by": stopped_by,
         "resumed_from_epoch": resumed_from,
         "val_loss": history[-1]["val_loss"],
         "best_val_loss": best,
