@@ -1,4 +1,4 @@
-"""The ``synthdeid`` command: plugins, convert, validate, deidentify, export, preset, new-plugin."""
+"""The ``synthdeid`` command: plugins, convert, validate, check, deidentify, export, preset, new-plugin."""
 
 from __future__ import annotations
 
@@ -103,7 +103,19 @@ def _validation_tagset(args: argparse.Namespace) -> TagSet | None:
         from .tags import tagset_from_params
 
         return tagset_from_params(load_params(args.params))
-    return TagSet(CANONICAL_TAGS, label_mapping(args.mapping))
+    return TagSet(CANONICAL_TAGS, label_mapping(_mapping_file(args.mapping)))
+
+
+def _mapping_file(value: str | None) -> object:
+    """``--mapping``: a YAML file's mapping when ``value`` names a file, else the name as it is."""
+    if value and Path(value).is_file():
+        import yaml
+
+        try:
+            return yaml.safe_load(Path(value).read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as e:
+            raise InputError(f"not a YAML mapping ({e})", path=value, fix="write one `label: Tag` per line") from None
+    return value
 
 
 def cmd_validate(args: argparse.Namespace, out: Console) -> int:
@@ -223,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     labels = sv.add_mutually_exclusive_group()
     labels.add_argument("--any-labels", action="store_true",
                         help="accept labels outside the canonical tag set (e.g. before mapping them)")
-    labels.add_argument("--mapping", metavar="NAME", help="map labels with a built-in mapping first (meddocan, sepr)")
+    labels.add_argument("--mapping", metavar="NAME|FILE", help="map labels with a built-in mapping first (meddocan, "
+                        "sepr, i2b2_2014, i2b2_2006) or a YAML file of label: Tag lines")
     labels.add_argument("--params", metavar="FILE", help="map labels as the pipeline will: FILE's tags.mapping "
                         "and tags.keep_unmapped (e.g. params.yaml)")
     sv.set_defaults(run=cmd_validate)
@@ -267,9 +280,11 @@ def build_parser() -> argparse.ArgumentParser:
     snl.add_argument("--faker-locale", required=True, help="the Faker locale for names and places (e.g. no_NO)")
     snl.add_argument("--out", default=".", help="the folder to create the package in (default: the current one)")
     snl.set_defaults(run=cmd_new_plugin)
+    from .check import add_check_command
     from .review.cli import add_review_commands
     from .vocab_anonymize import add_anonymize_command
 
+    add_check_command(sub)
     add_review_commands(sub)
     add_anonymize_command(sub)
     return p

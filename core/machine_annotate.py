@@ -58,3 +58,15 @@ def annotation_stats(before: Sequence[Document], after: Sequence[Document]) -> d
         "documents_with_phi": sum(1 for d in after if d.spans),
         "input_spans_replaced": sum(len(d.spans) for d in before),
     }
+
+
+def require_some_phi(docs: Sequence[Document], annotated: Sequence[Document], stage: str, tagger: str,
+                     source: str) -> None:
+    """An error naming the upstream tagger when it found no PHI in any note: it learned nothing, and
+    every tagger trained on the corpus would fail later with a message about its own input."""
+    if docs and not any(d.spans for d in annotated):
+        raise InputError(f"{stage}: {tagger} found no PHI in any of the {len(docs)} notes: it learned nothing, "
+                         "so no tagger can train on this corpus", path=source,
+                         fix="train that tagger until it finds PHI: more epochs or a larger budget (taggers.NAME."
+                         "config max_epochs, max_train_tokens) or more annotated notes; `synthdeid check` shows "
+                         "how many the splits hold")

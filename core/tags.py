@@ -114,8 +114,14 @@ def tag_labels(mapping: Any) -> list[str]:
 
 
 def tagset_from_params(params: Mapping[str, Any]) -> TagSet:
-    """The tag set of ``params.yaml``'s ``tags`` (canonical tags, ``mapping``, ``keep_unmapped``)."""
+    """The tag set of ``params.yaml``'s ``tags`` (canonical tags, ``mapping``, ``keep_unmapped``).
+    Without a ``tags.mapping``, the language pack's own ``tag_map`` maps the corpus's labels (``es``:
+    MEDDOCAN's, ``en``: i2b2 2006 and 2014); a mapping in params replaces it."""
     from .params import get
 
-    return TagSet(CANONICAL_TAGS, label_mapping(get(dict(params), "tags.mapping")),
-                  bool(get(dict(params), "tags.keep_unmapped")))
+    mapping = label_mapping(get(dict(params), "tags.mapping"))
+    if not mapping and params.get("language"):
+        from .plugin_manager import registry
+
+        mapping = dict(registry("language").create(str(params["language"])).tag_map)
+    return TagSet(CANONICAL_TAGS, mapping, bool(get(dict(params), "tags.keep_unmapped")))

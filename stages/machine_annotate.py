@@ -17,7 +17,7 @@ from synthdeid.accounting import Counts
 from synthdeid.corpus_stats import write_phi_distribution
 from synthdeid.errors import InputError
 from synthdeid.formats import read_jsonl, write_jsonl
-from synthdeid.machine_annotate import annotation_stats, machine_annotate
+from synthdeid.machine_annotate import annotation_stats, machine_annotate, require_some_phi
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.split import check_share, share_indices
@@ -78,6 +78,10 @@ def main() -> None:
         tagger = tagger_from(params).load(Path(scratch) if share < 1 else Path(TAGGER.format(tagger=spec["tagger"])),
                                           pack.tokenize)
         annotated = machine_annotate(docs, tagger, counts, spec.get("require_phi", False), source)
+    upstream = (f"the tagger trained here on {extra['tagger_training']['train_documents']} real notes" if share < 1
+                else f"the tagger {TAGGER.format(tagger=spec['tagger'])} (stage train_tagger_{spec['tagger']}, "
+                f"data/metrics/train_tagger/{spec['tagger']}.json)")
+    require_some_phi(docs, annotated, f"machine_annotate@{name}", upstream, source)
     write_jsonl(annotated, OUT.format(name=name))
     counts.extra = {**extra, **annotation_stats(docs, annotated)}
     counts.write(METRICS.format(name=name))

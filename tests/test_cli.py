@@ -93,3 +93,8 @@ def test_validate_groups_unknown_labels_and_maps_them(tmp_path, capsys):
     params.write_text("tags:\n  mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}\n  keep_unmapped: false\n")
     assert main(["validate", str(path), "--params", str(params)]) == 0
     assert "40 documents, 40 spans" in capsys.readouterr().out
+    mapping = tmp_path / "labels.yaml"  # --mapping FILE: one `label: Tag` per line
+    mapping.write_text("NOMBRE_SUJETO_ASISTENCIA: Name\n")
+    assert main(["validate", str(path), "--mapping", str(mapping)]) == 0
+    mapping.write_text("NOMBRE_SUJETO_ASISTENCIA: Nombre\n")
+    assert main(["validate", str(path), "--mapping", str(mapping)]) == 1

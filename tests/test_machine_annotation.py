@@ -162,6 +162,20 @@ def test_bad_tagger_output_is_an_error_naming_the_note() -> None:
         machine_annotate(docs, FixedTagger({}, drop_last=True), Counts("t"), source="x.jsonl")
 
 
+def test_a_tagger_that_found_no_phi_anywhere_is_named_as_the_cause() -> None:
+    from synthdeid.machine_annotate import require_some_phi
+
+    docs = [Document.create("a", "Jan belde."), Document.create("b", "Goed geslapen.")]
+    nothing = machine_annotate(docs, FixedTagger({}), Counts("t"))
+    with pytest.raises(InputError, match=r"machine_annotate@m: the tagger data/taggers/real found no PHI in any of "
+                                         r"the 2 notes: it learned nothing") as err:
+        require_some_phi(docs, nothing, "machine_annotate@m", "the tagger data/taggers/real", "raw.jsonl")
+    assert "max_train_tokens" in str(err.value) and "raw.jsonl" in str(err.value)
+    found = machine_annotate(docs, FixedTagger({"a": [Span(0, 3, "Name")]}), Counts("t"))
+    require_some_phi(docs, found, "machine_annotate@m", "the tagger", "raw.jsonl")  # one span is enough
+    require_some_phi([], [], "machine_annotate@m", "the tagger", "raw.jsonl")  # nothing to annotate
+
+
 def test_phi_distribution_plot_file(tmp_path: Path) -> None:
     real = toy_docs(10, seed=0)
     path = write_phi_distribution(real, [untagged(d) for d in real], ["Name", "Date", "Age"], tmp_path / "p" / "x.csv")

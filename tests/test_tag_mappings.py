@@ -152,3 +152,19 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
     apply_preset("demo")
     assert yaml.safe_load(Path("params.yaml").read_text()) == before
     assert load_preset("meddocan", ROOT)["generators"]["lstm"]["config"] == load_preset("meddocan", ROOT)["generators"]["lstm_raw"]["config"]
+
+
+def test_without_a_mapping_the_language_packs_own_map_applies() -> None:
+    from synthdeid.tags import tagset_from_params
+
+    params = {"language": "es", "tags": {"mapping": {}, "keep_unmapped": False}}
+    assert tagset_from_params(params).map("NOMBRE_SUJETO_ASISTENCIA") == "Name"  # es knows MEDDOCAN's labels
+    params["language"] = "en"
+    assert tagset_from_params(params).map("MEDICALRECORD") == "ID"  # en knows i2b2's
+    params["tags"]["mapping"] = {"MRN": "ID"}  # a mapping in params replaces the pack's
+    assert tagset_from_params(params).map("MRN") == "ID"
+    with pytest.raises(InputError, match="MEDICALRECORD"):
+        tagset_from_params(params).map("MEDICALRECORD")
+    params = {"language": "nl", "tags": {"mapping": {}, "keep_unmapped": False}}
+    with pytest.raises(InputError, match="NOMBRE_SUJETO_ASISTENCIA"):
+        tagset_from_params(params).map("NOMBRE_SUJETO_ASISTENCIA")

@@ -1,0 +1,90 @@
+"""``synthdeid check``: the corpus and params read before any training; sizes, labels after mapping,
+splits, auto settings resolved on this corpus, warnings for a small test split, and problems (with
+their fixes) for what will not run."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+import yaml
+
+from synthdeid import Document, Span
+from synthdeid.check import check, f1_halfwidth, inline_length
+from synthdeid.cli import main
+from synthdeid.formats import write_jsonl
+from stage_runner import repo_params
+from toy_notes import toy_docs
+
+
+def _project(tmp_path, docs, **corpus) -> dict:
+    write_jsonl(docs, tmp_path / "notes.jsonl")
+    params = repo_params()
+    params["corpus"] |= {"source": "files", "path": str(tmp_path / "notes.jsonl"), "format": "jsonl", **corpus}
+    return params
+
+
+def _with_numbers(docs: list[Document]) -> list[Document]:
+    """Each note gets a phone-like run of numbers, so the canaries find a pool."""
+    out = []
+    for i, d in enumerate(docs):
+        extra = " Tel 06 " + " ".join(str(10 + (i + k) % 12) for k in range(4)) + "."
+        out.append(Document.create(d.id, d.text + extra, list(d.spans)))
+    return out
+
+
+def test_a_small_corpus_is_described_and_its_settings_resolved(tmp_path) -> None:
+    docs = _with_numbers(toy_docs(300, seed=1))
+    report = check(_project(tmp_path, docs))
+    assert report.facts["documents"] == 300
+    assert report.facts["PHI spans"] == sum(len(d.spans) for d in docs)
+    assert report.labels == {"Date": sum(s.label == "Date" for d in docs for s in d.spans),
+                             "Name": sum(s.label == "Name" for d in docs for s in d.spans)}
+    assert report.facts["train split"].startswith("240 documents")
+    stream = report.facts["training stream (LSTM tokens: words, tags, <EOD>)"]
+    assert stream == sum(inline_length(d) for d in docs if d.id in _train_ids(tmp_path, docs))
+    # the LSTM's budget over this stream, capped by max_epochs (params.yaml: 0.9M tokens, 100 epochs)
+    lstm = repo_params()["generators"]["lstm"]["config"]
+    epochs = min(lstm["max_epochs"], math.ceil(lstm["max_train_tokens"] / stream))
+    assert report.resolved["generators.lstm"] == f"at most {epochs} epochs, fewer by patience"
+    assert "corpora.lstm_p" in report.resolved and "tokens in all" in report.resolved["corpora.lstm_p"]
+    assert any("PHI entities" in w and "95% interval" in w for w in report.warnings)  # a few hundred at most
+    assert report.problems == []
+
+
+def _train_ids(tmp_path, docs) -> set[str]:
+    from synthdeid.accounting import Counts
+    from synthdeid.split import prepare_splits
+
+    params = repo_params()
+    parts = prepare_splits(docs, [], params["prepare"]["split"], params["prepare"]["seed"], Counts("t"))
+    return {d.id for d in parts["train"]}
+
+
+def test_what_will_not_work_is_a_problem_with_its_fix(tmp_path, capsys) -> None:
+    names = ["Jansen", "de Vries", "Bakker", "Visser", "Smit"]  # no numbers at all: the canaries have
+    docs = [Document.create(f"n{i}", f"Mw. {n} kwam langs.", [Span(4, 4 + len(n), "Name")])  # nothing to
+            for i, n in enumerate(names * 8)]  # hide a secret among
+    docs = [Document.create(d.id, d.text + f" Kamer {chr(97 + i % 26)}.", list(d.spans)) for i, d in enumerate(docs)]
+    bad = Document.create("bad", "Gezien door Piet.", [Span(12, 16, "Arts")])  # a label nobody mapped
+    params = _project(tmp_path, [*docs, bad])
+    report = check(params)
+    assert any("unknown label" in p and "Arts" in p for p in report.problems)
+    assert any(p.startswith("generators.lstm.canaries:") and "fix: set this generator's canaries to null" in p
+               for p in report.problems)
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    assert main(["check", "--params", str(tmp_path / "params.yaml")]) == 1
+    out = capsys.readouterr().out
+    assert "problem(s): the study will not run as configured" in out and "Arts" in out
+
+
+def test_an_empty_test_split_is_a_problem(tmp_path) -> None:
+    params = _project(tmp_path, _with_numbers(toy_docs(60, seed=3)))
+    params["prepare"]["split"] = [0.9, 0.1, 0.0]
+    report = check(params)
+    assert any("test split is empty" in p and "corpus.test_path" in p for p in report.problems)
+
+
+def test_f1_halfwidth() -> None:
+    assert f1_halfwidth(100) == pytest.approx(1.96 * 0.04)
+    assert f1_halfwidth(41) > 0.12 > f1_halfwidth(44)
