@@ -20,10 +20,9 @@ from pathlib import Path
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import atomic_folder, each_record, read_text
+from .textfile import each_record, read_text, write_each
 
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)(?:\t(.*))?$")
-_SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 _OTHER_LINE = re.compile(r"^(?:[REAMN]\d+|\*|#\d*)\t")
 _MAX_DIGITS = 15
 
@@ -115,43 +114,16 @@ def read_brat(
 
 
 def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
-    """Write one ``.txt``/``.ann`` pair per document; returns the count."""
-    root = Path(folder)
-    if root.exists() and not root.is_dir():
-        raise InputError("is a file, not a folder", path=root, fix="name a new or empty folder for BRAT output")
-    if root.is_dir() and any(root.iterdir()):
-        raise InputError("the folder is not empty: writing would overwrite or mix notes",
-                         path=root, fix="write to a new or empty folder")
-    with atomic_folder(root) as tmp:
-        return _write_pairs(docs, tmp)
+    """Write one ``.txt``/``.ann`` pair per document into a new or empty folder; returns the count."""
+    return write_each(docs, folder, ".txt", _write_pair, "BRAT")
 
 
-def _write_pairs(docs: Iterable[Document], root: Path) -> int:
-    n = 0
-    written: dict[str, str] = {}
-    for doc in docs:
-        if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
-            raise InputError(
-                "the document id cannot be used as a file name",
-                doc_id=doc.id,
-                fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)",
-            )
-        key = doc.id.casefold()
-        if key in written:
-            raise InputError(
-                f"two documents would be written to the same file {doc.id}.txt (the first is {written[key]!r})",
-                doc_id=doc.id, fix="give every document a unique id (ids differing only in case collide)",
-            )
-        written[key] = doc.id
-        txt = root / f"{doc.id}.txt"
-        txt.parent.mkdir(parents=True, exist_ok=True)
-        # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
-        shift = 1 if doc.text.startswith("\ufeff") else 0
-        txt.write_text("\ufeff" * shift + doc.text, encoding="utf-8", newline="")
-        lines = [
-            f"T{i}\t{s.label} {s.start + shift} {s.end + shift}\t{_norm(doc.surface(s))}\n"
-            for i, s in enumerate(doc.spans, start=1)
-        ]
-        txt.with_suffix(".ann").write_text("".join(lines), encoding="utf-8", newline="\n")
-        n += 1
-    return n
+def _write_pair(doc: Document, txt: Path) -> None:
+    # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
+    shift = 1 if doc.text.startswith("\ufeff") else 0
+    txt.write_text("\ufeff" * shift + doc.text, encoding="utf-8", newline="")
+    lines = [
+        f"T{i}\t{s.label} {s.start + shift} {s.end + shift}\t{_norm(doc.surface(s))}\n"
+        for i, s in enumerate(doc.spans, start=1)
+    ]
+    txt.with_suffix(".ann").write_text("".join(lines), encoding="utf-8", newline="\n")

@@ -35,7 +35,7 @@ from typing import Any
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import atomic_folder, each_record, read_text
+from .textfile import each_record, read_text, write_each
 
 OPTIONS = ("newlines",)
 NEWLINES = ("keep", "xml")
@@ -53,7 +53,6 @@ CATEGORIES: dict[str, str] = {
 """The i2b2-2014 category (element name) of each TYPE; the writer looks labels up in upper case."""
 ROOT = "deIdi2b2"
 TAG_ATTRIBUTES = ("id", "start", "end", "text", "TYPE", "comment")
-_SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 _OFFSET = re.compile(r"[0-9]{1,15}")
 _NOT_XML = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _UTF8 = {"utf-8", "utf8"}
@@ -316,26 +315,5 @@ def write_i2b2(docs: Iterable[Document], folder: str | Path) -> int:
     if root.suffix.lower() == ".xml" and not root.is_dir():
         raise InputError("i2b2 output is a folder (one ID.xml per document), not one .xml file", path=root,
                          fix="name a new or empty folder (e.g. without the .xml suffix)")
-    if root.exists() and not root.is_dir():
-        raise InputError("is a file, not a folder", path=root, fix="name a new or empty folder for i2b2 output")
-    if root.is_dir() and any(root.iterdir()):
-        raise InputError("the folder is not empty: writing would overwrite or mix notes", path=root,
-                         fix="write to a new or empty folder")
-    with atomic_folder(root) as tmp:
-        n = 0
-        written: dict[str, str] = {}
-        for doc in docs:
-            if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
-                raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
-                                 fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
-            key = doc.id.casefold()
-            if key in written:
-                raise InputError(f"two documents would be written to the same file {doc.id}.xml (the first is "
-                                 f"{written[key]!r})", doc_id=doc.id,
-                                 fix="give every document a unique id (ids differing only in case collide)")
-            written[key] = doc.id
-            out = tmp / f"{doc.id}.xml"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            out.write_text(to_i2b2_xml(doc), encoding="utf-8", newline="\n")
-            n += 1
-    return n
+    return write_each(docs, root, ".xml", lambda doc, out: out.write_text(to_i2b2_xml(doc), encoding="utf-8",
+                                                                           newline="\n"), "i2b2")

@@ -4,16 +4,14 @@ folder of ``.txt`` files, which keeps no spans: only de-identified text goes the
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from ..errors import InputError
 from ..records import Document
 from ..tags import TagSet
-from .textfile import atomic_folder, each_record, read_text
+from .textfile import each_record, read_text, write_each
 
-_SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 
 
 def _note(path: Path, doc_id: str) -> Document:
@@ -43,20 +41,6 @@ def read_plain(
 
 def write_plain(docs: Iterable[Document], folder: str | Path) -> int:
     """One ``ID.txt`` per document, into a new or empty folder; spans are not written."""
-    root = Path(folder)
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
-        raise InputError("exists and is not an empty folder", path=root, fix="write to a new or empty folder")
-    with atomic_folder(root) as tmp:
-        n = 0
-        seen: set[str] = set()
-        for doc in docs:
-            if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/") or doc.id.casefold() in seen:
-                raise InputError("the document id cannot be used as a file name here (unsafe or used twice)",
-                                 doc_id=doc.id, fix="use unique ids of letters, digits, '.', '-', '_' and '/'")
-            seen.add(doc.id.casefold())
-            out = tmp / f"{doc.id}.txt"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
-            out.write_text("\ufeff" * doc.text.startswith("\ufeff") + doc.text, encoding="utf-8", newline="")
-            n += 1
-    return n
+    # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
+    return write_each(docs, folder, ".txt", lambda doc, out: out.write_text(
+        "\ufeff" * doc.text.startswith("\ufeff") + doc.text, encoding="utf-8", newline=""), "plain-text")

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from ..errors import InputError
+
+if TYPE_CHECKING:
+    from ..records import Document
 
 T = TypeVar("T")
 
@@ -106,3 +110,36 @@ def atomic_folder(path: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
+"""A document id usable as a relative file name (letters, digits, '.', '-', '_', '/' between parts)."""
+
+
+def write_each(docs: Iterable[Document], folder: str | Path, suffix: str,
+               write: Callable[[Document, Path], None], what: str) -> int:
+    """Each document into its own ``ID{suffix}`` file (``write(doc, path)``, which may add files
+    beside it) in a new or empty ``folder`` that appears only once all are written; an id that is no
+    safe file name, or collides with another ignoring case, is refused. Returns the number written."""
+    root = Path(folder)
+    if root.exists() and not root.is_dir():
+        raise InputError("is a file, not a folder", path=root, fix=f"name a new or empty folder for {what} output")
+    if root.is_dir() and any(root.iterdir()):
+        raise InputError("the folder is not empty: writing would overwrite or mix notes", path=root,
+                         fix="write to a new or empty folder")
+    with atomic_folder(root) as tmp:
+        written: dict[str, str] = {}
+        for doc in docs:
+            if not SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
+                raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
+                                 fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
+            key = doc.id.casefold()
+            if key in written:
+                raise InputError(f"two documents would be written to the same file {doc.id}{suffix} (the first "
+                                 f"is {written[key]!r})", doc_id=doc.id,
+                                 fix="give every document a unique id (ids differing only in case collide)")
+            written[key] = doc.id
+            out = tmp / f"{doc.id}{suffix}"
+            out.parent.mkdir(parents=True, exist_ok=True)
+            write(doc, out)
+    return len(written)

@@ -33,7 +33,7 @@ from typing import Any
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
-from .textfile import atomic_folder, atomic_write, each_record, read_text
+from .textfile import atomic_write, each_record, read_text, write_each
 
 OPTIONS = ("labels",)
 NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
@@ -44,7 +44,6 @@ _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos);")
 ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _ID = re.compile(r"([^\s<>]+)\t")
-_SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
 LABELS_FIX = "set corpus.format_options.labels (or --format-option labels=...) to the tag names"
 
 
@@ -247,25 +246,6 @@ def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
 
 
 def _write_folder(docs: Iterable[Document], root: Path) -> int:
-    if root.is_dir() and any(root.iterdir()):
-        raise InputError("the folder is not empty: writing would overwrite or mix notes", path=root,
-                         fix="write to a new or empty folder")
-    with atomic_folder(root) as tmp:
-        n = 0
-        seen: dict[str, str] = {}
-        for doc in docs:
-            if not _SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
-                raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
-                                 fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
-            if doc.id.casefold() in seen:
-                raise InputError(f"two documents would be written to the same file {doc.id}.txt (the first is "
-                                 f"{seen[doc.id.casefold()]!r})", doc_id=doc.id,
-                                 fix="give every document a unique id (ids differing only in case collide)")
-            seen[doc.id.casefold()] = doc.id
-            out = tmp / f"{doc.id}.txt"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            # a text that starts with U+FEFF gets a byte-order mark before it, which the reader drops
-            out.write_text("\ufeff" * doc.text.startswith("\ufeff") + encode_tagged(doc), encoding="utf-8",
-                           newline="")
-            n += 1
-    return n
+    # a text that starts with U+FEFF gets a byte-order mark before it, which the reader drops
+    return write_each(docs, root, ".txt", lambda doc, out: out.write_text(
+        "\ufeff" * doc.text.startswith("\ufeff") + encode_tagged(doc), encoding="utf-8", newline=""), "xml_inline")
