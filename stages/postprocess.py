@@ -50,6 +50,16 @@ def main() -> None:
         else:
             docs.append(decoded.document)
             counts.kept()
+    generator = get(params, f"corpora.{corpus}.generator")
+    utility = params.get("utility") or {}
+    trained_on = set(utility.get("synthetic") or []) | set(utility.get("augmented") or [])
+    if corpus in trained_on and docs and not any(d.spans for d in docs) and labels:
+        raise SynthdeidError(
+            f"postprocess@{corpus}: the {len(docs)} notes generate@{corpus} wrote hold no PHI tags, so the taggers "
+            f"of utility.synthetic/augmented cannot train on them: generator {generator!r} learned none (stage "
+            f"train_lm@{generator}; its validation loss is in data/metrics/train_lm/{generator}.json); train it "
+            f"longer or on more notes (generators.{generator}.config: max_epochs, max_train_tokens), or check that "
+            "the training notes hold PHI (`synthdeid check`)")
     real = list(read_jsonl(REAL))
     fresh = FreshSettings.from_param(get(params, f"corpora.{corpus}").get("fresh_surrogates", False),
                                      f"corpora.{corpus}.fresh_surrogates")
@@ -57,7 +67,6 @@ def main() -> None:
         raise SynthdeidError(
             f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
             f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
-    generator = get(params, f"corpora.{corpus}.generator")
     if fresh is not None and fresh.shapes == "training" and (get(params, f"generators.{generator}").get("config") or {}).get("dp"):
         raise SynthdeidError(
             f"corpora.{corpus}.fresh_surrogates.shapes: training models the surrogates on the training notes' spans, "

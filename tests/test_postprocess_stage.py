@@ -58,3 +58,19 @@ def test_bad_settings_fail_before_writing(tmp_path: Path, monkeypatch: pytest.Mo
         _run(tmp_path, _workspace(tmp_path, fresh, dp), monkeypatch)
     assert says in capsys.readouterr().err
     assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()
+
+
+def test_a_corpus_without_tags_for_the_taggers_names_its_generator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    params = _workspace(tmp_path, False)
+    (tmp_path / "data/synthetic/x/raw.jsonl").write_text(
+        json.dumps({"id": "x-0", "text": "Goed geslapen ."}) + "\n", encoding="utf-8")
+    _run(tmp_path, params, monkeypatch)  # no tagger trains on it: written as it is
+    assert [d.spans for d in read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")] == [()]
+    (tmp_path / "data/synthetic/x/documents.jsonl").unlink()
+    with pytest.raises(SystemExit):
+        _run(tmp_path, {**params, "utility": {"synthetic": ["x"], "augmented": []}}, monkeypatch)
+    err = " ".join(capsys.readouterr().err.split())
+    assert "postprocess@x: the 1 notes generate@x wrote hold no PHI tags" in err
+    assert "generator 'g' learned none (stage train_lm@g" in err and "max_train_tokens" in err
+    assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()
