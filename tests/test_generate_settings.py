@@ -20,7 +20,9 @@ class Refiller:
 
 def _params(**corpus) -> dict:
     params = repo_params()
-    params["corpora"]["mlm_s"] = {"generator": "mlm", "decoder": "nucleus", "config": {"top_p": 0.95}, **corpus}
+    # fixed lengths unless a test asks for auto (auto reads the training notes, absent here)
+    params["corpora"]["mlm_s"] = {"generator": "mlm", "decoder": "nucleus", "config": {"top_p": 0.95},
+                                  "min_tokens": 50, "max_tokens": 400, **corpus}
     return params
 
 
