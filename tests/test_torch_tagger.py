@@ -200,7 +200,8 @@ def test_loading_a_folder_without_weights_names_the_fix(trained: dict[str, Any],
 
 def test_a_token_budget_stops_training_after_the_epoch_that_reaches_it(tmp_path: Path) -> None:
     train = toy_docs(10)
-    tokens = sum(len(w.words) for w in doc_windows(train, default_tokenize, "line", 128, labelled=True))
+    split = W.split_tokens(default_tokenize, "suffix")  # the default token_split
+    tokens = sum(len(w.words) for w in doc_windows(train, split, "line", 128, labelled=True))
     m = create({**FAST, "max_epochs": 9, "patience": 9, "max_train_tokens": 2 * tokens + 1}).train(
         train, toy_docs(3, seed=1), tmp_path, default_tokenize)
     assert m["epochs_run"] == 3 and m["stopped_by"] == "max_train_tokens" and m["train_tokens"] == tokens
@@ -247,3 +248,59 @@ def test_lower_thresholds_find_at_least_as_much(trained: dict[str, Any]) -> None
     assert tokens[0] <= tokens[1] <= tokens[2] and counts[2] > 0
     with pytest.raises(SynthdeidError, match="min_confidence"):
         model.predict_min_confidence(docs, 0.0)
+
+
+# ---- tokens cut for tagging (token_split) ----------------------------------------------------
+
+def _abbreviating(line: str) -> list[tuple[int, int]]:
+    """A pack tokenizer that keeps a final period on a capital letter or an ordinal (``H.``, ``4º.``)."""
+    import re
+
+    return [m.span() for m in re.finditer(r"[A-Z]\.|\w+º?\.?(?=\s|$)|\w+|[^\w\s]", line)]
+
+
+def test_token_split_cuts_what_a_gold_span_may_end_on() -> None:
+    line = "Sexo: H. Calle 4º. 06-1234"
+    words = lambda split: [line[a:b] for a, b in W.split_tokens(_abbreviating, split)(line)]  # noqa: E731
+    assert words("pack") == ["Sexo", ":", "H.", "Calle", "4º.", "06", "-", "1234"]
+    assert words("suffix") == ["Sexo", ":", "H", ".", "Calle", "4º", ".", "06", "-", "1234"]
+    joined = [line[a:b] for a, b in W.split_tokens(lambda t: [(0, len(t))], "punctuation")(line)]
+    assert joined == ["Sexo", ":", "H", ".", "Calle", "4º", ".", "06", "-", "1234"]
+    assert W.split_tokens(lambda t: [(0, len(t))], "suffix")("...") == [(0, 3)]  # no word to cut it from
+    with pytest.raises(ValueError, match="pack, suffix, punctuation"):
+        W.split_tokens(_abbreviating, "chars")
+
+
+def _sex_notes(n: int, seed: int) -> list[Document]:
+    import random
+
+    rng, docs = random.Random(seed), []
+    for i in range(n):
+        sex, age = rng.choice("HM"), rng.randint(20, 90)
+        text = f"Edad: {age} Sexo: {sex}.\nIngreso por dolor."
+        start = text.index("Sexo: ") + 6
+        docs.append(Document.create(f"n{seed}-{i}", text, [Span(start, start + 1, "Other")]))
+    return docs
+
+
+@pytest.mark.parametrize("split, exact", [("pack", False), ("suffix", True), ("punctuation", True)])
+def test_a_span_before_a_kept_on_period_is_found_only_when_the_period_is_cut(
+        tmp_path: Path, split: str, exact: bool) -> None:
+    tagger = create({**FAST, "max_epochs": 8, "token_split": split})
+    tagger.train(_sex_notes(30, 0), _sex_notes(5, 1), tmp_path, _abbreviating)
+    unseen = _sex_notes(10, 2)
+    f1 = W.entity_f1([d.spans for d in unseen], tagger.trained.predict(unseen))["f1"]
+    assert (f1 == 1.0) if exact else (f1 == 0.0)  # with the pack's tokens "H." can only be tagged whole
+
+
+def test_a_tagger_saved_before_token_split_loads_with_the_packs_tokens(trained: dict[str, Any], tmp_path: Path) -> None:
+    import json
+    import shutil
+
+    for f in trained["out"].iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    meta = json.loads((tmp_path / "tagger.json").read_text(encoding="utf-8"))
+    del meta["config"]["token_split"]
+    (tmp_path / "tagger.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert create({}).load(tmp_path, default_tokenize).config.token_split == "pack"
+    assert create({}).load(trained["out"], default_tokenize).config.token_split == "suffix"

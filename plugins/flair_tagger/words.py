@@ -11,6 +11,7 @@ read as ``O``. Spans never overlap because words never do.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 
@@ -18,6 +19,39 @@ from synthdeid.records import Document, Span
 
 Word = tuple[int, int]
 Tokenize = Callable[[str], list[tuple[int, int]]]
+
+
+SPLITS = ("pack", "suffix", "punctuation")
+_PIECE = re.compile(r"\w+|[^\w\s]")
+
+
+def split_tokens(tokenize: Tokenize, split: str) -> Tokenize:
+    """The pack's tokenizer, its tokens cut further for tagging: ``pack`` keeps them; ``suffix``
+    cuts punctuation off a token's end, one character a token (``H.`` -> ``H`` ``.``, ``1º.`` ->
+    ``1º`` ``.``), where an abbreviation-aware pack keeps it on; ``punctuation`` also cuts inside
+    (word-character runs and single punctuation marks: ``06-1234`` -> ``06`` ``-`` ``1234``).
+    A gold span that ends before a kept-on period (MEDDOCAN's ``Sexo: H.``) can only be tagged
+    exactly when the period is its own token."""
+    if split not in SPLITS:
+        raise ValueError(f"split must be one of {', '.join(SPLITS)}, got {split!r}")
+    if split == "pack":
+        return tokenize
+
+    def cut(line: str) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b in tokenize(line):
+            if split == "punctuation":
+                out.extend(m.span() for m in _PIECE.finditer(line, a, b))
+                continue
+            end = b
+            while end - a > 1 and not line[end - 1].isalnum() and not line[end - 1].isspace() \
+                    and any(c.isalnum() for c in line[a:end - 1]):
+                end -= 1
+            out.append((a, end))
+            out.extend((i, i + 1) for i in range(end, b))
+        return out
+
+    return cut
 
 
 def _strip(text: str, a: int, b: int) -> Word | None:

@@ -79,7 +79,7 @@ class TrainedTorchTagger:
         self.net = net.eval()
         self.vocab = vocab
         self.config = config
-        self.tokenize = tokenize
+        self.tokenize = W.split_tokens(tokenize, config.token_split)
 
     def windows(self, docs: Sequence[Document]) -> tuple[list[Window], list[Encoded]]:
         wins = doc_windows(docs, self.tokenize, self.config.context, self.config.max_tokens, labelled=False)
@@ -118,7 +118,8 @@ class TorchTagger:
             raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
                                  "train on an annotated corpus")
         dev, dropped = W.restrict_labels(dev, labels)
-        wins = doc_windows(train, tokenize, cfg.context, cfg.max_tokens, labelled=True)
+        wins = doc_windows(train, W.split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens,
+                           labelled=True)
         vocab = Vocab.build(((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
                             labels, cfg.max_word_chars)
         tag_index = {t: i for i, t in enumerate(vocab.tags)}
@@ -170,7 +171,7 @@ class TorchTagger:
         missing = [f for f in (WEIGHTS, VOCAB) if not (out_dir / f).exists()]
         if missing:
             raise SynthdeidError(f"{out_dir} has no {', '.join(missing)}; retrain the tagger")
-        config = TorchTaggerConfig(**meta["config"])
+        config = TorchTaggerConfig(**{"token_split": "pack", **meta["config"]})  # saved before token_split: the pack's tokens
         vocab = Vocab.from_json(json.loads((out_dir / VOCAB).read_text(encoding="utf-8")))
         net = _network(vocab, config)
         net.load_state_dict(load_file(str(out_dir / WEIGHTS)))
