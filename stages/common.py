@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from synthdeid.allocator import keep_freed_memory
 from synthdeid.errors import SynthdeidError
 
 LM_SPLITS = ("train", "dev")
@@ -26,7 +25,7 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
 
     Once the stage is done, its objects are frozen out of the cyclic GC: the interpreter's exit
     would otherwise walk every torch/flair object again (0.3-0.9 s a stage, about 20 s of a
-    44-stage smoke run). Freed memory is kept for reuse (``synthdeid.allocator``)."""
+    44-stage smoke run)."""
 
     @functools.wraps(fn)
     def run() -> None:
@@ -35,7 +34,6 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
             # a stage that fails (or is killed) must not leave the last run's figures looking current
             # (dvc repro removes every output first; this covers `python -m synthdeid.stages.NAME`)
             Path(metrics).unlink(missing_ok=True)
-        keep_freed_memory()
         try:
             fn()
         except SynthdeidError as e:
