@@ -30,9 +30,11 @@ from typing import Any
 
 import torch
 
-from synthdeid.generate import GenerationSettings, corpus_prompts, count_tokens
+from synthdeid.generate import corpus_prompts, count_tokens
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import strip_tags
-from synthdeid.lm import AutoregressiveLM, uses_tags
+from synthdeid.lm import uses_tags
+from synthdeid.api import AutoregressiveLM
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 

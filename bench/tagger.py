@@ -34,7 +34,7 @@ REFERENCE = "flair_chars"
 
 def setups(epochs: int, torch_max_epochs: int, threads: int) -> dict[str, tuple[str, dict[str, Any]]]:
     """Bench name -> (tagger plugin, config)."""
-    flair = {"hidden_size": 128, "max_epochs": epochs, "mini_batch_size": 32, "threads": threads}
+    flair = {"hidden_size": 128, "max_epochs": epochs, "batch_size": 32, "threads": threads}
     return {
         "flair_chars": ("flair_bilstm_crf", {**flair, "use_characters": True}),
         "flair_onehot": ("flair_bilstm_crf", {**flair, "use_characters": False}),

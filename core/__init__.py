@@ -1,7 +1,7 @@
 """synthdeid: structure-aware synthetic clinical notes for de-identification."""
 
 from .errors import InputError, SurrogateError, SynthdeidError, UnknownPluginError
-from .hookspecs import hookimpl
+from synthdeid.api import hookimpl
 from .records import Document, Span
 from .tags import CANONICAL_TAGS, TagSet
 

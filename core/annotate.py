@@ -4,35 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import Protocol
 
+from .api import Annotator, BatchAnnotator
 from .errors import InputError
 from .records import Document, Span
 from .tags import TagSet
 
-
-class Annotator(Protocol):
-    """What an annotator plugin's factory returns."""
-
-    def annotate(self, text: str) -> list[Span]:
-        """PHI spans of ``text`` with canonical labels (non-overlapping)."""
-        ...
-
-
 BATCH = 64
-"""Notes per call of an annotator's optional ``annotate_many(texts) -> list[list[Span]]`` (a
-model-based annotator predicts a batch at once; rule-based ones need only ``annotate``)."""
+"""Notes per call of a ``BatchAnnotator``'s ``annotate_many`` (a model-based annotator predicts a
+batch at once; rule-based ones need only ``annotate``)."""
 
 
 def _spans(docs: Iterable[Document], annotator: Annotator) -> Iterator[tuple[Document, list[Span]]]:
-    many = getattr(annotator, "annotate_many", None)
-    if many is None:
+    if not isinstance(annotator, BatchAnnotator):
         for doc in docs:
             yield doc, annotator.annotate(doc.text)
         return
     docs = iter(docs)
     while batch := list(islice(docs, BATCH)):
-        predicted = many([d.text for d in batch])
+        predicted = annotator.annotate_many([d.text for d in batch])
         if len(predicted) != len(batch):
             raise InputError(f"the annotator returned spans for {len(predicted)} of {len(batch)} notes",
                              doc_id=batch[0].id, fix="this is a bug in the annotator plugin; report it")

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from . import paths
 from .accounting import write_json
 from .config import from_mapping
 from .errors import InputError, SynthdeidError
@@ -156,7 +157,7 @@ def numeric_pool(lines: Sequence[str], size: int, min_count: int, floor: int = 1
         return pool, floor
     raise InputError(f"canaries: the training text holds {len(pool)} numeric token(s) seen {floor}+ times "
                      f"(the generator's min_count), and the canaries' secret needs at least {MIN_POOL}",
-                     path="data/inline/train.txt",
+                     path=paths.inline_text("train"),
                      fix="set this generator's canaries to null (a corpus this small has no numbers to hide "
                      "a secret among), or lower the generator's min_count")
 

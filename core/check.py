@@ -160,7 +160,7 @@ def _resolve_generator(report: CheckReport, name: str, spec: Mapping[str, Any], 
         epochs = min(cfg.get("max_epochs", 6), math.ceil(cfg["max_train_tokens"] / max(stream, 1)))
         report.resolved[f"generators.{name}"] = f"at most {epochs} epochs, fewer by patience"
     elif plugin == "gpt2" and cfg.get("max_train_tokens"):
-        epochs = min(cfg.get("epochs", 3), math.ceil(cfg["max_train_tokens"] / max(stream, 1)))
+        epochs = min(cfg.get("max_epochs", cfg.get("epochs", 3)), math.ceil(cfg["max_train_tokens"] / max(stream, 1)))
         report.resolved[f"generators.{name}"] = f"about {epochs} epochs (fewer: BPE counts more tokens)"
     floor = int(cfg.get("min_count", 2)) if plugin == "lstm" else 1  # a word-level model's <unk> threshold
     canaries = spec.get("canaries")

@@ -4,10 +4,13 @@ whole list. Used by the ``corpus`` stage and by ``synthdeid check``."""
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from .errors import InputError
 from .formats import read_documents
+from .formats.textfile import atomic_write
 from .params import get
 from .records import Document
 from .tags import TagSet, tagset_from_params
@@ -83,3 +86,11 @@ def load_test_set(params: dict, errors: list[InputError] | None = None) -> list[
         return []
     return read_source(path, get(params, "corpus.format"), tagset_from_params(params), on_invalid(params),
                        [] if errors is None else errors, format_options(params))
+
+
+def write_rejected(errors: list[InputError], path: str | Path) -> None:
+    """One JSON line per rejected record: where it is, what is wrong and the fix."""
+    with atomic_write(path) as f:
+        for e in errors:
+            f.write(json.dumps({"path": e.path, "line": e.line, "document": e.doc_id, "problem": e.problem,
+                                "fix": e.fix}, ensure_ascii=False) + "\n")

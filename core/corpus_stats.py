@@ -5,17 +5,16 @@ from __future__ import annotations
 
 import csv
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .api import Tokenize
 from .inline import TAG_KINDS
 from .records import Document
 
-Offsets = Callable[[str], list[tuple[int, int]]]
 
-
-def size_stats(docs: Sequence[Document], tokenize: Offsets, split_sentences: Offsets) -> dict[str, Any]:
+def size_stats(docs: Sequence[Document], tokenize: Tokenize, split_sentences: Tokenize) -> dict[str, Any]:
     """Documents, tokens, vocabulary, PHI instances, sentences and tokens per sentence (Table 4)."""
     vocab: set[str] = set()
     n_tokens = n_sentences = 0

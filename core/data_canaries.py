@@ -26,13 +26,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from . import paths
 from .accounting import write_json
 from .canaries import Canary, insert_canaries
 from .config import from_mapping
 from .errors import InputError, SynthdeidError
 from .inline import EOD, PAR
 
-RECORD = "data/canaries/{name}.json"
 _TAG = re.compile(r"^<[A-Za-z][A-Za-z0-9_]*?(START|END)>$")
 
 
@@ -111,12 +111,12 @@ def draw_data_canaries(config: DataCanaryConfig, lines: Sequence[str], min_count
     pool = suffix_pool(lines, min_count)
     if len(pool) < 20:
         raise InputError(f"data_canaries: only {len(pool)} words occur {min_count}+ times in the training text; "
-                         "a high-perplexity suffix needs at least 20 to draw from", path="data/inline/train.txt",
+                         "a high-perplexity suffix needs at least 20 to draw from", path=paths.inline_text("train"),
                          fix="lower generators.NAME.data_canaries.min_count (not below the generator's min_count)")
     hosts = [i for i, line in enumerate(lines) if prefix_of(line, config.prefix_tokens)]
     if not hosts:
         raise InputError("data_canaries: no training note has a token before its first PHI span to start a prefix",
-                         path="data/inline/train.txt", fix="set generators.NAME.data_canaries to null")
+                         path=paths.inline_text("train"), fix="set generators.NAME.data_canaries to null")
     rng = random.Random(f"data-canaries-{config.seed}")
     members = [(reps, f"member-{reps}x-{j + 1}") for reps in config.repetitions for j in range(config.per_repetition)]
     wanted = members + [(0, f"nonmember-{j + 1}") for j in range(config.nonmembers)]
@@ -165,7 +165,7 @@ class DataCanary:
 
 def write_data_canaries(record: dict[str, Any] | None, name: str, root: Path = Path(".")) -> Path:
     """``data/canaries/NAME.json``: the record, or ``{"canaries": null}`` for a generator without them."""
-    path = root / RECORD.format(name=name)
+    path = root / paths.data_canaries(name)
     write_json(record if record is not None else {"canaries": None}, path)
     return path
 

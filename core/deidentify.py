@@ -13,11 +13,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .annotate import Annotator, annotate_documents
+from .annotate import annotate_documents
+from synthdeid.api import Annotator
 from .errors import InputError
 from .formats import guess_format, write_documents
 from .formats.plaintext import write_plain
-from .language import LanguagePack
+from synthdeid.api import LanguagePack
 from .plugin_manager import registry
 from .pseudonymize import pseudonymize, substitute
 from .records import Document

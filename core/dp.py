@@ -21,6 +21,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
 
+from .config import check_bounds, setting
 from .errors import SynthdeidError
 from .language import derive_seed
 
@@ -44,21 +45,25 @@ def require_opacus() -> Any:
 
 @dataclass(frozen=True)
 class DPConfig:
-    """The ``dp`` section of a generator config: give ``noise_multiplier`` or ``target_epsilon``."""
+    """The ``dp`` section of a generator config: give ``noise_multiplier`` or ``target_epsilon``.
 
-    noise_multiplier: float | None = None
+    ``max_grad_norm`` keeps its name (Opacus' and the DP-SGD literature's): it is the per-note
+    clipping bound that scales the noise and the privacy guarantee, not the optimisation-only
+    clipping of the whole batch's gradient that the generators call ``grad_clip``."""
+
+    noise_multiplier: float | None = setting(None, gt=0, lt=math.inf)
     """Noise standard deviation relative to ``max_grad_norm``."""
-    target_epsilon: float | None = None
+    target_epsilon: float | None = setting(None, gt=0, lt=math.inf)
     """Or: the noise multiplier is chosen so that training ends at this epsilon."""
-    delta: float | None = None
-    """Defaults to 1 / (10 x the number of training notes)."""
-    max_grad_norm: float = 1.0
+    delta: float | None = setting(None, gt=0, lt=1)
+    """Defaults to 1 / (10 x the number of training notes); keep it well below 1 / the number of notes."""
+    max_grad_norm: float = setting(1.0, gt=0, lt=math.inf)
     """Every note's gradient is clipped to this L2 norm before the noise."""
-    batch_size: int = 64
+    batch_size: int = setting(64, ge=2)
     """Expected notes per step: each note joins a step's batch with probability batch_size / notes."""
-    max_tokens: int = 512
+    max_tokens: int = setting(512, ge=2)
     """A note is one sample; longer notes are truncated (counted in the metrics)."""
-    accountant: str = "rdp"
+    accountant: str = setting("rdp", choices=ACCOUNTANTS)
     """``rdp`` (Renyi DP) or ``prv`` (privacy random variables, tighter)."""
 
     def __post_init__(self) -> None:
@@ -67,21 +72,10 @@ class DPConfig:
 
         if (self.noise_multiplier is None) == (self.target_epsilon is None):
             raise bad("give exactly one of noise_multiplier and target_epsilon")
+        check_bounds(self, "dp")
         for key in ("noise_multiplier", "target_epsilon", "delta", "max_grad_norm"):
-            value = getattr(self, key)
-            if value is None:
-                continue
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                raise bad(f"{key} must be a positive number, not {value!r}")
-            object.__setattr__(self, key, float(value))
-        if self.delta is not None and self.delta >= 1:
-            raise bad(f"delta must be below 1 (well below 1 / the number of notes), not {self.delta}")
-        for key in ("batch_size", "max_tokens"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 2:
-                raise bad(f"{key} must be a whole number >= 2, not {value!r}")
-        if self.accountant not in ACCOUNTANTS:
-            raise bad(f"accountant must be one of {', '.join(ACCOUNTANTS)}, not {self.accountant!r}")
+            if getattr(self, key) is not None:
+                object.__setattr__(self, key, float(getattr(self, key)))
 
     @classmethod
     def parse(cls, value: Any, what: str = "dp") -> "DPConfig | None":

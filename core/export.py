@@ -11,13 +11,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from . import paths
 from .errors import InputError
 from .formats import write_documents
 from .formats.conll import to_bio
 from .records import Document, label_counts
+from synthdeid.api import Tokenize
 
 TARGETS = ("hf", "spacy", "conll", "brat", "jsonl")
-Tokenize = Callable[[str], list[tuple[int, int]]]
 
 
 def _need(module: str) -> Any:
@@ -166,25 +167,20 @@ def export_corpus(docs: Sequence[Document], output: str | Path, to: str, *, name
     return len(docs)
 
 
-SYNTHETIC = "data/synthetic/{name}/documents.jsonl"
-DATASHEET = "data/reports/datasheets/{name}.md"
-PSEUDONYMIZED = "data/pseudonymized/train.jsonl"
-
-
 def resolve_corpus(corpus: str) -> tuple[Path, str, str | None]:
     """(path, name, datasheet text) of a corpus named as the study names it (``lstm_p``, ``lstm_m``,
     ``pseudonymized``: the pseudonymized real training notes) or given by its path."""
     if corpus == "pseudonymized":
-        path, name = Path(PSEUDONYMIZED), corpus
-    elif Path(SYNTHETIC.format(name=corpus)).exists():
-        path, name = Path(SYNTHETIC.format(name=corpus)), corpus
+        path, name = Path(paths.pseudonymized("train")), corpus
+    elif Path(paths.synthetic_corpus(corpus)).exists():
+        path, name = Path(paths.synthetic_corpus(corpus)), corpus
     elif Path(corpus).exists():
         path = Path(corpus)
         name = path.parent.name if path.name == "documents.jsonl" else path.stem
     else:
-        known = sorted(p.parent.name for p in Path().glob(SYNTHETIC.format(name="*")))
+        known = sorted(p.parent.name for p in Path().glob(paths.synthetic_corpus("*")))
         raise InputError(f"no corpus {corpus!r}", fix="name a corpus the study wrote (" + ", ".join(known + ["pseudonymized"])
                          + ") or the path of a corpus file or folder")
-    sheet = Path(DATASHEET.format(name=name))
-    datasheet = sheet.read_text(encoding="utf-8") if path == Path(SYNTHETIC.format(name=name)) and sheet.exists() else None
+    sheet = Path(paths.datasheet(name))
+    datasheet = sheet.read_text(encoding="utf-8") if path == Path(paths.synthetic_corpus(name)) and sheet.exists() else None
     return path, name, datasheet

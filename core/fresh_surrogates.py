@@ -36,10 +36,12 @@ from typing import Any
 from .audit.leakage import normalise_whitespace, phi_leakage, real_phi_strings
 from .audit.tokens import tokenize_documents
 from .errors import SurrogateError, SynthdeidError
-from .language import LanguagePack, derive_seed
+from .language import derive_seed
+from synthdeid.api import LanguagePack
 from .pseudonymize import pseudonymize
 from .records import Document
 from .span_shapes import ShapeBank
+from synthdeid.api import Tokenize
 
 MAX_ATTEMPTS = 10
 SHARED_NOTES = 3
@@ -47,7 +49,6 @@ SHARED_NOTES = 3
 SHIFTED_LABELS = frozenset({"Date", "Age"})
 """Labels whose surrogates are shifted consistently within a note (exempt from the cross-span check)."""
 
-Tokenize = Callable[[str], list[tuple[int, int]]]
 SHAPES = ("generated", "training")
 
 

@@ -3,57 +3,21 @@ corpus size; plus the step-by-step sampling loop that the sampling decoders use.
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 import torch
 
+from .api import AutoregressiveLM, CorpusGenerator, Decoder, GenerationSettings
+from . import paths
 from .errors import InputError
-from .lm import AutoregressiveLM
 from .tagmask import TagMask
 
 Choose = Callable[[torch.Tensor, torch.Generator], torch.Tensor]
 """Pick one token per row from masked logits ``[rows, vocab]``."""
-
-
-@dataclass(frozen=True)
-class GenerationSettings:
-    min_tokens: int = 50
-    max_tokens: int = 400
-    tag_safe: bool = True
-    batch_size: int = 32
-    span_limits: tuple[tuple[str, int], ...] = ()
-    """(label, model tokens): a span of the label still open after this many tokens is closed."""
-    start_bias: tuple[tuple[str, float], ...] = ()
-    """(label, log-factor) added to the label's START tag where a span may open (``tag_distribution``)."""
-
-    def __post_init__(self) -> None:
-        if not 0 <= self.min_tokens < self.max_tokens:
-            raise InputError(
-                f"generation needs 0 <= min_tokens < max_tokens, got {self.min_tokens} and {self.max_tokens}",
-                path="params.yaml", fix="raise generate.max_tokens or lower generate.min_tokens",
-            )
-        if self.batch_size < 1:
-            raise InputError("generate.batch_size must be at least 1", path="params.yaml", fix="e.g. 32")
-
-
-class Decoder(Protocol):
-    """What a decoder plugin's factory returns."""
-
-    name: str
-
-    def check(self, model: Any) -> None:
-        """Raise ``SynthdeidError`` naming the generator and decoder when they do not work
-        together; called when the stage starts, before any generation."""
-        ...
-
-    def generate(self, model: Any, prompts: list[list[int]], settings: GenerationSettings,
-                 rng: torch.Generator) -> list[list[int]]:
-        """Generated token ids for each prompt (without the prompt)."""
-        ...
 
 
 def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
@@ -87,7 +51,7 @@ def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], setti
 def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str]]:
     """An endless seeded stream of (note number, prompt): the prompts shuffled, then again."""
     if not prompts:
-        raise InputError("there are no prompts to generate from", path="data/inline/prompts.jsonl",
+        raise InputError("there are no prompts to generate from", path=paths.PROMPTS,
                          fix="the dev split is empty: give prepare.split a non-zero dev share")
     rnd = random.Random(seed)
     n = 0
@@ -157,3 +121,11 @@ def generate_corpus(model: Any, decoder: Decoder, prompts: Sequence[str], settin
                 progress(count_tokens(text))
         batch_no += 1  # the last batch is kept whole: no generated note is thrown away
     return notes
+
+
+def corpus_writer(model: AutoregressiveLM | CorpusGenerator) -> Callable[..., list[tuple[str, str]]]:
+    """What writes a loaded generator's corpus: its own ``generate_corpus`` (a ``CorpusGenerator``),
+    or the shared loop above for an ``AutoregressiveLM`` (same signature, model bound)."""
+    if isinstance(model, CorpusGenerator):
+        return model.generate_corpus
+    return functools.partial(generate_corpus, model)

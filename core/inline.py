@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from .errors import InputError
 from .records import Document, Span
+from synthdeid.api import Tokenize
 
 PAR = "<PAR>"
 EOD = "<EOD>"
@@ -29,7 +30,6 @@ _MARKER = re.compile(
 )
 _RESERVED = re.compile(r"<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
-Tokenize = Callable[[str], list[tuple[int, int]]]
 
 
 def start_tag(label: str) -> str:

@@ -24,7 +24,7 @@ from .metrics.curves import curve_rows
 from .progress import track
 from .records import Document
 from .split import share_indices
-from .tagger import Tagger, Tokenize
+from synthdeid.api import Tagger, Tokenize
 from .utility import hold_out, train_and_predict
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import torch
 
-from .lm import AutoregressiveLM
+from .api import AutoregressiveLM, ContextLimited
 from .progress import counter
 
 END_MARGIN = 2
@@ -59,7 +59,9 @@ class SequenceScore:
 
 def context_limit(lm: AutoregressiveLM) -> int | None:
     """Most tokens (prefix + targets) scored unchanged by ``lm``, or None for no limit."""
-    limit = getattr(lm, "max_length", None)
+    if not isinstance(lm, ContextLimited):
+        return None
+    limit = lm.max_length
     return limit - END_MARGIN if isinstance(limit, int) and limit > END_MARGIN else None
 
 

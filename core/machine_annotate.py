@@ -13,7 +13,7 @@ from .accounting import Counts
 from .errors import InputError, SynthdeidError
 from .progress import track
 from .records import Document, label_counts
-from .tagger import TrainedTagger
+from synthdeid.api import TrainedTagger
 
 BATCH = 256
 """Notes per ``predict`` call (the tagger batches its windows itself; this only paces the progress bar)."""

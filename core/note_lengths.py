@@ -12,6 +12,7 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from . import paths
 from .errors import InputError
 
 AUTO = "auto"
@@ -46,7 +47,7 @@ def resolve_lengths(min_setting: Any, max_setting: Any, lines: Sequence[str],
     lengths = [count(line) for line in lines if line.strip()]
     if not lengths:
         raise InputError("min_tokens/max_tokens: auto needs the training notes, and there are none",
-                         path="data/inline/train.txt", fix="run the inline stage (dvc repro inline)")
+                         path=paths.inline_text("train"), fix="run the inline stage (dvc repro inline)")
     if lo == AUTO:
         lo = quantile(lengths, MIN_QUANTILE)
     if hi == AUTO:

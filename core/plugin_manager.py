@@ -9,7 +9,7 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs
+from . import api
 from .errors import SynthdeidError
 from .registry import Entry, Registry
 
@@ -32,15 +32,8 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.privacy",
 )
 
-# hook name -> registry kind
-KINDS: dict[str, str] = {
-    "register_annotators": "annotator",
-    "register_generators": "generator",
-    "register_decoders": "decoder",
-    "register_taggers": "tagger",
-    "register_privacy_metrics": "privacy_metric",
-    "register_languages": "language",
-}
+KINDS: dict[str, str] = api.HOOK_KINDS
+"""Hook name -> registry kind."""
 
 LOAD_ENV = "SYNTHDEID_LOAD_PLUGINS"
 
@@ -56,7 +49,7 @@ def get_plugin_manager() -> pluggy.PluginManager:
     which third-party packages are loaded; built-ins are always loaded.
     """
     pm = pluggy.PluginManager("synthdeid")
-    pm.add_hookspecs(hookspecs)
+    pm.add_hookspecs(api)
     for name in DEFAULT_PLUGINS:
         pm.register(importlib.import_module(name), name=name)
     only = os.environ.get(LOAD_ENV)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import difflib
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,6 +121,26 @@ class Gate:
             if number > self.limits[t.key]:
                 out.append(f"{t.what}: {value} > {t.key} = {self.limits[t.key]:g}")
         return out
+
+    def verdict(self, failures: Sequence[str]) -> dict[str, Any]:
+        """The ``gate`` entry of a corpus's privacy metrics for the thresholds it exceeded."""
+        return {"passed": not failures, "failures": list(failures), "limits": dict(self.limits),
+                "override": self.override, "overridden": bool(failures and self.override)}
+
+    def refusal(self, corpus: str, failures: Sequence[str], notes: Iterable[Mapping[str, Any]],
+                metrics_path: str, page: str) -> SynthdeidError | None:
+        """The error that stops a corpus over the thresholds from being published (``None`` when
+        it passed, or the override publishes it): the failures and the five notes with the longest
+        verbatim runs."""
+        if not failures or self.override:
+            return None
+        worst = sorted(notes, key=lambda r: -(r.get("longest_run") or 0))[:5]
+        return SynthdeidError(
+            f"privacy gate: corpus {corpus!r} is not published:\n  - " + "\n  - ".join(failures)
+            + "\n  worst notes (longest verbatim run): "
+            + ", ".join(f"{r['synthetic_id']} ({r.get('longest_run')} tokens from {r.get('real_id')})" for r in worst)
+            + f"\n  see {metrics_path} and {page}; to publish anyway set "
+            "privacy.gate.override: true (and say why in the datasheet)")
 
 
 OVERRIDE_WARNING = ("privacy.gate.override is true: corpora over the privacy thresholds are published anyway; "

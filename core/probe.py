@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import torch
 
 from .inline import end_tag
-from .lm import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM
 from .lm_score import END_MARGIN, context_limit
 
 _SPECIAL = re.compile(r"<PAR>|<EOD>|<unk>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Collection
 
 from .errors import SurrogateError
-from .language import LanguagePack, derive_seed
+from .language import derive_seed
+from synthdeid.api import LanguagePack
 from .records import Document, Span
 
 

@@ -1,53 +1,9 @@
-"""What tagger plugins provide: a de-identification (NER) model trained on standoff documents
-that predicts standoff spans.
-
-A tagger plugin's factory (``register_taggers``) takes its config mapping and returns a
-``Tagger``; ``Tagger.train`` writes a model directory; ``Tagger.load`` reads it back as a
-``TrainedTagger``. Documents are tokenized with the language pack's tokenizer, which the stage
-passes in, so taggers work for any language.
-"""
+"""Recall-biased decoding of a tagger's per-token probabilities (``synthdeid.api.RecallTunable``).
+The tagger contract itself is declared in ``synthdeid.api``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
-
-from .records import Document, Span
-
-Tokenize = Callable[[str], list[tuple[int, int]]]
-
-
-class TrainedTagger(Protocol):
-    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
-        """Predicted spans per document (the documents' own spans are ignored). Every document
-        gets a prediction, long ones included (windowed, never truncated)."""
-        ...
-
-
-@runtime_checkable
-class RecallTunable(Protocol):
-    """An optional capability of a trained tagger with per-token probabilities: predict with a
-    threshold that favours recall (missing PHI is worse than over-redacting)."""
-
-    def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
-        """Spans per document where each token whose probability of being PHI (1 - P(O)) reaches
-        ``min_confidence`` is PHI, with its most probable label; 0.5 is close to the best path,
-        lower values find more PHI at some precision."""
-        ...
-
-
-class Tagger(Protocol):
-    name: str
-
-    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-              tokenize: Tokenize) -> dict[str, Any]:
-        """Train on ``train`` (model selection on ``dev``), save to ``out_dir`` (resolved config
-        included); returns training metrics."""
-        ...
-
-    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTagger:
-        ...
+from collections.abc import Sequence
 
 
 def recall_biased_tags(probs: Sequence[Sequence[float]], tags: Sequence[str], min_confidence: float) -> list[int]:

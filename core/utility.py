@@ -14,7 +14,7 @@ from .metrics import compare_systems, entity_scores
 from .params import get
 from .plugin_manager import registry
 from .records import Document, Span
-from .tagger import Tagger, Tokenize
+from synthdeid.api import Tagger, Tokenize
 
 KINDS = ("real", "synthetic", "augmented")
 

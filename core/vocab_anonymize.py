@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from . import paths
+from .api import Generator, VocabAnonymizer
 from .errors import InputError, SynthdeidError
 
 _START = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)START>")
@@ -92,23 +94,20 @@ def unk_tokens(n: int, seed: int, taken: Iterable[str] = ()) -> list[str]:
     return out
 
 
-def anonymize_model_dir(model_dir: Path, lines: Sequence[str], settings: VocabAnonymization) -> dict[str, Any]:
-    """Anonymize the vocabulary of the trained generator in ``model_dir`` with the PHI tokens of
-    its training text ``lines``; returns (and writes to ``vocab_anonymization.json``) the counts."""
+def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[str],
+                        settings: VocabAnonymization) -> dict[str, Any]:
+    """Anonymize the vocabulary of the model ``generator`` trained in ``model_dir`` with the PHI
+    tokens of its training text ``lines``; returns (and writes to ``vocab_anonymization.json``) the
+    counts. The generator must declare the capability (``synthdeid.api.VocabAnonymizer``)."""
+    if not isinstance(generator, VocabAnonymizer):
+        raise SynthdeidError(
+            f"{model_dir}: vocabulary anonymization is not supported for the {generator.name!r} generator (it "
+            "declares no anonymize_vocab): a byte-level BPE writes a name as subwords shared with ordinary words, "
+            "and renaming vocabulary entries would break the merges; use a word-level generator (lstm), or fresh "
+            "surrogates after generation")
     model_dir = Path(model_dir)
     tokens = phi_tokens(lines, settings.labels, settings.min_share)
-    if (model_dir / "generator.json").exists():
-        plugin = json.loads((model_dir / "generator.json").read_text(encoding="utf-8")).get("generator")
-        raise SynthdeidError(
-            f"{model_dir}: vocabulary anonymization is not supported for the {plugin!r} generator: its byte-level "
-            "BPE writes a name as subwords shared with ordinary words, and renaming vocabulary entries would "
-            "break the merges; use a word-level generator (lstm), or fresh surrogates after generation")
-    if not (model_dir / "vocab.json").exists():
-        raise InputError("no trained word-level model here (vocab.json is missing)", path=model_dir,
-                         fix="point the command at an lstm model directory, e.g. data/models/lstm")
-    from synthdeid.plugins.lstm.anonymize import replace_tokens
-
-    replaced = replace_tokens(model_dir, tokens, settings.seed)
+    replaced = generator.anonymize_vocab(model_dir, tokens, settings.seed)
     report = {"labels": list(settings.labels) if settings.labels else None, "min_share": settings.min_share,
               "phi_tokens_found": len(tokens), "replaced": replaced}
     from .accounting import write_json
@@ -122,12 +121,14 @@ def add_anonymize_command(sub: Any) -> None:
     p = sub.add_parser("anonymize-vocab", help="replace the PHI tokens of a trained generator's vocabulary "
                                                "by random <unk_N> tokens (Verkijk & Vossen)")
     p.add_argument("model_dir", type=Path)
-    p.add_argument("--text", type=Path, default=Path("data/inline/train.txt"),
+    p.add_argument("--text", type=Path, default=Path(paths.inline_text("train")),
                    help="the inline training text the model learned from (default: data/inline/train.txt)")
     p.add_argument("--labels", nargs="+", default=["Name"], help="PHI labels to remove (default: Name); 'all' for every label")
     p.add_argument("--min-share", type=float, default=0.5,
                    help="remove a token when at least this share of its occurrences is inside such spans")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--generator", default="lstm",
+                   help="the generator plugin that trained MODEL_DIR (default: lstm; generators.NAME.plugin in params)")
     p.set_defaults(run=_cmd_anonymize)
 
 
@@ -137,7 +138,10 @@ def _cmd_anonymize(args: Any, out: Any) -> int:
                          fix="run the inline stage (dvc repro inline) or pass --text")
     lines = [x for x in args.text.read_text(encoding="utf-8").split("\n") if x.strip()]
     labels = None if args.labels == ["all"] else tuple(args.labels)
-    report = anonymize_model_dir(args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed))
+    from .plugin_manager import registry
+
+    generator = registry("generator").create(args.generator)
+    report = anonymize_model_dir(generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed))
     out.print(f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
               f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}")
     return 0

@@ -25,12 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
-from synthdeid.lm import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
 
 if TYPE_CHECKING:
     import torch
 
-    from synthdeid.generate import GenerationSettings
+    from synthdeid.api import GenerationSettings
     from synthdeid.tagmask import TagMask
 
 NEG_INF = -math.inf
@@ -119,6 +119,9 @@ class BeamSearch:
         for key in ("prefer_phi", "require_phi"):
             if not isinstance(getattr(self, key), bool):
                 raise SynthdeidError(f"decoder 'beam' needs true or false as {key}, got {getattr(self, key)!r}")
+
+    def spec(self) -> BeamSpec:
+        return BeamSpec(self.num_beams, float(self.length_penalty), self.no_repeat_ngram_size, self.prefer_phi)
 
     def check(self, model: Any) -> None:
         if not isinstance(model, AutoregressiveLM):
@@ -233,5 +236,5 @@ def _candidates(logp: torch.Tensor, scores: torch.Tensor) -> list[list[tuple[flo
 
 
 @hookimpl
-def register_decoders(register: Any) -> None:
+def register_decoders(register: RegisterDecoder) -> None:
     register("beam", lambda config: from_mapping(BeamSearch, config, "decoder 'beam'"))

@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
-from synthdeid.lm import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, CorpusGenerator, RegisterDecoder, SamplingSpec
 
 if TYPE_CHECKING:
     import torch
 
-    from synthdeid.generate import GenerationSettings
+    from synthdeid.api import GenerationSettings
 
 
 _BLOCK = 64
@@ -83,7 +83,7 @@ class _Sampling:
     name = "sampling"
 
     def check(self, model: Any) -> None:
-        if not (isinstance(model, AutoregressiveLM) or hasattr(model, "generate_corpus")):
+        if not isinstance(model, (AutoregressiveLM, CorpusGenerator)):
             raise SynthdeidError(f"decoder {self.name!r} cannot drive {type(model).__name__}: it needs an "
                                  "autoregressive generator (lstm, gpt2, causal_lm) or mlm_fill")
 
@@ -101,6 +101,9 @@ class _Sampling:
 class Greedy(_Sampling):
     name = "greedy"
 
+    def spec(self) -> SamplingSpec:
+        return SamplingSpec("greedy", temperature=0.0)
+
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         return logits.argmax(dim=-1)
 
@@ -113,6 +116,9 @@ class Temperature(_Sampling):
     def __post_init__(self) -> None:
         if self.temperature <= 0:
             raise SynthdeidError("temperature must be > 0 (use the greedy decoder for argmax)")
+
+    def spec(self) -> SamplingSpec:
+        return SamplingSpec("temperature", temperature=self.temperature)
 
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         return _sample(logits, self.temperature, rng)
@@ -127,6 +133,9 @@ class TopK(_Sampling):
     def __post_init__(self) -> None:
         if self.top_k < 1 or self.temperature <= 0:
             raise SynthdeidError("top_k needs top_k >= 1 and temperature > 0")
+
+    def spec(self) -> SamplingSpec:
+        return SamplingSpec("top_k", temperature=self.temperature, top_k=self.top_k)
 
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         k = min(self.top_k, logits.shape[-1])
@@ -144,6 +153,9 @@ class Nucleus(_Sampling):
         if not 0 < self.top_p <= 1 or self.temperature <= 0:
             raise SynthdeidError("nucleus needs 0 < top_p <= 1 and temperature > 0")
 
+    def spec(self) -> SamplingSpec:
+        return SamplingSpec("nucleus", temperature=self.temperature, top_p=self.top_p)
+
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         import torch
 
@@ -153,6 +165,6 @@ class Nucleus(_Sampling):
 
 
 @hookimpl
-def register_decoders(register: Any) -> None:
+def register_decoders(register: RegisterDecoder) -> None:
     for cls in (Greedy, Temperature, TopK, Nucleus):
         register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"))

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from synthdeid import Span, SynthdeidError, hookimpl
+from synthdeid.api import RegisterAnnotator
 
 DEDUCE_TAGS: dict[str, str] = {
     "persoon": "Name",
@@ -90,5 +91,5 @@ class DeduceAnnotator:
 
 
 @hookimpl
-def register_annotators(register: Any) -> None:
+def register_annotators(register: RegisterAnnotator) -> None:
     register("deduce", lambda config: DeduceAnnotator(config.get("cache_path")))

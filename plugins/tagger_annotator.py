@@ -21,7 +21,7 @@ from typing import Any
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.config import from_mapping
 from synthdeid.plugin_manager import registry
-from synthdeid.tagger import RecallTunable
+from synthdeid.api import RecallTunable, RegisterAnnotator
 from synthdeid.plugins.flair_tagger.settings import CONFIG_FILE as META_FILE  # every tagger's tagger.json
 
 
@@ -33,7 +33,7 @@ class TaggerAnnotatorConfig:
     """The language pack whose tokenizer splits the notes into the tagger's words."""
     min_confidence: float | None = None
     """Recall-biased prediction: a token is PHI when the tagger's probability of PHI reaches this
-    (taggers with per-token probabilities, ``synthdeid.tagger.RecallTunable``); None: best path."""
+    (taggers with per-token probabilities, ``synthdeid.api.RecallTunable``); None: best path."""
 
     @classmethod
     def from_dict(cls, config: dict[str, Any]) -> TaggerAnnotatorConfig:
@@ -80,5 +80,5 @@ class TaggerAnnotator:
 
 
 @hookimpl
-def register_annotators(register: Any) -> None:
+def register_annotators(register: RegisterAnnotator) -> None:
     register("tagger", lambda config: TaggerAnnotator(TaggerAnnotatorConfig.from_dict(dict(config))))

@@ -3,6 +3,7 @@ those of an annotator plugin (e.g. ``deduce``), as in the paper's automatic anno
 
 from __future__ import annotations
 
+from synthdeid import paths
 from synthdeid.accounting import Counts
 from synthdeid.annotate import annotate_documents
 from synthdeid.formats import read_jsonl, write_jsonl
@@ -10,12 +11,11 @@ from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.progress import track
 from synthdeid.records import label_counts
-from synthdeid.stages.common import LM_SPLITS, stage_main
+from synthdeid.lm_text import LM_SPLITS
+from synthdeid.stages.common import stage_main
 from synthdeid.tags import tagset_from_params
 
-IN = "data/prepared/{split}.jsonl"
-OUT = "data/annotated/{split}.jsonl"
-METRICS = "data/metrics/annotate.json"
+METRICS = paths.metrics("annotate")
 
 
 @stage_main
@@ -27,11 +27,11 @@ def main() -> None:
     counts = Counts("annotate")
     counts.extra = {"annotator": name}
     for split in LM_SPLITS:
-        docs = list(read_jsonl(IN.format(split=split)))
+        docs = list(read_jsonl(paths.prepared(split)))
         counts.took(len(docs))
         if annotator is not None:
             docs = list(annotate_documents(track(docs, f"annotate {split}", len(docs)), annotator, tagset))
-        counts.kept(write_jsonl(docs, OUT.format(split=split)))
+        counts.kept(write_jsonl(docs, paths.annotated(split)))
         counts.extra[split] = {"spans": sum(len(d.spans) for d in docs), "spans_per_label": label_counts(docs)}
     counts.write(METRICS)
 

@@ -7,15 +7,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from synthdeid import paths
 from synthdeid.accounting import write_json
 from synthdeid.formats import read_jsonl
+from synthdeid.lm_text import training_text
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 from synthdeid.stages.common import stage_main
-from synthdeid.stages.train_lm import IDS, OUT, training_text
-
-METRICS = "data/metrics/privacy_model/{name}.json"
 
 
 @stage_main
@@ -24,17 +23,18 @@ def main() -> None:
     params = load_params()
     spec = get(params, f"generators.{name}")
     metrics: dict[str, Any] = get(params, "privacy.model_metrics") or {}
-    text, ids, _ = training_text(spec, name)  # with data_share: only the notes the generator learnt are members
+    # with data_share: only the notes the generator learnt are members
+    text, ids, _ = training_text(spec, name, paths.inline_text, paths.pseudonymized)
     members = set(ids["train_ids"])
-    model_dir = Path(OUT.format(name=name))
+    model_dir = Path(paths.model_dir(name))
     lm = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(model_dir) if metrics else None
-    data = PrivacyInput(real=[d for d in read_jsonl(IDS.format(split="train")) if d.id in members], synthetic=[],
+    data = PrivacyInput(real=[d for d in read_jsonl(paths.pseudonymized("train")) if d.id in members], synthetic=[],
                         tokenize=registry("language").create(get(params, "language")).tokenize,
-                        model_dir=model_dir, heldout=list(read_jsonl(IDS.format(split="dev"))),
+                        model_dir=model_dir, heldout=list(read_jsonl(paths.pseudonymized("dev"))),
                         extra={"lm": lm, "lm_text": text})
     summary = {metric: registry("privacy_metric").create(metric, config or {}).compute(data).summary
                for metric, config in metrics.items()}
-    write_json({"generator": name, "plugin": spec["plugin"], **summary}, METRICS.format(name=name))
+    write_json({"generator": name, "plugin": spec["plugin"], **summary}, paths.stage_metrics("privacy_model", name))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""What every stage shares: split file names and turning synthdeid errors into a clear exit."""
+"""What every stage shares: turning synthdeid errors into a clear exit."""
 
 from __future__ import annotations
 
@@ -9,14 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from synthdeid.errors import SynthdeidError
-
-LM_SPLITS = ("train", "dev")
-"""The splits a language model learns from (train) and is validated and prompted on (dev)."""
-
-
-def read_lines(path: str) -> list[str]:
-    """The non-blank lines of a text file (one inline note per line)."""
-    return [line for line in Path(path).read_text(encoding="utf-8").split("\n") if line.strip()]
 
 
 def stage_main(fn: Callable[[], None]) -> Callable[[], None]:

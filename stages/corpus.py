@@ -10,29 +10,16 @@ location and fix in ``data/corpus/rejected.jsonl``."""
 
 from __future__ import annotations
 
-import json
-
+from synthdeid import paths
 from synthdeid.accounting import Counts
-from synthdeid.corpus_source import load_corpus, load_test_set, on_invalid, reason
+from synthdeid.corpus_source import load_corpus, load_test_set, on_invalid, reason, write_rejected
 from synthdeid.errors import InputError
 from synthdeid.formats import write_jsonl
-from synthdeid.formats.textfile import atomic_write
 from synthdeid.params import get, load_params
 from synthdeid.records import label_counts
 from synthdeid.stages.common import stage_main
 
-OUT = "data/corpus/documents.jsonl"
-TEST_OUT = "data/corpus/test.jsonl"
-REJECTED = "data/corpus/rejected.jsonl"
-METRICS = "data/metrics/corpus.json"
-
-
-def write_rejected(errors: list[InputError], path: str) -> None:
-    """One JSON line per rejected record: where it is, what is wrong and the fix."""
-    with atomic_write(path) as f:
-        for e in errors:
-            f.write(json.dumps({"path": e.path, "line": e.line, "document": e.doc_id, "problem": e.problem,
-                                "fix": e.fix}, ensure_ascii=False) + "\n")
+METRICS = paths.metrics("corpus")
 
 
 @stage_main
@@ -50,8 +37,8 @@ def main() -> None:
         if not found and (key == "corpus.path" or test_rejected):
             raise InputError(f"every record of {key} is invalid", path=get(params, key),
                              fix=f"`synthdeid validate {get(params, key)}` lists each problem with its fix")
-    counts.kept(write_jsonl(docs, OUT) + write_jsonl(test, TEST_OUT))
-    write_rejected(rejected + test_rejected, REJECTED)
+    counts.kept(write_jsonl(docs, paths.CORPUS_DOCUMENTS) + write_jsonl(test, paths.CORPUS_TEST))
+    write_rejected(rejected + test_rejected, paths.CORPUS_REJECTED)
     counts.extra = {
         "on_invalid": on_invalid(params),
         "spans": sum(len(d.spans) for d in docs),

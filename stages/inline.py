@@ -8,17 +8,16 @@ import json
 from collections import Counter
 from pathlib import Path
 
+from synthdeid import paths
 from synthdeid.accounting import Counts
 from synthdeid.formats import read_jsonl
 from synthdeid.inline import EOD, encode
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
-from synthdeid.stages.common import LM_SPLITS, stage_main
+from synthdeid.lm_text import LM_SPLITS
+from synthdeid.stages.common import stage_main
 
-IN = "data/pseudonymized/{split}.jsonl"
-OUT = "data/inline/{split}.txt"
-PROMPTS = "data/inline/prompts.jsonl"
-METRICS = "data/metrics/inline.json"
+METRICS = paths.metrics("inline")
 
 
 @stage_main
@@ -28,18 +27,18 @@ def main() -> None:
     tokenize = pack.tokenize if get(params, "inline.tokenize") else None
     n_prompt = int(get(params, "inline.prompt_tokens"))
     counts = Counts("inline")
-    Path(OUT).parent.mkdir(parents=True, exist_ok=True)
+    Path(paths.PROMPTS).parent.mkdir(parents=True, exist_ok=True)
     for split in LM_SPLITS:
-        docs = list(read_jsonl(IN.format(split=split)))
+        docs = list(read_jsonl(paths.pseudonymized(split)))
         counts.took(len(docs))
         lines = [encode(d, tokenize) for d in docs]
-        Path(OUT.format(split=split)).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
+        Path(paths.inline_text(split)).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         counts.kept(len(lines))
         tokens = [t for line in lines for t in line.split()]
         counts.extra[split] = {"tokens": len(tokens), "types": len(set(tokens)),
                                "tags": dict(sorted(Counter(t for t in tokens if t.endswith("START>")).items()))}
         if split == "dev":
-            with open(PROMPTS, "w", encoding="utf-8", newline="\n") as f:
+            with open(paths.PROMPTS, "w", encoding="utf-8", newline="\n") as f:
                 for d, line in zip(docs, lines):
                     prompt = " ".join([t for t in line.split() if t != EOD][:n_prompt])
                     f.write(json.dumps({"id": d.id, "prompt": prompt}, ensure_ascii=False) + "\n")

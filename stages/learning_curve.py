@@ -8,6 +8,7 @@ from __future__ import annotations
 import sys
 from dataclasses import asdict
 
+from synthdeid import paths
 from synthdeid.accounting import write_json
 from synthdeid.formats import read_jsonl
 from synthdeid.learning_curve import run_curve, summarize_runs
@@ -17,10 +18,6 @@ from synthdeid.plugin_manager import registry
 from synthdeid.stages.common import stage_main
 from synthdeid.utility import tagger_from
 
-SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
-TEST = "data/prepared/test.jsonl"
-PLOT = "data/plots/learning_curve/{corpus}.csv"
-METRICS = "data/metrics/learning_curve/{corpus}.json"
 CONFIDENCE = 0.95
 
 
@@ -29,19 +26,19 @@ def main() -> None:
     corpus = sys.argv[1]
     params = load_params()
     pack = registry("language").create(get(params, "language"))
-    synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus)))
+    synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     fractions = list(get(params, "utility.learning_curve.fractions"))
     seeds = list(get(params, "utility.learning_curve.seeds"))
-    runs = run_curve(synthetic, list(read_jsonl(TEST)), fractions, seeds,
+    runs = run_curve(synthetic, list(read_jsonl(paths.prepared("test"))), fractions, seeds,
                      float(get(params, "utility.synthetic_validation_share")),
                      lambda seed: tagger_from(params, {"seed": seed}), pack.tokenize,
                      description=f"learning curve {corpus}")
     rows = summarize_runs(runs, "f1", CONFIDENCE)
-    write_curve_csv(rows, PLOT.format(corpus=corpus))
+    write_curve_csv(rows, paths.learning_curve_plot(corpus))
     write_json({"corpus": corpus, "tagger": get(params, "utility.tagger"), "metric": "entity micro F1",
                 "confidence": CONFIDENCE, "synthetic_documents": len(synthetic),
                 "curve": {str(r["fraction"]): {k: v for k, v in r.items() if k != "fraction"} for r in rows},
-                "runs": [asdict(r) for r in runs]}, METRICS.format(corpus=corpus))
+                "runs": [asdict(r) for r in runs]}, paths.stage_metrics("learning_curve", corpus))
 
 
 if __name__ == "__main__":

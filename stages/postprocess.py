@@ -7,26 +7,18 @@ the surrogates on training spans) and the metrics show the PHI leakage before an
 
 from __future__ import annotations
 
-import json
 import sys
-from pathlib import Path
 
+from synthdeid import paths
 from synthdeid.accounting import Counts
 from synthdeid.corpus_stats import size_stats, tag_stats, write_phi_distribution
-from synthdeid.errors import SynthdeidError
 from synthdeid.formats import read_jsonl, write_jsonl
-from synthdeid.fresh_surrogates import FreshSettings, refresh_corpus
-from synthdeid.inline import decode
+from synthdeid.fresh_surrogates import refresh_corpus
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
+from synthdeid.postprocess import decode_corpus, fresh_settings, require_tags_for_taggers
 from synthdeid.stages.common import stage_main
 from synthdeid.tags import CANONICAL_TAGS, tag_labels
-
-RAW = "data/synthetic/{corpus}/raw.jsonl"
-REAL = "data/pseudonymized/train.jsonl"
-OUT = "data/synthetic/{corpus}/documents.jsonl"
-METRICS = "data/metrics/postprocess/{corpus}.json"
-PLOT = "data/plots/phi_distribution/{corpus}.csv"
 
 
 @stage_main
@@ -37,53 +29,22 @@ def main() -> None:
     require_phi = bool((get(params, f"corpora.{corpus}").get("config") or {}).get("require_phi", False))
     labels = tag_labels(get(params, "tags.mapping"))
     counts = Counts(f"postprocess@{corpus}")
-    docs, tag_counts = [], []
-    for line in Path(RAW.format(corpus=corpus)).read_text(encoding="utf-8").splitlines():
-        raw = json.loads(line)
-        counts.took()
-        decoded = decode(raw["text"], raw["id"], labels=labels)
-        tag_counts.append(decoded.counts)
-        if not decoded.document.text.strip():
-            counts.reject("empty note")
-        elif require_phi and not decoded.document.spans:
-            counts.reject("no PHI (the decoder's require_phi)")
-        else:
-            docs.append(decoded.document)
-            counts.kept()
-    generator = get(params, f"corpora.{corpus}.generator")
-    utility = params.get("utility") or {}
-    trained_on = set(utility.get("synthetic") or []) | set(utility.get("augmented") or [])
-    if corpus in trained_on and docs and not any(d.spans for d in docs) and labels:
-        raise SynthdeidError(
-            f"postprocess@{corpus}: the {len(docs)} notes generate@{corpus} wrote hold no PHI tags, so the taggers "
-            f"of utility.synthetic/augmented cannot train on them: generator {generator!r} learned none (stage "
-            f"train_lm@{generator}; its validation loss is in data/metrics/train_lm/{generator}.json); train it "
-            f"longer or on more notes (generators.{generator}.config: max_epochs, max_train_tokens), or check that "
-            "the training notes hold PHI (`synthdeid check`)")
-    real = list(read_jsonl(REAL))
-    fresh = FreshSettings.from_param(get(params, f"corpora.{corpus}").get("fresh_surrogates", False),
-                                     f"corpora.{corpus}.fresh_surrogates")
-    if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
-        raise SynthdeidError(
-            f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
-            f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
-    if fresh is not None and fresh.shapes == "training" and (get(params, f"generators.{generator}").get("config") or {}).get("dp"):
-        raise SynthdeidError(
-            f"corpora.{corpus}.fresh_surrogates.shapes: training models the surrogates on the training notes' spans, "
-            f"outside the differential-privacy guarantee of generator {generator!r}; use shapes: generated for a DP "
-            f"corpus (params.yaml)")
+    docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts)
+    require_tags_for_taggers(params, corpus, docs, labels)
+    real = list(read_jsonl(paths.pseudonymized("train")))
+    fresh = fresh_settings(params, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
         docs, report = refresh_corpus(docs, pack, int(get(params, "pseudonymize.seed")), real, fresh)
-    write_jsonl(docs, OUT.format(corpus=corpus))
+    write_jsonl(docs, paths.synthetic_corpus(corpus))
     counts.extra = {
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),
         "real": size_stats(real, pack.tokenize, pack.split_sentences),
         "tags": tag_stats(tag_counts),
         **({"fresh_surrogates": report.as_dict()} if report else {}),
     }
-    counts.write(METRICS.format(corpus=corpus))
-    write_phi_distribution(real, docs, CANONICAL_TAGS, PLOT.format(corpus=corpus))
+    counts.write(paths.stage_metrics("postprocess", corpus))
+    write_phi_distribution(real, docs, CANONICAL_TAGS, paths.phi_distribution_plot(corpus))
 
 
 if __name__ == "__main__":

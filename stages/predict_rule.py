@@ -3,23 +3,20 @@ over the real gold test split, no training (Libbi Table 6)."""
 
 from __future__ import annotations
 
+from synthdeid import paths
 from synthdeid.annotate import annotate_documents
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
 from synthdeid.plugin_manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.stages.train_tagger import TEST
-
-OUT = "data/utility/rule/predictions.jsonl"
-
 
 @stage_main
 def main() -> None:
     params = load_params()
     name = get(params, "utility.rule_baseline")
-    test = list(read_jsonl(TEST))
+    test = list(read_jsonl(paths.prepared("test")))
     docs = [] if not name else list(annotate_documents(test, registry("annotator").create(name)))
-    write_jsonl(docs, OUT)  # empty when there is no rule baseline: the report leaves it out
+    write_jsonl(docs, paths.predictions(paths.RULE_SETTING))  # empty when there is no rule baseline: the report leaves it out
 
 
 if __name__ == "__main__":

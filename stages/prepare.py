@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from synthdeid import paths
 from synthdeid.accounting import Counts
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
@@ -14,10 +15,7 @@ from synthdeid.split import SPLITS, prepare_splits
 from synthdeid.stages.common import stage_main
 from synthdeid.tags import CANONICAL_TAGS, TagSet
 
-IN = "data/corpus/documents.jsonl"
-TEST_IN = "data/corpus/test.jsonl"
-OUT = "data/prepared/{split}.jsonl"
-METRICS = "data/metrics/prepare.json"
+METRICS = paths.metrics("prepare")
 
 
 @stage_main
@@ -26,13 +24,13 @@ def main() -> None:
     # labels were mapped where the user's file was read (stage corpus): mapping them twice would
     # chain a mapping A -> B, B -> C
     tagset = TagSet(CANONICAL_TAGS, keep_unmapped=bool(get(params, "tags.keep_unmapped")))
-    docs = list(read_jsonl(IN, tagset=tagset))
-    test_docs = list(read_jsonl(TEST_IN, tagset=tagset)) if Path(TEST_IN).exists() else []
+    docs = list(read_jsonl(paths.CORPUS_DOCUMENTS, tagset=tagset))
+    test_docs = list(read_jsonl(paths.CORPUS_TEST, tagset=tagset)) if Path(paths.CORPUS_TEST).exists() else []
     counts = Counts("prepare")
     counts.took(len(docs) + len(test_docs))
     parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), int(get(params, "prepare.seed")), counts)
     for name in SPLITS:
-        counts.kept(write_jsonl(parts[name], OUT.format(split=name)))
+        counts.kept(write_jsonl(parts[name], paths.prepared(name)))
     counts.extra = {
         name: {"documents": len(parts[name]), "spans": sum(len(d.spans) for d in parts[name]),
                "spans_per_label": label_counts(parts[name])}

@@ -3,6 +3,7 @@ document-consistent surrogate from the language pack; fails closed."""
 
 from __future__ import annotations
 
+from synthdeid import paths
 from synthdeid.accounting import Counts
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
@@ -10,11 +11,10 @@ from synthdeid.plugin_manager import registry
 from synthdeid.progress import track
 from synthdeid.pseudonymize import pseudonymize
 from synthdeid.records import label_counts
-from synthdeid.stages.common import LM_SPLITS, stage_main
+from synthdeid.lm_text import LM_SPLITS
+from synthdeid.stages.common import stage_main
 
-IN = "data/annotated/{split}.jsonl"
-OUT = "data/pseudonymized/{split}.jsonl"
-METRICS = "data/metrics/pseudonymize.json"
+METRICS = paths.metrics("pseudonymize")
 
 
 @stage_main
@@ -25,10 +25,10 @@ def main() -> None:
     counts = Counts("pseudonymize")
     counts.extra = {"language": pack.code}
     for split in LM_SPLITS:
-        docs = list(read_jsonl(IN.format(split=split)))
+        docs = list(read_jsonl(paths.annotated(split)))
         counts.took(len(docs))
         out = [pseudonymize(d, pack, seed) for d in track(docs, f"pseudonymize {split}", len(docs))]
-        counts.kept(write_jsonl(out, OUT.format(split=split)))
+        counts.kept(write_jsonl(out, paths.pseudonymized(split)))
         counts.extra[split] = {"spans_replaced": label_counts(out)}
     counts.write(METRICS)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from synthdeid import distributed
+from synthdeid import distributed, paths
 from synthdeid.accounting import split_timing, write_json
 from synthdeid.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
@@ -15,14 +15,6 @@ from synthdeid.plugin_manager import registry
 from synthdeid.records import Document, Span
 from synthdeid.stages.common import stage_main
 from synthdeid.utility import setting_name, tagger_from, train_and_predict, training_sets
-
-REAL = "data/prepared/{split}.jsonl"
-TEST = "data/prepared/test.jsonl"
-PRED = "data/utility/{setting}/predictions.jsonl"
-SYNTHETIC = "data/synthetic/{corpus}/documents.jsonl"
-OUT = "data/taggers/{setting}"
-METRICS = "data/metrics/train_tagger/{setting}.json"
-
 
 def write_predictions(test: list[Document], predicted: list[list[Span]], path: str) -> None:
     """Every test document with its predicted spans (``train_and_predict`` checked there is one per document)."""
@@ -36,22 +28,22 @@ def main() -> None:
     corpus = sys.argv[2] if len(sys.argv) > 2 else None
     params = load_params()
     pack = registry("language").create(get(params, "language"))
-    synthetic = list(read_jsonl(SYNTHETIC.format(corpus=corpus))) if corpus else []
-    train, dev = training_sets(kind, list(read_jsonl(REAL.format(split="train"))),
-                               list(read_jsonl(REAL.format(split="dev"))), synthetic,
+    synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
+    real = {s: list(read_jsonl(paths.prepared(s))) if kind != "synthetic" else [] for s in ("train", "dev")}
+    train, dev = training_sets(kind, real["train"], real["dev"], synthetic,
                                float(get(params, "utility.synthetic_validation_share")), int(get(params, "utility.seed")))
     setting = setting_name(kind, corpus)
-    out = distributed.output_dir(Path(OUT.format(setting=setting)))  # under torchrun: the main process writes
+    out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
-    test = list(read_jsonl(TEST))
+    test = list(read_jsonl(paths.prepared("test")))
     trained, predicted = train_and_predict(tagger_from(params), train, dev, out, pack.tokenize, test)
     metrics, timing = split_timing(trained)
     print(f"train_tagger {setting}: {timing}")
     if not distributed.is_main():
         return
-    write_predictions(test, predicted, PRED.format(setting=setting))
+    write_predictions(test, predicted, paths.predictions(setting))
     write_json({"setting": setting, "train_documents": len(train), "validation_documents": len(dev),
-                "train_spans": sum(len(d.spans) for d in train), **metrics}, METRICS.format(setting=setting))
+                "train_spans": sum(len(d.spans) for d in train), **metrics}, paths.stage_metrics("train_tagger", setting))
 
 
 if __name__ == "__main__":

@@ -66,7 +66,7 @@ def main(out: Path) -> None:
                                                    num_attention_heads=2, intermediate_size=32, num_labels=3,
                                                    hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
     grads["tagger"] = gradients(tagger, _batch_loss(tagger, pieces(), list(range(9)), 0))  # 9 windows: 5 + 4
-    train_model(tagger, pieces(), 0, HFTaggerConfig(epochs=2, batch_size=4, learning_rate=1e-2), None)
+    train_model(tagger, pieces(), 0, HFTaggerConfig(max_epochs=2, batch_size=4, learning_rate=1e-2), None)
     rank = distributed.rank()
     torch.save(lm.state_dict(), out / f"rank{rank}-lm.pt")
     torch.save(tagger.state_dict(), out / f"rank{rank}-tagger.pt")

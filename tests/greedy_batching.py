@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import torch
 
-from synthdeid.generate import GenerationSettings, sample_loop
-from synthdeid.lm import AutoregressiveLM
+from synthdeid.generate import sample_loop
+from synthdeid.api import GenerationSettings
+from synthdeid.api import AutoregressiveLM
 
 
 def assert_batch_equals_each_alone(lm: AutoregressiveLM, prompts: list[list[int]], eod_bias: float) -> None:

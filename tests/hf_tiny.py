@@ -14,7 +14,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 
 from synthdeid.inline import special_tokens  # noqa: E402
-from synthdeid.lm import TrainingData  # noqa: E402
+from synthdeid.api import TrainingData
 
 LABELS = ("Name", "Date")
 WORDS = ("de patiënt werd gisteren opgenomen met koorts en pijn in de buik . zij kreeg paracetamol "

@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from synthdeid import SynthdeidError, inline
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.plugins import registry
 from synthdeid.plugins.beam import BeamSearch, ban_tokens, repeated_ngram_bans
 from synthdeid.toy_lm import BigramLM

@@ -22,9 +22,9 @@ from synthdeid.canaries import (CANARY_FILE, CanaryConfig, CanarySpace, add_cana
 from synthdeid.cli import main as cli
 from synthdeid.formats import write_documents
 from synthdeid.inline import special_tokens
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
 from synthdeid.plugins import registry
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 from synthdeid.toy_lm import BigramLM
 
 TEMPLATE = "Nummer : <Phone_faxSTART> {} {} {} {} <Phone_faxEND> <EOD>"
@@ -172,7 +172,7 @@ def test_a_canary_seen_20_times_is_exposed_and_unseen_candidates_are_not(tmp_pat
     config = CanaryConfig(repetitions=(20,), template=TEMPLATE, min_count=2)
     train, _, record = add_canaries(config, lines, [f"d{i}" for i in range(300)], LABELS)
     tiny = {"layers": 1, "embedding_size": 24, "hidden_size": 24, "batch_size": 8, "seq_len": 12,
-            "eval_batch_size": 4, "min_count": 2, "lr": 5.0, "dropout": 0.1, "max_epochs": 4, "seed": 3,
+            "eval_batch_size": 4, "min_count": 2, "learning_rate": 5.0, "dropout": 0.1, "max_epochs": 4, "seed": 3,
             "threads": 1}
     gen = registry("generator").create("lstm", tiny)
     gen.train(TrainingData(train, notes(40, 2), special_tokens(LABELS)), tmp_path)

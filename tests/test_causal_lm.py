@@ -12,14 +12,15 @@ import torch  # noqa: E402
 from safetensors.torch import load_file  # noqa: E402
 
 from synthdeid import SynthdeidError  # noqa: E402
-from synthdeid.generate import GenerationSettings, generate_corpus  # noqa: E402
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import decode  # noqa: E402
-from synthdeid.lm import AutoregressiveLM  # noqa: E402
+from synthdeid.api import AutoregressiveLM
 from synthdeid.plugins import causal_lm as causal_plugin  # noqa: E402
 from synthdeid.plugins import registry  # noqa: E402
 from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, add_special_tokens, train_loop  # noqa: E402
 
-TRAIN = {"epochs": 2, "batch_size": 4, "block_size": 64, "lr": 1e-2, "schedule": "one_cycle", "threads": 1}
+TRAIN = {"max_epochs": 2, "batch_size": 4, "block_size": 64, "learning_rate": 1e-2, "schedule": "one_cycle", "threads": 1}
 
 
 @pytest.fixture(scope="module")
@@ -151,7 +152,7 @@ def test_resume_and_determinism(trained, base, data, tmp_path, monkeypatch):
 
 def test_tied_embeddings_train_new_rows(tmp_path, data):
     base = save_tiny_llama(tmp_path / "tied", tie=True)
-    gen = causal_plugin.create({"model": str(base), **TRAIN, "epochs": 1})
+    gen = causal_plugin.create({"model": str(base), **TRAIN, "max_epochs": 1})
     gen.train(data, tmp_path / "out")
     adapter = load_file(tmp_path / "out" / "adapter" / "adapter_model.safetensors")
     assert [k for k in adapter if "trainable_tokens" in k] == [

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass
 
 import pytest
 
 from synthdeid import SynthdeidError
-from synthdeid.config import from_mapping
+from synthdeid.config import SettingError, check_bounds, current_names, from_mapping, renames, setting
 
 
 @dataclass(frozen=True)
@@ -45,3 +46,86 @@ def test_every_plugin_kind_uses_it(kind: str, name: str) -> None:
 
     with pytest.raises(SynthdeidError, match=rf"{kind.split('_')[-1]} '{name}' has no setting\(s\) bogus; its settings are: "):
         registry(kind).create(name, {"bogus": 1})
+
+
+# ---- renamed settings and declared bounds ------------------------------------------------------
+
+@dataclass(frozen=True)
+class Bounded:
+    learning_rate: float = setting(0.1, gt=0, renamed_from="lr")
+    layers: int = setting(1, ge=1, renamed_from=("n_layer", "num_layers"))
+    dropout: float = setting(0.1, ge=0, lt=1)
+    share: float = setting(0.5, le=1)
+    delta: float | None = setting(None, gt=0, lt=1)
+    mode: str = setting("a", choices=("a", "b"))
+
+    def __post_init__(self) -> None:
+        check_bounds(self, "thing 'x'")
+
+
+def test_a_former_name_is_mapped_with_a_deprecation_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="thing 'x': setting 'lr' is deprecated, use 'learning_rate'"):
+        s = from_mapping(Bounded, {"lr": 2}, "thing 'x'")
+    assert s == Bounded(learning_rate=2.0)
+    with pytest.warns(DeprecationWarning, match="setting 'num_layers' is deprecated, use 'layers'"):
+        assert from_mapping(Bounded, {"num_layers": 3}, "thing 'x'").layers == 3
+    assert renames(Bounded) == {"lr": "learning_rate", "n_layer": "layers", "num_layers": "layers"}
+
+
+def test_saved_configs_map_former_names_silently() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert from_mapping(Bounded, {"lr": 2}, "thing 'x'", warn=False).learning_rate == 2.0
+        mapped = current_names(Bounded, {"mode": "b", "lr": 2}, "thing 'x'", warn=False)
+    assert mapped == {"mode": "b", "learning_rate": 2}
+
+
+def test_a_former_and_a_current_name_together_is_an_error() -> None:
+    with pytest.raises(SynthdeidError, match="thing 'x': 'lr' and 'learning_rate' are the same setting.*give only "
+                                             "'learning_rate'"):
+        from_mapping(Bounded, {"lr": 1, "learning_rate": 2}, "thing 'x'")
+    with pytest.raises(SynthdeidError, match="'n_layer' and 'num_layers' are the same setting"):
+        from_mapping(Bounded, {"n_layer": 1, "num_layers": 2}, "thing 'x'")
+
+
+@pytest.mark.parametrize("config, message", [
+    ({"learning_rate": 0.0}, "thing 'x': setting 'learning_rate' must be > 0, got 0.0; set it above 0"),
+    ({"layers": 0}, "setting 'layers' must be >= 1, got 0; set it to 1 or more"),
+    ({"dropout": 1.0}, r"setting 'dropout' must be in \[0, 1\), got 1.0; set it within \[0, 1\)"),
+    ({"share": 1.5}, "setting 'share' must be <= 1, got 1.5; set it to 1 or less"),
+    ({"delta": 1.0}, r"setting 'delta' must be in \(0, 1\), got 1.0; set it within \(0, 1\)"),
+    ({"mode": "c"}, "setting 'mode' must be one of a, b, got 'c'; use one of them"),
+    ({"layers": 1.5}, "setting 'layers' must be a whole number >= 1, got 1.5"),
+    ({"layers": True}, "setting 'layers' must be a number >= 1, got True"),
+])
+def test_each_bound_kind_rejects_with_a_clear_message(config, message) -> None:
+    with pytest.raises(SettingError, match=message):
+        from_mapping(Bounded, config, "thing 'x'")
+    with pytest.raises(ValueError, match=message.replace("thing 'x': ", "")):  # built in Python: the same check
+        Bounded(**config)
+
+
+def test_bounds_pass_none_and_name_every_problem() -> None:
+    assert from_mapping(Bounded, {"delta": None}, "thing 'x'").delta is None
+    with pytest.raises(SettingError, match="'layers' must be >= 1.*; setting 'mode' must be one of a, b"):
+        from_mapping(Bounded, {"layers": 0, "mode": "z"}, "thing 'x'")
+
+
+def test_every_plugin_config_maps_its_former_names() -> None:
+    from synthdeid.plugins.flair_tagger.config import FlairTaggerConfig
+    from synthdeid.plugins.gpt2.config import GPT2Settings
+    from synthdeid.plugins.hf_tagger.config import HFTaggerConfig
+    from synthdeid.plugins.lstm.config import LSTMConfig
+    from synthdeid.plugins.mlm_fill.config import MLMFillConfig
+
+    cases = [(LSTMConfig, {"lr": 5.0, "clip": 1.0}, {"learning_rate": 5.0, "grad_clip": 1.0}),
+             (GPT2Settings, {"n_layer": 2, "epochs": 4, "lr": 0.01},
+              {"layers": 2, "max_epochs": 4, "learning_rate": 0.01}),
+             (MLMFillConfig, {"epochs": 2, "lr": 0.01}, {"max_epochs": 2, "learning_rate": 0.01}),
+             (FlairTaggerConfig, {"mini_batch_size": 8}, {"batch_size": 8}),
+             (HFTaggerConfig, {"num_layers": 1, "epochs": 2, "max_grad_norm": 0.5},
+              {"layers": 1, "max_epochs": 2, "grad_clip": 0.5})]
+    for cls, old, new in cases:
+        with pytest.warns(DeprecationWarning):
+            got = from_mapping(cls, old, "thing 'x'")
+        assert got == from_mapping(cls, new, "thing 'x'"), cls.__name__

@@ -20,7 +20,7 @@ from synthdeid.errors import InputError
 from synthdeid.inline import decode
 from synthdeid.params import corpus_generator
 from synthdeid.plugins import registry
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 
 WORDS = [f"woord{i}" for i in range(500)]
 

@@ -11,8 +11,8 @@ import pytest
 from synthdeid import Document, InputError
 from synthdeid.formats import write_jsonl
 from synthdeid.split import check_share, share_indices
-from synthdeid.stages.machine_annotate import spec_of
-from synthdeid.stages.train_lm import training_text
+from synthdeid.machine_annotate_setup import spec_of
+from synthdeid.lm_text import training_text
 
 
 def test_shares_are_seeded_nested_and_never_empty() -> None:

@@ -9,7 +9,8 @@ import pytest
 import torch
 
 from synthdeid import SynthdeidError, inline
-from synthdeid.generate import GenerationSettings, count_tokens, generate_corpus
+from synthdeid.generate import count_tokens, generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.plugins import registry
 from synthdeid.plugins.decoders import nucleus_threshold, sample_rows
 from synthdeid.tagmask import TagMask

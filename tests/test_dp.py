@@ -177,8 +177,8 @@ def test_target_epsilon_resume_with_other_epochs_is_refused(tmp_path: Path) -> N
 @pytest.mark.parametrize("dp, message", [
     ({}, "exactly one of noise_multiplier and target_epsilon"),
     ({"noise_multiplier": 1.0, "target_epsilon": 3.0}, "exactly one"),
-    ({"noise_multiplier": -1.0}, "positive number"),
-    ({"noise_multiplier": 1.0, "delta": 2.0}, "below 1"),
+    ({"noise_multiplier": -1.0}, "'noise_multiplier' must be > 0 and finite, got -1.0; set it above 0"),
+    ({"noise_multiplier": 1.0, "delta": 2.0}, r"\'delta\' must be in \(0, 1\), got 2.0"),
     ({"noise_multiplier": 1.0, "accountant": "moments"}, "rdp, prv"),
     ({"noise": 1.0}, "no setting"),
     ("yes", "must be a mapping"),

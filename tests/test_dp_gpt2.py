@@ -20,8 +20,8 @@ from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
 from synthdeid.plugins.hf_lm.dp_loop import per_note_loss  # noqa: E402
 from synthdeid.plugins.hf_lm.train_loop import _collate  # noqa: E402
 
-TINY = {"n_layer": 2, "n_embd": 16, "n_head": 2, "n_positions": 128, "vocab_size": 320, "epochs": 2,
-        "batch_size": 4, "lr": 3e-3, "threads": 1, "dropout": 0.0, "warmup": 0.3}
+TINY = {"layers": 2, "n_embd": 16, "n_head": 2, "n_positions": 128, "vocab_size": 320, "max_epochs": 2,
+        "batch_size": 4, "learning_rate": 3e-3, "threads": 1, "dropout": 0.0, "warmup": 0.3}
 
 
 def tiny_gpt2():

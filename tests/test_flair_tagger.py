@@ -17,7 +17,7 @@ from toy_notes import long_doc, toy_docs  # noqa: F401
 from synthdeid.plugins.flair_tagger import create, words as W
 from synthdeid.plugins.flair_tagger.embeddings import read_vectors
 
-FAST = {"threads": 1, "mini_batch_size": 8, "hidden_size": 64}
+FAST = {"threads": 1, "batch_size": 8, "hidden_size": 64}
 
 
 
@@ -146,6 +146,22 @@ def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) ->
     assert loaded.predict(docs) == before
     assert (trained["out"] / "tagger.json").exists()
     assert {p.name for p in trained["out"].iterdir()} <= {"tagger.json", "best-model.pt", "final-model.pt"}
+
+
+def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any], tmp_path: Path) -> None:
+    """A tagger.json written before ``mini_batch_size`` became ``batch_size`` loads, silently."""
+    import json
+    import shutil
+    import warnings
+
+    old = shutil.copytree(trained["out"], tmp_path / "old")
+    meta = json.loads((old / "tagger.json").read_text())
+    meta["config"] = {("mini_batch_size" if k == "batch_size" else k): v for k, v in meta["config"].items()}
+    (old / "tagger.json").write_text(json.dumps(meta))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = create({}).load(old, default_tokenize)
+    assert loaded.config == trained["tagger"].trained.config
 
 
 def test_long_document_is_predicted_to_the_end(trained: dict[str, Any]) -> None:

@@ -8,7 +8,7 @@ import pytest
 from synthdeid import Document, Span, SurrogateError
 from synthdeid.demo import generate_demo_corpus
 from synthdeid.fresh_surrogates import SHIFTED_LABELS, leakage_rates, refresh, refresh_corpus, span_strings, untagged_copies
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack
 from synthdeid.plugins.languages.nl import factory
 from synthdeid.pseudonymize import pseudonymize
 

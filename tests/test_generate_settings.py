@@ -1,4 +1,4 @@
-"""``stages.generate.settings_for``: span limits and the tag distribution steer left-to-right models;
+"""``synthdeid.generation_settings.settings_for``: span limits and the tag distribution steer left-to-right models;
 a model that rewrites real notes (``mlm_fill``) keeps their spans, and a tag distribution other
 than ``real`` for it is refused with the fix (it crashed with an AttributeError before)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from synthdeid import InputError
-from synthdeid.stages.generate import settings_for
+from synthdeid.generation_settings import settings_for
 from stage_runner import repo_params
 
 
@@ -46,7 +46,7 @@ class CharLM:
 
 
 def test_auto_lengths_follow_the_training_notes_in_the_models_tokens(tmp_path, monkeypatch) -> None:
-    from synthdeid.lm import AutoregressiveLM
+    from synthdeid.api import AutoregressiveLM
 
     lines = [" ".join(["w"] * n) + " <EOD>" for n in range(1, 101)]  # 1 .. 100 words
     (tmp_path / "data" / "inline").mkdir(parents=True)
@@ -58,9 +58,9 @@ def test_auto_lengths_follow_the_training_notes_in_the_models_tokens(tmp_path, m
     settings, _ = settings_for(_params(min_tokens="auto", max_tokens=500), "mlm_s", Refiller())
     assert (settings.min_tokens, settings.max_tokens) == (10, 500)
     # a left-to-right model: its own tokens (here characters, "<EOD>" included)
-    monkeypatch.setattr("synthdeid.stages.generate.AutoregressiveLM", CharLM)
-    monkeypatch.setattr("synthdeid.stages.generate.span_limits", lambda *a: ())
-    monkeypatch.setattr("synthdeid.stages.generate.start_bias", lambda *a: ())
+    monkeypatch.setattr("synthdeid.generation_settings.AutoregressiveLM", CharLM)
+    monkeypatch.setattr("synthdeid.generation_settings.span_limits", lambda *a: ())
+    monkeypatch.setattr("synthdeid.generation_settings.start_bias", lambda *a: ())
     settings, _ = settings_for(_params(min_tokens="auto", max_tokens="auto"), "mlm_s", CharLM())
     assert (settings.min_tokens, settings.max_tokens) == (len(lines[9]), len(lines[98]))
     assert not isinstance(CharLM(), AutoregressiveLM)  # the patch, not the protocol, made it left-to-right

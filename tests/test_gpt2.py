@@ -14,16 +14,17 @@ import torch  # noqa: E402
 from safetensors.torch import load_file  # noqa: E402
 
 from synthdeid import SynthdeidError  # noqa: E402
-from synthdeid.generate import GenerationSettings, generate_corpus  # noqa: E402
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import decode, special_tokens  # noqa: E402
-from synthdeid.lm import AutoregressiveLM  # noqa: E402
+from synthdeid.api import AutoregressiveLM
 from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
 from synthdeid.plugins import registry  # noqa: E402
 from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages  # noqa: E402
 from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, apply_stage, train_bpe, train_loop  # noqa: E402
 
-TINY = {"n_layer": 2, "n_embd": 32, "n_head": 2, "n_positions": 128, "vocab_size": 400, "epochs": 3,
-        "batch_size": 4, "block_size": 64, "lr": 3e-3, "threads": 1}
+TINY = {"layers": 2, "n_embd": 32, "n_head": 2, "n_positions": 128, "vocab_size": 400, "max_epochs": 3,
+        "batch_size": 4, "block_size": 64, "learning_rate": 3e-3, "threads": 1}
 SPECIALS = special_tokens(LABELS)
 
 
@@ -70,7 +71,7 @@ def test_bpe_never_splits_tags(data):
 
 
 def test_config_errors_and_registration(register_plugin):
-    with pytest.raises(SynthdeidError, match="nlayer.*n_layer"):
+    with pytest.raises(SynthdeidError, match="nlayer.*layers"):
         gpt2_plugin.create({"nlayer": 2})
     with pytest.raises(SynthdeidError, match="divisible"):
         gpt2_plugin.create({"n_embd": 30, "n_head": 4})
@@ -80,8 +81,8 @@ def test_config_errors_and_registration(register_plugin):
         gpt2_plugin.create({"device": "gpu"})
     if "gpt2" not in registry("generator"):
         register_plugin(gpt2_plugin, "gpt2-under-test")
-    gen = registry("generator").create("gpt2", {"n_layer": 2})
-    assert gen.name == "gpt2" and gen.config.n_layer == 2
+    gen = registry("generator").create("gpt2", {"layers": 2})
+    assert gen.name == "gpt2" and gen.config.layers == 2
 
 
 def _prompts(lm):
@@ -169,20 +170,20 @@ def test_training_reduces_loss_and_writes_outputs(trained, data):
 
 
 def test_a_token_budget_sets_the_epochs(trained, data, tmp_path):
-    """max_train_tokens: the epochs the budget needs over one epoch's tokens, at most ``epochs``."""
+    """max_train_tokens: the epochs the budget needs over one epoch's tokens, at most ``max_epochs``."""
     from synthdeid.plugins.gpt2.config import GPT2Settings
     from synthdeid.plugins.gpt2.generator import budget_epochs
 
-    cfg = GPT2Settings(**{**TINY, "epochs": 30, "max_train_tokens": 250_000})
-    assert [budget_epochs(cfg, n).epochs for n in (134_535, 125_000, 124_999, 1_000, 10**6)] == [2, 2, 3, 30, 1]
-    assert budget_epochs(GPT2Settings(**TINY), 10).epochs == 3  # no budget
+    cfg = GPT2Settings(**{**TINY, "max_epochs": 30, "max_train_tokens": 250_000})
+    assert [budget_epochs(cfg, n).max_epochs for n in (134_535, 125_000, 124_999, 1_000, 10**6)] == [2, 2, 3, 30, 1]
+    assert budget_epochs(GPT2Settings(**TINY), 10).max_epochs == 3  # no budget
     with pytest.raises(SynthdeidError, match="max_train_tokens"):
         GPT2Settings(**{**TINY, "max_train_tokens": -1})
     _, metrics = trained
     budget = metrics["train_tokens_per_epoch"] + 1  # two epochs of this corpus
-    got = gpt2_plugin.create({**TINY, "epochs": 10, "max_train_tokens": budget}).train(data, tmp_path)
+    got = gpt2_plugin.create({**TINY, "max_epochs": 10, "max_train_tokens": budget}).train(data, tmp_path)
     assert got["epochs"] == got["epochs_run"] == 2
-    assert json.loads((tmp_path / "generator.json").read_text())["config"]["epochs"] == 2
+    assert json.loads((tmp_path / "generator.json").read_text())["config"]["max_epochs"] == 2
 
 
 def test_same_data_and_config_give_same_weights(trained, data, tmp_path):
@@ -209,7 +210,22 @@ def test_resume_from_checkpoint_matches_uninterrupted(trained, data, tmp_path, m
     a, b = weights(out), weights(tmp_path)
     assert all(torch.equal(a[k], b[k]) for k in a)
     with pytest.raises(SynthdeidError, match="other data or settings"):
-        gpt2_plugin.create({**TINY, "lr": 1e-3}).train(data, tmp_path)
+        gpt2_plugin.create({**TINY, "learning_rate": 1e-3}).train(data, tmp_path)
+
+
+def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
+    """Settings are hashed under their former names, so a checkpoint written before the renames resumes."""
+    import dataclasses
+
+    from synthdeid.plugins.gpt2.config import GPT2Settings
+    from synthdeid.plugins.hf_lm.common import fingerprint
+
+    cfg = GPT2Settings(**TINY)
+    former = {"layers": "n_layer", "max_epochs": "epochs", "learning_rate": "lr"}
+    old = dataclasses.make_dataclass("OldGPT2Settings", [(former.get(f.name, f.name), object) for f in
+                                                         dataclasses.fields(cfg)])
+    before = old(**{former.get(k, k): v for k, v in dataclasses.asdict(cfg).items()})
+    assert fingerprint(cfg, data, 0) == fingerprint(before, data, 0)
 
 
 def test_generate_corpus_from_trained_model(trained, data):
@@ -253,7 +269,7 @@ def test_vocabulary_transfer_from_pretrained(tmp_path, data):
     model, tok, cfg, info = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400}).build(data)
     new = model.transformer.wte.weight.detach()
     assert model.lm_head.weight is model.transformer.wte.weight  # tied output head
-    assert cfg.n_layer == 3 and cfg.n_positions == 128 and new.shape[0] == len(tok)
+    assert cfg.layers == 3 and cfg.n_positions == 128 and new.shape[0] == len(tok)
     old_vocab = old_tok.get_vocab()
     shared = [(i, old_vocab[t]) for t, i in tok.get_vocab().items() if t in old_vocab]
     assert len(shared) > 50 and info["copied"] == len(shared) + 1  # + <EOD> from <|endoftext|>

@@ -52,7 +52,7 @@ def trained(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("hf")
     train = toy_docs(40, seed=0)
     dev = toy_docs(10, seed=1) + [Document.create("age", "Zij is 83 jaar.", [Span(7, 14, "Age")])]
-    tagger = create({**FAST, "epochs": 10})
+    tagger = create({**FAST, "max_epochs": 10})
     metrics = tagger.train(train, dev, out, default_tokenize)
     return {"tagger": tagger, "metrics": metrics, "out": out, "train": train}
 
@@ -81,6 +81,22 @@ def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) ->
     assert (trained["out"] / "model" / "tokenizer.json").exists()
 
 
+def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any], tmp_path: Path) -> None:
+    """A tagger.json written before the renames (num_layers, epochs, max_grad_norm) loads, silently."""
+    import shutil
+    import warnings
+
+    old = shutil.copytree(trained["out"], tmp_path / "old")
+    meta = json.loads((old / "tagger.json").read_text())
+    former = {"layers": "num_layers", "max_epochs": "epochs", "grad_clip": "max_grad_norm"}
+    meta["config"] = {former.get(k, k): v for k, v in meta["config"].items()}
+    (old / "tagger.json").write_text(json.dumps(meta))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = create({}).load(old, default_tokenize)
+    assert loaded.config == trained["tagger"].trained.config
+
+
 def test_long_document_is_predicted_to_the_end(trained: dict[str, Any]) -> None:
     tail_found(trained["tagger"].trained, 0.5)
 
@@ -89,7 +105,7 @@ def test_same_seed_same_predictions(tmp_path: Path) -> None:
     train, docs = toy_docs(20, seed=5), toy_docs(5, seed=6)
     runs = []
     for k in range(2):
-        tagger = create({**FAST, "epochs": 2, "seed": 4})
+        tagger = create({**FAST, "max_epochs": 2, "seed": 4})
         m = tagger.train(train, toy_docs(3, seed=7), tmp_path / str(k), default_tokenize)
         runs.append(([h["train_loss"] for h in m["history"]], tagger.trained.predict(docs)))
     assert runs[0] == runs[1]
@@ -112,7 +128,7 @@ def test_model_must_be_a_local_directory(tmp_path: Path) -> None:
 def test_registered_as_a_tagger() -> None:
     from synthdeid.plugins import registry
 
-    assert registry("tagger").create("hf_token_classification", {"epochs": 1}).config.epochs == 1
+    assert registry("tagger").create("hf_token_classification", {"max_epochs": 1}).config.max_epochs == 1
 
 
 def test_windows_longer_than_the_model_are_split_not_truncated() -> None:
@@ -191,7 +207,7 @@ def test_fine_tunes_a_user_model_from_a_local_directory(tmp_path: Path) -> None:
     BertModel(BertConfig(vocab_size=len(tok), hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
                          intermediate_size=128, max_position_embeddings=40)).save_pretrained(user)
     tok.save_pretrained(user)
-    tagger = create({**FAST, "model": str(user), "epochs": 6, "learning_rate": 2e-3})
+    tagger = create({**FAST, "model": str(user), "max_epochs": 6, "learning_rate": 2e-3})
     metrics = tagger.train(train, toy_docs(5, seed=1), tmp_path / "out", default_tokenize)
     assert metrics["model"] == str(user) and metrics["train_windows"] > 40  # windows were split
     tail_found(tagger.trained, 0.3)
@@ -203,7 +219,7 @@ def test_fine_tunes_a_user_model_from_a_local_directory(tmp_path: Path) -> None:
 
 
 def test_min_confidence_favours_recall(trained: dict[str, Any]) -> None:
-    from synthdeid.tagger import RecallTunable
+    from synthdeid.api import RecallTunable
 
     model = trained["tagger"].trained
     assert isinstance(model, RecallTunable)

@@ -13,7 +13,7 @@ import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
 from synthdeid.canaries import DEFAULT_TEMPLATE, SLOT, check_template
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.en import factory
 from synthdeid.plugins.languages.en.data import MONTHS, STATES, name_lists

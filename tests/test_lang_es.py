@@ -11,7 +11,7 @@ import re
 import pytest
 
 from synthdeid import Document, Span, SurrogateError
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.es import factory
 from synthdeid.plugins.languages.es.data import MONTHS, countries, name_lists

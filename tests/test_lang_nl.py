@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.nl import factory
 from synthdeid.plugins.languages.nl.data import MONTH_ABBR, MONTHS, WEEKDAY_ABBR, WEEKDAYS

@@ -19,7 +19,7 @@ from synthdeid.plugins.flair_tagger import create
 from synthdeid.utility import hold_out, tagger_from, train_and_predict
 from toy_notes import toy_docs
 
-TINY = {"threads": 1, "mini_batch_size": 8, "hidden_size": 64, "max_epochs": 8}
+TINY = {"threads": 1, "batch_size": 8, "hidden_size": 64, "max_epochs": 8}
 
 
 def test_nested_subset_sizes_nesting_and_seeds() -> None:

@@ -12,9 +12,10 @@ import pytest
 import torch
 
 from synthdeid import InputError, SynthdeidError
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import TAG_KINDS, decode, special_tokens
-from synthdeid.lm import AutoregressiveLM, TrainingData
+from synthdeid.api import AutoregressiveLM, TrainingData
 from synthdeid.plugins import registry
 from synthdeid.plugins.lstm import UNK, LSTMConfig, LSTMGenerator, Vocab, next_lr
 from synthdeid.plugins.lstm.train import CHECKPOINT, CONFIG, HISTORY, MODEL, VOCAB, _stop, batchify
@@ -52,7 +53,7 @@ def toy_data(n_train: int = 300, n_dev: int = 40) -> TrainingData:
 
 
 TINY = {"layers": 1, "embedding_size": 24, "hidden_size": 24, "batch_size": 8, "seq_len": 12,
-        "eval_batch_size": 4, "min_count": 2, "lr": 5.0, "dropout": 0.1, "max_epochs": 2, "seed": 3,
+        "eval_batch_size": 4, "min_count": 2, "learning_rate": 5.0, "dropout": 0.1, "max_epochs": 2, "seed": 3,
         "threads": 1}  # tiny models gain nothing from a second thread (and lose a lot on a busy machine)
 
 
@@ -119,7 +120,7 @@ def test_unknown_setting_lists_the_valid_ones():
     {"layers": 0},
     {"max_epochs": 2.5},
     {"tied": "yes"},
-    {"lr": 0},
+    {"learning_rate": 0},
     {"preset": "huge"},
 ])
 def test_invalid_settings_are_refused(config):
@@ -130,8 +131,8 @@ def test_invalid_settings_are_refused(config):
 def test_paper_preset():
     paper = LSTMConfig.paper()
     assert (paper.layers, paper.embedding_size, paper.hidden_size, paper.tied) == (2, 650, 650, True)
-    assert (paper.dropout, paper.lr, paper.lr_backoff, paper.min_lr) == (0.5, 20.0, 4.0, 0.1)
-    assert (paper.batch_size, paper.seq_len, paper.min_count, paper.max_epochs, paper.clip) == (20, 35, 10, 50, 0.25)
+    assert (paper.dropout, paper.learning_rate, paper.lr_backoff, paper.min_lr) == (0.5, 20.0, 4.0, 0.1)
+    assert (paper.batch_size, paper.seq_len, paper.min_count, paper.max_epochs, paper.grad_clip) == (20, 35, 10, 50, 0.25)
     assert LSTMConfig.from_dict({"preset": "paper", "max_epochs": 3}) == LSTMConfig.paper(max_epochs=3)
 
 
@@ -188,7 +189,7 @@ def test_training_length_follows_the_corpus():
     assert _stop(cfg, losses(3, 2, 2.5, 2), 10) == "patience"  # equal is not better
     assert _stop(LSTMConfig.from_dict({"max_epochs": 3, "patience": 0}), losses(1, 2, 3), 10) == "max_epochs"
     assert _stop(LSTMConfig.from_dict({"max_epochs": 9, "patience": 0}), losses(1, 2, 3), 10) is None
-    with pytest.raises(SynthdeidError, match="patience must be at least 0"):
+    with pytest.raises(SynthdeidError, match=r"'patience' must be >= 0, got -1; set it to 0 or more"):
         LSTMConfig.from_dict({"patience": -1})
 
 
@@ -196,13 +197,13 @@ def test_small_corpus_trains_until_convergence(tmp_path):
     """With a high max_epochs, patience ends training once the validation loss stops falling, and a
     budget in tokens ends it after the epoch that reaches the budget."""
     data = toy_data(60, 20)
-    metrics = generator(max_epochs=200, patience=1, lr=20.0).train(data, tmp_path / "patience")
+    metrics = generator(max_epochs=200, patience=1, learning_rate=20.0).train(data, tmp_path / "patience")
     history = json.loads((tmp_path / "patience" / HISTORY).read_text())
     assert metrics["stopped_by"] == "patience" and 2 < metrics["epochs"] == len(history) < 200
     assert metrics["epochs"] == metrics["best_epoch"] + 1
     assert history[-1]["val_loss"] >= metrics["best_val_loss"] == min(h["val_loss"] for h in history)
     budget = 2 * metrics["train_tokens"] + 1  # reached in the third epoch
-    metrics = generator(max_epochs=200, patience=1, lr=20.0, max_train_tokens=budget).train(data, tmp_path / "budget")
+    metrics = generator(max_epochs=200, patience=1, learning_rate=20.0, max_train_tokens=budget).train(data, tmp_path / "budget")
     assert (metrics["stopped_by"], metrics["epochs"]) == ("max_train_tokens", 3)
 
 
@@ -235,6 +236,26 @@ def test_resume_refuses_other_settings(tmp_path):
     generator(max_epochs=1).train(toy_data(), tmp_path)
     with pytest.raises(InputError, match="hidden_size"):
         generator(max_epochs=2, embedding_size=16, hidden_size=16).train(toy_data(), tmp_path)
+
+
+def test_a_model_saved_with_former_setting_names_loads_and_resumes(trained, tmp_path):
+    """config.json and the checkpoint of a model trained before the renames (lr, clip) still load
+    and resume, without a deprecation warning per load."""
+    import shutil
+    import warnings
+
+    old = shutil.copytree(trained, tmp_path / "old")
+    config = json.loads((old / CONFIG).read_text())
+    renamed = {{"learning_rate": "lr", "grad_clip": "clip"}.get(k, k): v for k, v in config.items()}
+    (old / CONFIG).write_text(json.dumps(renamed))
+    ckpt = torch.load(old / CHECKPOINT, weights_only=True)
+    ckpt["config"] = renamed
+    torch.save(ckpt, old / CHECKPOINT)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert isinstance(generator(layers=2).load(old), AutoregressiveLM)
+        done = generator(max_epochs=4, layers=2).train(toy_data(), old)  # nothing left to do
+    assert done["resumed_from_epoch"] == done["epochs"] == 4
 
 
 def test_load_without_a_model_says_so(tmp_path):

@@ -16,9 +16,11 @@ from synthdeid import Document, InputError, Span, SynthdeidError
 from synthdeid.accounting import Counts
 from synthdeid.corpus_stats import write_phi_distribution
 from synthdeid.formats.conll import default_tokenize
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import EOD, PAR, decode, encode, special_tokens, strip_tags
-from synthdeid.lm import TrainingData, uses_tags
+from synthdeid.lm import uses_tags
+from synthdeid.api import TrainingData
 from synthdeid.machine_annotate import annotation_stats, machine_annotate
 from synthdeid.plugins import registry
 from synthdeid.plugins.flair_tagger import create
@@ -112,7 +114,7 @@ def test_untagged_lstm_learns_no_tag_tokens_and_generates_plain_notes(tmp_path: 
 def gold_tagger(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """A tiny flair tagger trained on gold toy notes, loaded back from its folder."""
     out = tmp_path_factory.mktemp("gold")
-    tagger = create({"threads": 1, "mini_batch_size": 8, "hidden_size": 64, "max_epochs": 8})
+    tagger = create({"threads": 1, "batch_size": 8, "hidden_size": 64, "max_epochs": 8})
     tagger.train(toy_docs(40, seed=0), toy_docs(10, seed=1), out, default_tokenize)
     return tagger.load(out, default_tokenize)
 
@@ -191,7 +193,7 @@ def test_phi_distribution_plot_file(tmp_path: Path) -> None:
     ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi must be true or false"),
     ({"corpus": "m", "tagger": "real"}, "overwrite its own input corpus")])
 def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
-    from synthdeid.stages.machine_annotate import spec_of
+    from synthdeid.machine_annotate_setup import spec_of
 
     with pytest.raises(InputError, match=match):
         spec_of({"machine_annotated": {"m": spec}}, "m")

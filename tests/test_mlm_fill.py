@@ -13,9 +13,10 @@ import pytest
 import torch
 
 from synthdeid import Document, InputError, Span, SynthdeidError
-from synthdeid.generate import GenerationSettings, count_tokens
+from synthdeid.generate import count_tokens
+from synthdeid.api import GenerationSettings
 from synthdeid.inline import decode, encode, special_tokens
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
 from synthdeid.plugins import registry
 from synthdeid.plugins.mlm_fill import MLMFillConfig, MLMFillGenerator, MLMFillModel
 from synthdeid.plugins.mlm_fill.fill import windows
@@ -31,7 +32,7 @@ SENTENCES = [
     "Dochter van {n} was op {d} op bezoek en maakt zich zorgen .",
 ]
 TINY = dict(vocab_size=400, hidden_size=32, layers=2, heads=2, intermediate_size=64, max_length=32,
-            epochs=2, batch_size=8, min_frequency=1, lr=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
+            max_epochs=2, batch_size=8, min_frequency=1, learning_rate=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
 
 
 def toy_note(i: int, n_sentences: int, rnd: random.Random) -> Document:
@@ -90,15 +91,15 @@ def test_registered_with_defaults() -> None:
     cfg = gen.config
     assert (cfg.pretrained, cfg.mask_ratio, cfg.fill) == (None, 0.25, "simultaneous")
     assert (cfg.mlm_probability, cfg.phi_mask, cfg.threads) == (0.15, 0.75, 2)
-    assert cfg.resolved().lr == 5e-4 and MLMFillConfig(pretrained="x").resolved().lr == 5e-5
+    assert cfg.resolved().learning_rate == 5e-4 and MLMFillConfig(pretrained="x").resolved().learning_rate == 5e-5
 
 
 def test_config_errors() -> None:
     with pytest.raises(SynthdeidError, match="no setting.*maskratio.*its settings are:.*mask_ratio"):
         registry("generator").create("mlm_fill", {"maskratio": 0.3})
-    with pytest.raises(SynthdeidError, match="fill must be one of simultaneous, iterative"):
+    with pytest.raises(SynthdeidError, match="'fill' must be one of simultaneous, iterative, got 'random'"):
         MLMFillConfig(fill="random")
-    with pytest.raises(SynthdeidError, match="mask_ratio must be between 0 and 1"):
+    with pytest.raises(SynthdeidError, match=r"\'mask_ratio\' must be in \[0, 1\], got 1.5"):
         MLMFillConfig(mask_ratio=1.5)
     with pytest.raises(SynthdeidError, match="multiple of heads"):
         MLMFillConfig(hidden_size=30, heads=4)
@@ -147,13 +148,13 @@ def test_training_reduces_loss_and_writes_outputs(trained: tuple[Path, dict[str,
     for name in ("model", "tokenizer", "mlm_fill.json", "source_notes.jsonl", "checkpoint.pt", "metrics.json"):
         assert (out / name).exists(), name
     saved = json.loads((out / "mlm_fill.json").read_text())
-    assert saved["lr"] == 3e-3 and saved["window"] == 32
+    assert saved["learning_rate"] == 3e-3 and saved["window"] == 32
     assert len((out / "source_notes.jsonl").read_text().splitlines()) == 32
 
 
 def test_resume_gives_the_same_model(trained: tuple[Path, dict[str, Any]], tmp_path: Path) -> None:
     out, metrics = trained
-    first = MLMFillGenerator(MLMFillConfig(**{**TINY, "epochs": 1})).train(toy_data(), tmp_path)
+    first = MLMFillGenerator(MLMFillConfig(**{**TINY, "max_epochs": 1})).train(toy_data(), tmp_path)
     assert first["epochs"] == 1
     resumed = MLMFillGenerator(MLMFillConfig(**TINY)).train(toy_data(), tmp_path)
     assert resumed["epochs_this_run"] == 1 and resumed["history"] == metrics["history"]
@@ -163,14 +164,17 @@ def test_resume_gives_the_same_model(trained: tuple[Path, dict[str, Any]], tmp_p
     assert (out / "tokenizer" / "tokenizer.json").read_text() == (tmp_path / "tokenizer" / "tokenizer.json").read_text()
     with pytest.raises(SynthdeidError, match="other settings.*hidden_size"):
         MLMFillGenerator(MLMFillConfig(**{**TINY, "hidden_size": 64})).train(toy_data(), tmp_path)
+    saved = torch.load(out / "checkpoint.pt", weights_only=True)["config"]  # as an earlier version saved it
+    former = {{"learning_rate": "lr", "max_epochs": "epochs"}.get(k, k): v for k, v in saved.items()}
+    assert "lr" in former and MLMFillConfig(**TINY).training_changes(former) == []
 
 
 def test_warmup_rises_linearly_then_holds() -> None:
     from synthdeid.plugins.mlm_fill.train import warmup_lr
 
-    cfg = MLMFillConfig(lr=1e-3, warmup_steps=4)
+    cfg = MLMFillConfig(learning_rate=1e-3, warmup_steps=4)
     assert [warmup_lr(cfg, s) for s in (1, 2, 4, 5, 100)] == pytest.approx([2.5e-4, 5e-4, 1e-3, 1e-3, 1e-3])
-    assert warmup_lr(MLMFillConfig(lr=1e-3), 1) == 1e-3
+    assert warmup_lr(MLMFillConfig(learning_rate=1e-3), 1) == 1e-3
     for bad in (-1, True, 1.5):
         with pytest.raises(SynthdeidError, match="warmup_steps"):
             MLMFillConfig(warmup_steps=bad)
@@ -276,7 +280,7 @@ def test_pretrained_local_bert(tmp_path: Path) -> None:
     src = tmp_path / "bert"
     bert.save_pretrained(src)
     tok.save_pretrained(src)
-    config = {**TINY, "pretrained": str(src), "epochs": 1, "max_length": 512}
+    config = {**TINY, "pretrained": str(src), "max_epochs": 1, "max_length": 512}
     gen = registry("generator").create("mlm_fill", config)
     metrics = gen.train(data, tmp_path / "out")
     assert metrics["window"] == 64  # capped by the model's position embeddings

@@ -10,7 +10,7 @@ import pytest
 from synthdeid.formats.conll import default_tokenize
 from synthdeid.inline import decode, strip_tags
 from synthdeid.plugins import registry
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 from synthdeid.probe import Probe, predict, probes_in
 from synthdeid.toy_lm import BigramLM
 

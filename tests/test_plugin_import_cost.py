@@ -73,3 +73,9 @@ def test_lazy_names_resolve_to_their_objects(module, names):
         assert not isinstance(value, types.ModuleType), name
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
         mod.nothing_here
+
+
+def test_the_report_stages_load_no_torch():
+    """``report`` and ``utility_report`` read metrics and write Markdown and PNG: no model library."""
+    result = _loaded_after("import synthdeid.stages.report, synthdeid.stages.utility_report\nresult = {}")
+    assert not {"torch", "transformers", "flair", "peft"} & set(result["heavy"])

@@ -8,7 +8,7 @@ from importlib import metadata
 
 import pytest
 
-from synthdeid import Span, SynthdeidError, UnknownPluginError, hookimpl, hookspecs
+from synthdeid import Span, SynthdeidError, UnknownPluginError, api, hookimpl
 from synthdeid.plugins import (
     DEFAULT_PLUGINS,
     KINDS,
@@ -101,7 +101,7 @@ needs_example = pytest.mark.skipif(
 
 
 def test_all_hooks_are_specified():
-    specified = {name for name, fn in vars(hookspecs).items() if hasattr(fn, "synthdeid_spec")}
+    specified = {name for name, fn in vars(api).items() if hasattr(fn, "synthdeid_spec")}
     assert specified == set(HOOKS)
     assert set(KINDS) == set(HOOKS)
     pm = get_plugin_manager()
@@ -109,13 +109,13 @@ def test_all_hooks_are_specified():
         caller = getattr(pm.hook, hook)
         assert caller.spec is not None, hook
         assert caller.spec.argnames == ("register",), hook
-        assert inspect.getdoc(getattr(hookspecs, hook)), f"{hook} has no docstring"
+        assert inspect.getdoc(getattr(api, hook)), f"{hook} has no docstring"
 
 
 def test_hookimpl_is_exported_from_the_package_root():
     import synthdeid
 
-    assert synthdeid.hookimpl is hookspecs.hookimpl
+    assert synthdeid.hookimpl is api.hookimpl
     assert "hookimpl" in synthdeid.__all__
 
 

@@ -133,3 +133,51 @@ def test_a_preset_that_reads_real_data_turns_the_override_off(tmp_path: Path, mo
     assert "privacy.gate.override" in capsys.readouterr().out
     assert main(["preset", "smoke"]) == 0 and main(["preset", "meddocan"]) == 0
     assert yaml.safe_load(Path("params.yaml").read_text())["privacy"]["gate"]["override"] is False
+
+
+def test_the_verdict_and_the_refusal_come_from_the_gate() -> None:
+    gate = Gate.parse(DEFAULT)
+    failures = gate.failures({"leakage": {**MEASURED["leakage"], "exact_duplicates": 2}})
+    assert gate.verdict(failures) == {"passed": False, "failures": failures, "limits": dict(gate.limits),
+                                      "override": False, "overridden": False}
+    notes = [{"synthetic_id": "s1", "longest_run": 3, "real_id": "r1"}, {"synthetic_id": "s2", "longest_run": 40, "real_id": "r2"}]
+    error = gate.refusal("x", failures, notes, "m.json", "p.html")
+    assert error is not None and "corpus 'x' is not published" in str(error)
+    assert "s2 (40 tokens from r2), s1 (3 tokens" in str(error) and "see m.json and p.html" in str(error)
+    assert gate.refusal("x", [], notes, "m.json", "p.html") is None
+    overridden = Gate.parse({**DEFAULT, "override": True})
+    assert overridden.refusal("x", failures, notes, "m", "p") is None and overridden.verdict(failures)["overridden"]
+
+
+def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> None:
+    """``measure`` merges per-note rows by synthetic id, and takes the rows of a metric with
+    result declaring ``rows_are_pairs`` as the review pairs, whatever the metric is called."""
+    from synthdeid import hookimpl
+    from synthdeid.api import PrivacyInput, PrivacyResult
+    from synthdeid.privacy_measure import measure
+    from synthdeid.records import Document
+
+    class Pairs:
+        name = "my_pairs"
+
+        def compute(self, data: PrivacyInput) -> PrivacyResult:
+            return PrivacyResult({"pairs": 1}, [{"synthetic_id": "s", "real_id": "r"}], rows_are_pairs=True)
+
+    class PerNote:
+        name = "my_notes"
+
+        def compute(self, data: PrivacyInput) -> PrivacyResult:
+            return PrivacyResult({"n": 1}, [{"synthetic_id": "s", "score": 0.5}])
+
+    class Plugin:
+        @hookimpl
+        def register_privacy_metrics(self, register):
+            register("my_pairs", lambda config: Pairs())
+            register("my_notes", lambda config: PerNote())
+
+    register_plugin(Plugin, "test-pairs")
+    doc = Document("s", "a b", ())
+    found = measure({"my_notes": {}, "my_pairs": None}, PrivacyInput(real=[], synthetic=[doc], tokenize=lambda t: []))
+    assert list(found.summary) == ["my_notes", "my_pairs"]
+    assert found.notes == {"s": {"synthetic_id": "s", "score": 0.5}}
+    assert found.pairs == [{"synthetic_id": "s", "real_id": "r"}]

@@ -26,7 +26,7 @@ from synthdeid.audit import (
     rouge_best,
     tokenize_text,
 )
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 
 _TOKEN = re.compile(r"<[A-Za-z]+>|\w+|[^\w\s]")
 

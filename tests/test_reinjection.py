@@ -9,8 +9,8 @@ import pytest
 
 from synthdeid import Document, Span, SynthdeidError
 from synthdeid.plugin_manager import registry
-from synthdeid.privacy import PrivacyInput
-from synthdeid.stages.privacy import refill_sources
+from synthdeid.api import PrivacyInput
+from synthdeid.privacy_measure import refill_sources
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:

@@ -11,7 +11,8 @@ import pytest
 import torch
 
 from synthdeid import InputError
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings
 from synthdeid.plugins import registry
 from synthdeid.tag_distribution import expected_shares, label_shares, start_bias
 from synthdeid.tagmask import TagMask

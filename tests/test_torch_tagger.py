@@ -111,7 +111,7 @@ def test_vocab_round_trips_through_json() -> None:
 def test_unknown_or_bad_setting_is_a_clear_error() -> None:
     with pytest.raises(SynthdeidError, match="hiden_size.*hidden_size"):
         create({"hiden_size": 64})
-    with pytest.raises(SynthdeidError, match="context in line/note"):
+    with pytest.raises(SynthdeidError, match="'context' must be one of line, note, got 'page'"):
         create({"context": "page"})
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from synthdeid import SynthdeidError
-from synthdeid.generate import GenerationSettings
+from synthdeid.api import GenerationSettings
 from synthdeid.plugin_manager import registry
 from synthdeid.plugins.causal_lm.vllm_backend import NOTE_SEED_STRIDE, VLLMCausalLM, import_vllm, sampling_settings
 

@@ -11,7 +11,8 @@ import torch
 
 from synthdeid import SynthdeidError
 from synthdeid.cli import main as cli
-from synthdeid.generate import GenerationSettings, generate_corpus
+from synthdeid.generate import generate_corpus
+from synthdeid.api import GenerationSettings, VocabAnonymizer
 from synthdeid.plugins import registry
 from synthdeid.vocab_anonymize import REPORT, UNK_PATTERN, VocabAnonymization, phi_tokens, unk_tokens
 
@@ -72,11 +73,19 @@ def test_removed_tokens_cannot_be_generated(anonymized) -> None:
 
 
 def test_a_bpe_model_is_refused_with_the_reason(tmp_path: Path) -> None:
-    (tmp_path / "generator.json").write_text('{"generator": "gpt2"}', encoding="utf-8")
     from synthdeid.vocab_anonymize import anonymize_model_dir
 
-    with pytest.raises(SynthdeidError, match="BPE"):
-        anonymize_model_dir(tmp_path, LINES, VocabAnonymization())
+    gpt2 = registry("generator").create("gpt2")
+    assert not isinstance(gpt2, VocabAnonymizer) and isinstance(generator(), VocabAnonymizer)
+    with pytest.raises(SynthdeidError, match="'gpt2' generator .*BPE"):
+        anonymize_model_dir(gpt2, tmp_path, LINES, VocabAnonymization())
+
+
+def test_the_cli_refuses_a_model_dir_that_is_not_word_level(tmp_path: Path) -> None:
+    text = tmp_path / "train.txt"
+    text.write_text("\n".join(LINES), encoding="utf-8")
+    assert cli(["anonymize-vocab", str(tmp_path), "--text", str(text)]) == 1  # lstm: vocab.json is missing
+    assert cli(["anonymize-vocab", str(tmp_path), "--text", str(text), "--generator", "gpt2"]) == 1
 
 
 @pytest.mark.parametrize("value, ok", [(True, True), (False, False), (None, False), ({"labels": ["Name", "Date"]}, True)])

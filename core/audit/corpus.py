@@ -13,7 +13,8 @@ from ..records import Document
 from .bm25 import BM25Best, BM25Index
 from .ngrams import NgramOccurrences, concatenate, ngram_occurrences, ngram_tokens
 from .rouge import DEFAULT_CHUNK_CELLS, RougeBest, rouge_best
-from .tokens import PAR, TokenizedNote, Tokenize, Vocabulary, tokenize_documents
+from .tokens import PAR, TokenizedNote, Vocabulary, tokenize_documents
+from synthdeid.api import Tokenize
 
 
 class AuditCorpus:

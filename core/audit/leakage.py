@@ -15,7 +15,8 @@ import numpy as np
 
 from ..records import Document
 from .ngrams import ngram_occurrences
-from .tokens import PAR, Tokenize, Vocabulary, tokenize_text
+from .tokens import PAR, Vocabulary, tokenize_text
+from synthdeid.api import Tokenize
 
 _MAX_CELLS = 20_000_000
 

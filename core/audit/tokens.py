@@ -14,8 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..records import Document
+from synthdeid.api import Tokenize
 
-Tokenize = Callable[[str], list[tuple[int, int]]]
 PAR = "<PAR>"
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 

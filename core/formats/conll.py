@@ -17,9 +17,10 @@ every document id is read once.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from ..api import Tokenize
 from ..errors import InputError
 from ..records import Document, Span
 from ..tags import TagSet
@@ -40,7 +41,7 @@ def whitespace_tokenize(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _WORD.finditer(text)]
 
 
-def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = whitespace_tokenize) -> list[list[tuple[str, str]]]:
+def to_bio(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> list[list[tuple[str, str]]]:
     """Sentences (one per line of the text) of (token, BIO tag); tokens never cross a span edge."""
     bounds = sorted({0, len(doc.text)} | {x for s in doc.spans for x in (s.start, s.end)})
     label_at = {s.start: s for s in doc.spans}
@@ -66,7 +67,7 @@ def to_bio(doc: Document, tokenize: Callable[[str], list[tuple[int, int]]] = whi
 
 
 def write_conll(docs: Iterable[Document], path: str | Path,
-                tokenize: Callable[[str], list[tuple[int, int]]] = whitespace_tokenize) -> int:
+                tokenize: Tokenize = whitespace_tokenize) -> int:
     n = 0
     with atomic_write(path) as f:
         for doc in docs:

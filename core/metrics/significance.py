@@ -32,7 +32,8 @@ import numpy as np
 from ..errors import InputError
 from ..records import Document
 from .entity import CountTable, Prediction, entity_counts, f1_of, precision_of, recall_of
-from .token import Tokenize, token_counts
+from .token import token_counts
+from synthdeid.api import Tokenize
 
 MARK_BETTER = "▲"
 MARK_WORSE = "▼"

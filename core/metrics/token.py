@@ -34,8 +34,8 @@ import numpy as np
 from ..errors import InputError
 from ..records import Document, Span
 from .entity import FN, FP, TP, CountTable, Prediction, align_predictions, scores_from_counts
+from synthdeid.api import Tokenize
 
-Tokenize = Callable[[str], Sequence[tuple[int, int]]]
 OUTSIDE = "O"
 
 

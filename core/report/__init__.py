@@ -1,6 +1,6 @@
 """The study report: the paper's tables from the stages' metrics, its figures as PNG, and a
-datasheet per synthetic corpus. Pure functions over the metrics JSON; ``stages/report.py`` reads
-the files and writes the outputs."""
+datasheet per synthetic corpus. Pure functions over the metrics JSON; ``study`` reads the metrics
+files and assembles ``report.md``'s text, and ``stages/report.py`` writes the outputs."""
 
 from .attacker import attacker_section
 from .construction import fresh_table, generator_table

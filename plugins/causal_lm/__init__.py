@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
+from synthdeid.api import RegisterGenerator
 from synthdeid.config import from_mapping
 from synthdeid.lazy import lazy_exports
 
@@ -42,7 +43,7 @@ def create(config: dict[str, Any]) -> CausalLMGenerator:
 
 
 @hookimpl
-def register_generators(register: Any) -> None:
+def register_generators(register: RegisterGenerator) -> None:
     register(NAME, create)
 
 

@@ -9,12 +9,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synthdeid import SynthdeidError
+from synthdeid.config import check_bounds, setting
 from synthdeid.distributed import DEVICE_HELP, torch_device, valid_device
 
 if TYPE_CHECKING:
     import torch
 
 NAME = "causal_lm"
+WHAT = f"generator {NAME!r}"
 
 NO_MODEL = (
     "generator 'causal_lm' needs a local model directory: set `model: /path/to/model` (a folder with "
@@ -30,59 +32,54 @@ DTYPE_NAMES = ("float32", "bfloat16", "float16")
 
 @dataclass(frozen=True)
 class CausalLMSettings:
+    """Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
+    ``epochs`` is now ``max_epochs`` (here every epoch runs; other generators may stop earlier), ``lr``
+    is ``learning_rate``."""
+
     model: str | None = None
     """Local folder of a transformers causal LM (GPT-SW3, FLOR, Llama-style, GPT-2, ...)."""
-    lora_r: int = 8
-    lora_alpha: int = 32
-    lora_dropout: float = 0.05
+    lora_r: int = setting(8, ge=1)
+    lora_alpha: int = setting(32, ge=1)
+    lora_dropout: float = setting(0.05, ge=0, lt=1)
     target_modules: tuple[str, ...] | str | None = None
     """None: peft's default for the architecture, else every linear layer (``all-linear``)."""
     train_new_tokens: bool = True
     """Train the embedding (and untied output) rows of the added tag tokens."""
     load_in_4bit: bool = False
     """QLoRA: needs bitsandbytes and a CUDA GPU."""
-    dtype: str = "float32"
+    dtype: str = setting("float32", choices=(*DTYPE_NAMES, "auto"))
     device: str = "auto"
     """auto: cuda when available, else cpu."""
-    epochs: int = 6
-    batch_size: int = 16
-    block_size: int = 512
-    lr: float = 1e-4
+    max_epochs: int = setting(6, ge=1, renamed_from="epochs")
+    batch_size: int = setting(16, ge=1)
+    block_size: int = setting(512, ge=2)
+    learning_rate: float = setting(1e-4, gt=0, renamed_from="lr")
     weight_decay: float = 0.1
-    schedule: str = "cosine"
-    warmup: float = 0.03
+    schedule: str = setting("cosine", choices=("one_cycle", "cosine"))
+    warmup: float = setting(0.03, ge=0, lt=1)
     grad_clip: float = 1.0
     merge: bool = True
     """Merge the adapter into the weights when loading (faster generation)."""
     seed: int | None = None
     """None: the seed of the training data (params)."""
-    threads: int = 2
-    backend: str = "transformers"
+    threads: int = setting(2, ge=1)
+    backend: str = setting("transformers", choices=("transformers", "vllm"))
     """Generation backend: transformers (the shared decoding loop, any machine) or vllm (vLLM on CUDA
     GPUs; see ``synthdeid.plugins.causal_lm.vllm_backend`` for what it supports)."""
-    tensor_parallel_size: int = 1
+    tensor_parallel_size: int = setting(1, ge=1)
     """vLLM: GPUs to split the model over."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, msg: str) -> None:
             if not ok:
-                raise SynthdeidError(f"generator 'causal_lm': {msg}")
+                raise SynthdeidError(f"{WHAT}: {msg}")
 
         if not self.model:
             raise SynthdeidError(NO_MODEL)
         path = Path(self.model)
         need(path.is_dir() and (path / "config.json").is_file(),
              f"model {self.model!r} is not a local model folder with config.json. " + NO_MODEL.split(": ", 1)[1])
-        for key in ("lora_r", "lora_alpha", "epochs", "batch_size", "threads"):
-            need(isinstance(getattr(self, key), int) and getattr(self, key) >= 1, f"{key} must be a positive integer")
-        need(self.block_size >= 2, "block_size must be at least 2")
-        need(0 <= self.lora_dropout < 1 and 0 <= self.warmup < 1, "lora_dropout and warmup must be in [0, 1)")
-        need(self.lr > 0, "lr must be > 0")
-        need(self.backend in ("transformers", "vllm"), "backend must be transformers or vllm")
-        need(isinstance(self.tensor_parallel_size, int) and self.tensor_parallel_size >= 1,
-             "tensor_parallel_size must be a positive integer")
-        need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
-        need(self.dtype in (*DTYPE_NAMES, "auto"), f"dtype must be one of {', '.join([*DTYPE_NAMES, 'auto'])}")
+        check_bounds(self, WHAT)
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         if self.load_in_4bit:
             if importlib.util.find_spec("bitsandbytes") is None:

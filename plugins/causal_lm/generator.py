@@ -10,10 +10,10 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from synthdeid.accounting import split_timing
-from synthdeid.lm import TrainingData
+from synthdeid.accounting import split_timing, write_json
+from synthdeid.api import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, add_special_tokens, config_dict,
-                                     pack_blocks, read_meta, train_stages, write_json)
+                                     pack_blocks, read_meta, train_stages)
 from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
 
 from .config import NAME, CausalLMSettings
@@ -51,20 +51,20 @@ class CausalLMGenerator:
         out_dir = Path(out_dir)
         set_threads(self.config.threads)
         model, tok, cfg, tokens = self.prepare(data)
-        write_json(out_dir / META_FILE, {"generator": NAME, "config": config_dict(cfg), **tokens})
+        write_json({"generator": NAME, "config": config_dict(cfg), **tokens}, out_dir / META_FILE)
         codec = InlineCodec(tok, data.special_tokens, tokens["start_id"])
         train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         names = tuple(n for n, p in model.named_parameters() if p.requires_grad)
         loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
                             warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
-        metrics = train_stages(model, train_blocks, dev_blocks, [Stage(cfg.epochs, ((names, cfg.lr),))], loop,
+        metrics = train_stages(model, train_blocks, dev_blocks, [Stage(cfg.max_epochs, ((names, cfg.learning_rate),))], loop,
                                out_dir, fingerprint(cfg, data, cfg.seed))
         save_kwargs = {"save_embedding_layers": False} if cfg.train_new_tokens and tokens["new_token_ids"] else {}
         model.save_pretrained(out_dir / "adapter", **save_kwargs)
         tok.save_pretrained(out_dir / "adapter")
         metrics = {"generator": NAME, "vocab_size": len(tok), "new_tokens": len(tokens["new_token_ids"]), **metrics}
-        write_json(out_dir / "metrics.json", split_timing(metrics)[0])  # no wall-clock: byte-stable
+        write_json(split_timing(metrics)[0], out_dir / "metrics.json")  # no wall-clock: byte-stable
         return metrics
 
     def load(self, out_dir: Path) -> HFCausalLM | VLLMCausalLM:

@@ -30,39 +30,42 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.generate import GenerationSettings, corpus_prompts, count_tokens
+from synthdeid.api import BeamSpec, Decoder, DescribedDecoder, GenerationSettings
+from synthdeid.generate import corpus_prompts, count_tokens
 
 NOTE_SEED_STRIDE = 1_000_003
 
 
-def sampling_settings(decoder: Any, settings: GenerationSettings, eod_id: int) -> tuple[str, dict[str, Any]]:
+def sampling_settings(decoder: Decoder, settings: GenerationSettings, eod_id: int) -> tuple[str, dict[str, Any]]:
     """``("sample", SamplingParams kwargs)`` or ``("beam_search", BeamSearchParams kwargs)`` for
-    a synthdeid decoder and generation settings (the per-note ``seed`` is added later)."""
-    name = getattr(decoder, "name", type(decoder).__name__)
+    a synthdeid decoder (its declared ``spec()``, ``synthdeid.api.DescribedDecoder``) and generation
+    settings (the per-note ``seed`` is added later)."""
     if settings.tag_safe:
         raise SynthdeidError("the vLLM backend cannot apply the tag-safe logit mask: set `tag_safe: false` for "
                              "this corpus (postprocess removes and counts malformed tags) or use backend: transformers")
     if settings.start_bias:
         raise SynthdeidError("the vLLM backend cannot apply generate.tag_distribution: set it to real for this "
                              "corpus or use backend: transformers")
-    if name == "beam":
-        if decoder.no_repeat_ngram_size or decoder.prefer_phi:
+    if not isinstance(decoder, DescribedDecoder):
+        raise SynthdeidError(f"the vLLM backend has no equivalent of decoder {decoder.name!r} (it declares no spec()); "
+                             "supported: greedy, temperature, top_k, nucleus, beam (or use backend: transformers)")
+    spec = decoder.spec()
+    if isinstance(spec, BeamSpec):
+        if spec.no_repeat_ngram_size or spec.prefer_phi:
             raise SynthdeidError("the vLLM backend's beam search has no no_repeat_ngram_size or prefer_phi: set "
                                  "them to 0 / false for this corpus or use backend: transformers")
-        return "beam_search", {"beam_width": decoder.num_beams, "max_tokens": settings.max_tokens,
-                               "length_penalty": float(decoder.length_penalty)}
+        return "beam_search", {"beam_width": spec.num_beams, "max_tokens": settings.max_tokens,
+                               "length_penalty": float(spec.length_penalty)}
     common = {"n": 1, "min_tokens": settings.min_tokens, "max_tokens": settings.max_tokens,
               "stop_token_ids": [eod_id], "skip_special_tokens": False}
-    if name == "greedy":
+    if spec.method == "greedy":
         return "sample", {**common, "temperature": 0.0}
-    if name == "temperature":
-        return "sample", {**common, "temperature": float(decoder.temperature)}
-    if name == "top_k":
-        return "sample", {**common, "temperature": float(decoder.temperature), "top_k": int(decoder.top_k)}
-    if name == "nucleus":
-        return "sample", {**common, "temperature": float(decoder.temperature), "top_p": float(decoder.top_p)}
-    raise SynthdeidError(f"the vLLM backend has no equivalent of decoder {name!r}; supported: greedy, temperature, "
-                         "top_k, nucleus, beam (or use backend: transformers)")
+    sampling = {**common, "temperature": float(spec.temperature)}
+    if spec.top_k is not None:
+        sampling["top_k"] = int(spec.top_k)
+    if spec.top_p is not None:
+        sampling["top_p"] = float(spec.top_p)
+    return "sample", sampling
 
 
 def import_vllm() -> Any:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import hookimpl
+from synthdeid.api import RegisterTagger
 
 from .config import FlairTaggerConfig
 from synthdeid.config import from_mapping
@@ -27,5 +28,5 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
 
 
 @hookimpl
-def register_taggers(register: Any) -> None:
+def register_taggers(register: RegisterTagger) -> None:
     register(NAME, create)

@@ -21,7 +21,7 @@ from synthdeid.records import Document, Span
 from . import words as W
 from .config import FlairTaggerConfig
 from .embeddings import build_embeddings, embedding_names, restore_names
-from .settings import quiet, read_meta, seed_everything, torch_threads, write_meta
+from .settings import quiet, read_meta, saved_config, seed_everything, torch_threads, write_meta
 
 NAME = "flair_bilstm_crf"
 LABEL_TYPE = "ner"
@@ -144,11 +144,7 @@ class FlairTagger:
 
         cfg = self.config
         out_dir = Path(out_dir)
-        labels = sorted({s.label for d in train for s in d.spans})
-        if not labels:
-            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
-                                 "train on an annotated corpus")
-        dev, dropped = W.restrict_labels(dev, labels)
+        labels, dev, dropped = W.training_labels(NAME, train, dev)
         started = time.perf_counter()
         with torch_threads(cfg.threads), _flair_quiet(training=True):
             flair.set_seed(cfg.seed)
@@ -174,11 +170,11 @@ class FlairTagger:
             shutil.rmtree(work, ignore_errors=True)
             try:
                 result = ModelTrainer(model, corpus).train(
-                    work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.mini_batch_size,
+                    work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.batch_size,
                     max_epochs=cfg.max_epochs, patience=cfg.anneal_patience,
                     embeddings_storage_mode=cfg.embeddings_storage_mode, save_final_model=False,
                     create_file_logs=False, create_loss_file=False,
-                    sampler=bucket_sampler(cfg.mini_batch_size, cfg.seed),
+                    sampler=bucket_sampler(cfg.batch_size, cfg.seed),
                     plugins=[MetricHistoryPlugin()])
                 best = work / "best-model.pt"
                 if best.exists():  # the trainer has loaded its weights into `model`
@@ -218,5 +214,5 @@ class FlairTagger:
         with _flair_quiet():
             model = SequenceTagger.load(path)
         restore_names(model.embeddings, meta.get("embedding_names"))
-        config = FlairTaggerConfig(**meta["config"])
+        config = saved_config(FlairTaggerConfig, meta, NAME)
         return TrainedFlairTagger(model, meta["labels"], config, tokenize)

@@ -1,5 +1,5 @@
 """Helpers shared by the tagger plugins: the
-resolved config written next to the model, quiet library logging, torch threads and seeds."""
+resolved config written next to the model (and read back), quiet library logging, torch threads and seeds."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from synthdeid import SynthdeidError
 from synthdeid.accounting import write_json
+from synthdeid.config import current_names
+
+C = TypeVar("C")
 
 CONFIG_FILE = "tagger.json"
 
@@ -32,6 +35,13 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     if meta.get("tagger") != plugin:
         raise SynthdeidError(f"{out_dir} holds a {meta.get('tagger')!r} tagger, not {plugin!r}")
     return meta
+
+
+def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, **missing: Any) -> C:
+    """The config saved in ``tagger.json`` (``meta`` from ``read_meta``); settings saved under a
+    former name by an earlier version are mapped silently (the user cannot edit a trained model),
+    and ``missing`` gives values for settings saved before they existed."""
+    return cls(**{**missing, **current_names(cls, meta["config"], f"tagger {plugin!r}", warn=False)})
 
 
 @contextmanager

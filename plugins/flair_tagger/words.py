@@ -15,10 +15,11 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Collection, Iterable, Sequence
 
+from synthdeid.errors import SynthdeidError
 from synthdeid.records import Document, Span
+from synthdeid.api import Tokenize
 
 Word = tuple[int, int]
-Tokenize = Callable[[str], list[tuple[int, int]]]
 
 
 SPLITS = ("pack", "suffix", "punctuation")
@@ -167,6 +168,18 @@ def restrict_labels(docs: Sequence[Document], labels: Collection[str]) -> tuple[
                 dropped[s.label] = dropped.get(s.label, 0) + 1
         out.append(d if len(keep) == len(d.spans) else Document(d.id, d.text, keep))
     return out, dict(sorted(dropped.items()))
+
+
+def training_labels(tagger: str, train: Sequence[Document],
+                    dev: Sequence[Document]) -> tuple[list[str], list[Document], dict[str, int]]:
+    """What every tagger's training starts from: the labels of ``train`` (sorted; an error naming
+    ``tagger`` when there are none), ``dev`` restricted to them, and the dev spans removed per label."""
+    labels = sorted({s.label for d in train for s in d.spans})
+    if not labels:
+        raise SynthdeidError(f"tagger {tagger!r}: the training documents hold no PHI spans; "
+                             "train on an annotated corpus")
+    kept, dropped = restrict_labels(dev, labels)
+    return labels, kept, dropped
 
 
 def entity_f1(gold: Sequence[Sequence[Span]], pred: Sequence[Sequence[Span]]) -> dict[str, float]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
+from synthdeid.api import RegisterGenerator
 from synthdeid.config import from_mapping
 from synthdeid.lazy import lazy_exports
 
@@ -35,7 +36,7 @@ def create(config: dict[str, Any]) -> GPT2Generator:
 
 
 @hookimpl
-def register_generators(register: Any) -> None:
+def register_generators(register: RegisterGenerator) -> None:
     register(NAME, create)
 
 

@@ -5,44 +5,50 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
+from synthdeid.config import check_bounds, setting
 from synthdeid.distributed import DEVICE_HELP, valid_device
 from synthdeid.dp import DPConfig
 
 NAME = "gpt2"
+WHAT = f"generator {NAME!r}"
 
 
 @dataclass(frozen=True)
 class GPT2Settings:
+    """Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
+    ``n_layer`` is now ``layers``, ``epochs`` is ``max_epochs``, ``lr`` is ``learning_rate``."""
+
     # architecture (from scratch; a pretrained model keeps its own)
-    n_layer: int = 4
-    n_embd: int = 256
-    n_head: int = 4
-    n_positions: int = 512
+    layers: int = setting(4, ge=1, renamed_from="n_layer")
+    n_embd: int = setting(256, ge=1)
+    n_head: int = setting(4, ge=1)
+    n_positions: int = setting(512, ge=1)
     """Longest sequence (prompt + generated tokens) the model can handle."""
-    dropout: float = 0.1
+    dropout: float = setting(0.1, ge=0, lt=1)
     # tokenizer: a byte-level BPE trained on the corpus, tags never split
-    vocab_size: int | None = None
+    vocab_size: int | None = setting(None, ge=300)
     """BPE size; None: 8000 from scratch, the original vocabulary's size with ``pretrained``."""
-    min_frequency: int = 2
+    min_frequency: int = setting(2, ge=1)
     # start from a local pretrained GPT-2 (vocabulary adaptation, Libbi et al. 2021, App. A)
     pretrained: str | None = None
     # training
-    epochs: int = 3
-    max_train_tokens: int = 0
+    max_epochs: int = setting(3, ge=1, renamed_from="epochs")
+    """Epochs to train: all of them, or fewer under ``max_train_tokens``."""
+    max_train_tokens: int = setting(0, ge=0)
     """A training budget in tokens (0: none): training runs the epochs the budget needs (its tokens
-    over one epoch's, rounded up), at most ``epochs``, so a small corpus gets more epochs and a
+    over one epoch's, rounded up), at most ``max_epochs``, so a small corpus gets more epochs and a
     large one fewer; the learning-rate schedule spans the epochs chosen. Not with gradual
     unfreezing or DP, whose epochs are set stage by stage or spent by the privacy budget."""
-    batch_size: int = 2
+    batch_size: int = setting(2, ge=1)
     """Blocks per step: small data needs many small steps (batch 2 reached a much lower validation
     loss than 8 after one epoch on the demo corpus; the demo preset uses 1: 2 epochs gave validation
     loss 4.22 against batch 2's 4.51, in the same time)."""
-    block_size: int | None = None
+    block_size: int | None = setting(None, ge=2)
     """Training sequence length; None: n_positions (positions beyond it would stay untrained)."""
-    lr: float = 1e-3
+    learning_rate: float = setting(1e-3, gt=0, renamed_from="lr")
     weight_decay: float = 0.01
-    schedule: str = "one_cycle"
-    warmup: float = 0.1
+    schedule: str = setting("one_cycle", choices=("one_cycle", "cosine"))
+    warmup: float = setting(0.1, ge=0, lt=1)
     grad_clip: float = 1.0
     # gradual unfreezing with discriminative learning rates (Libbi et al. 2021, Table A1)
     gradual_unfreezing: bool = False
@@ -50,40 +56,32 @@ class GPT2Settings:
     """Epochs per stage; stage k trains the top k+1 of len(unfreeze_epochs) layer groups."""
     unfreeze_lrs: tuple[float, ...] = (2e-3, 1e-3, 5e-4, 1e-4)
     """Top-group learning rate per stage; a group ``d`` groups below the top gets lr / lr_decay**d."""
-    lr_decay: float = 2.6
+    lr_decay: float = setting(2.6, ge=1)
     seed: int | None = None
     """None: the seed of the training data (params)."""
-    threads: int = 2
+    threads: int = setting(2, ge=1)
     device: str = "auto"
     """Where the model trains and generates: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
     dp: DPConfig | None = None
     """Differentially private training (``synthdeid.dp.DPConfig``): DP-SGD with one note per sample
-    (no packed blocks), AdamW at ``lr`` for ``epochs``; not with gradual unfreezing."""
+    (no packed blocks), AdamW at ``learning_rate`` for ``max_epochs``; not with gradual unfreezing."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, msg: str) -> None:
             if not ok:
-                raise SynthdeidError(f"generator 'gpt2': {msg}")
+                raise SynthdeidError(f"{WHAT}: {msg}")
 
-        object.__setattr__(self, "dp", DPConfig.parse(self.dp, "generator 'gpt2': dp"))
+        object.__setattr__(self, "dp", DPConfig.parse(self.dp, f"{WHAT}: dp"))
+        check_bounds(self, WHAT)
         need(self.dp is None or not self.gradual_unfreezing,
              "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
              "budget); set gradual_unfreezing: false to train privately")
 
-        for key in ("n_layer", "n_embd", "n_head", "n_positions", "epochs", "batch_size", "min_frequency", "threads"):
-            need(isinstance(getattr(self, key), int) and getattr(self, key) >= 1, f"{key} must be a positive integer")
-        need(isinstance(self.max_train_tokens, int) and self.max_train_tokens >= 0,
-             "max_train_tokens must be a whole number >= 0 (0: none)")
         need(self.n_embd % self.n_head == 0, f"n_embd ({self.n_embd}) must be divisible by n_head ({self.n_head})")
-        need(self.block_size is None or self.block_size >= 2, "block_size must be at least 2")
         need(self.block_size is None or self.pretrained is not None or self.block_size <= self.n_positions,
              f"block_size must not exceed n_positions ({self.n_positions})")
-        need(self.vocab_size is None or self.vocab_size >= 300, "vocab_size must be at least 300")
-        need(self.schedule in ("one_cycle", "cosine"), "schedule must be one_cycle or cosine")
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
-        need(0 <= self.dropout < 1 and 0 <= self.warmup < 1, "dropout and warmup must be in [0, 1)")
-        need(self.lr > 0 and self.lr_decay >= 1, "lr must be > 0 and lr_decay >= 1")
         need(len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,
              "unfreeze_epochs and unfreeze_lrs need one entry per layer group (at least 2)")
         need(all(e >= 0 for e in self.unfreeze_epochs), "unfreeze_epochs must be >= 0")

@@ -10,12 +10,12 @@ from typing import Any
 
 import torch
 
-from synthdeid.accounting import split_timing
+from synthdeid.accounting import split_timing, write_json
 from synthdeid import SynthdeidError
 from synthdeid.distributed import torch_device
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
 from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
-                                     read_meta, train_bpe, train_stages, write_json)
+                                     read_meta, train_bpe, train_stages)
 from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
 from synthdeid.plugins.hf_lm.dp_loop import note_samples, train_dp
 
@@ -55,14 +55,14 @@ class GPT2Generator:
             torch.manual_seed(cfg.seed)
             eod = tok.convert_tokens_to_ids("<EOD>")
             model = GPT2LMHeadModel(GPT2Config(
-                vocab_size=len(tok), n_positions=c.n_positions, n_embd=c.n_embd, n_layer=c.n_layer, n_head=c.n_head,
+                vocab_size=len(tok), n_positions=c.n_positions, n_embd=c.n_embd, n_layer=c.layers, n_head=c.n_head,
                 resid_pdrop=c.dropout, embd_pdrop=c.dropout, attn_pdrop=c.dropout,
                 bos_token_id=eod, eos_token_id=eod, pad_token_id=eod))
             return model, tok, cfg, {}
         old_tok = AutoTokenizer.from_pretrained(c.pretrained)
         model = GPT2LMHeadModel.from_pretrained(c.pretrained)
         m = model.config
-        cfg = dataclasses.replace(self.resolved(data, len(old_tok), m.n_positions), n_layer=m.n_layer,
+        cfg = dataclasses.replace(self.resolved(data, len(old_tok), m.n_positions), layers=m.n_layer,
                                   n_embd=m.n_embd, n_head=m.n_head, n_positions=m.n_positions)
         if cfg.block_size > m.n_positions:
             raise SynthdeidError(f"generator 'gpt2': block_size {cfg.block_size} exceeds the pretrained model's "
@@ -78,7 +78,7 @@ class GPT2Generator:
         """One stage over all weights, or the gradual-unfreezing stages."""
         if cfg.gradual_unfreezing:
             return unfreezing_stages(model, cfg.unfreeze_epochs, cfg.unfreeze_lrs, cfg.lr_decay)
-        return [Stage(cfg.epochs, ((tuple(n for n, _ in model.named_parameters()), cfg.lr),))]
+        return [Stage(cfg.max_epochs, ((tuple(n for n, _ in model.named_parameters()), cfg.learning_rate),))]
 
     def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
         """Train (resuming from ``out_dir/checkpoint.pt``); returns val loss, perplexity, tokens/s."""
@@ -92,14 +92,14 @@ class GPT2Generator:
         cfg = budget_epochs(cfg, sum(len(b) for b in train_blocks))
         meta = {"generator": NAME, "config": config_dict(cfg), "special_tokens": list(data.special_tokens),
                 "vocab_transfer": info}
-        write_json(out_dir / META_FILE, meta)
+        write_json(meta, out_dir / META_FILE)
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
                             warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
         if cfg.dp is not None:  # one note per sample instead of packed blocks (see hf_lm.dp_loop)
             notes, cut = note_samples([codec.stream([line]) for line in data.train],
                                       min(cfg.dp.max_tokens, cfg.block_size))
-            metrics = train_dp(model, notes, dev_blocks, cfg.epochs, cfg.lr, loop, cfg.dp, out_dir,
+            metrics = train_dp(model, notes, dev_blocks, cfg.max_epochs, cfg.learning_rate, loop, cfg.dp, out_dir,
                                fingerprint(cfg, data, cfg.seed), cut)
         else:
             metrics = train_stages(model, train_blocks, dev_blocks, self.stages(model, cfg), loop, out_dir,
@@ -107,7 +107,7 @@ class GPT2Generator:
         model.save_pretrained(out_dir / "model")
         tok.save_pretrained(out_dir / "model")
         metrics = {"generator": NAME, "vocab_size": len(tok), **info, **metrics}
-        write_json(out_dir / "metrics.json", split_timing(metrics)[0])  # no wall-clock: byte-stable
+        write_json(split_timing(metrics)[0], out_dir / "metrics.json")  # no wall-clock: byte-stable
         return metrics
 
     def load(self, out_dir: Path) -> HFCausalLM:
@@ -124,8 +124,9 @@ class GPT2Generator:
 
 def budget_epochs(cfg: GPT2Settings, epoch_tokens: int) -> GPT2Settings:
     """``cfg`` with the epochs its ``max_train_tokens`` budget needs over ``epoch_tokens`` tokens an
-    epoch (rounded up, at least 1, at most ``epochs``); unchanged without a budget, with gradual
+    epoch (rounded up, at least 1, at most ``max_epochs``); unchanged without a budget, with gradual
     unfreezing or DP."""
     if not cfg.max_train_tokens or cfg.gradual_unfreezing or cfg.dp is not None or epoch_tokens < 1:
         return cfg
-    return dataclasses.replace(cfg, epochs=min(cfg.epochs, max(1, math.ceil(cfg.max_train_tokens / epoch_tokens))))
+    epochs = max(1, math.ceil(cfg.max_train_tokens / epoch_tokens))
+    return dataclasses.replace(cfg, max_epochs=min(cfg.max_epochs, epochs))

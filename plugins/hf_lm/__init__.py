@@ -2,12 +2,12 @@
 ``AutoregressiveLM`` adapter, inline-text tokenization, the training loop."""
 
 from .adapter import HFCausalLM, State, fork_cache, index_cache
-from .common import config_dict, read_meta, write_json
+from .common import config_dict, read_meta
 from .tokenizer import InlineCodec, add_special_tokens, train_bpe
 from .train_loop import LoopSettings, Stage, apply_stage, pack_blocks, train_stages
 
 __all__ = [
     "HFCausalLM", "InlineCodec", "LoopSettings", "Stage", "State", "add_special_tokens", "apply_stage",
     "config_dict", "fork_cache", "index_cache", "pack_blocks", "read_meta", "train_bpe",
-    "train_stages", "write_json",
+    "train_stages",
 ]

@@ -1,4 +1,4 @@
-"""Helpers shared by the transformers-based generators: configs as JSON, atomic JSON,
+"""Helpers shared by the transformers-based generators: configs as JSON,
 fingerprints for resumable training, thread settings."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Any
 
 import torch
 
-from synthdeid.accounting import write_json as _write_json
 from synthdeid import SynthdeidError
-from synthdeid.lm import TrainingData
+from synthdeid.config import renames
+from synthdeid.api import TrainingData
 
 META_FILE = "generator.json"
 _NOT_TRAINING = {"threads", "merge", "backend", "tensor_parallel_size"}  # settings that do not change the trained weights
@@ -22,11 +22,6 @@ _NOT_TRAINING = {"threads", "merge", "backend", "tensor_parallel_size"}  # setti
 def config_dict(config: Any) -> dict[str, Any]:
     """The config as plain JSON-able data (tuples as lists)."""
     return json.loads(json.dumps(dataclasses.asdict(config)))
-
-
-def write_json(path: Path, data: Any) -> None:
-    """Write JSON atomically (``synthdeid.accounting.write_json``, path first)."""
-    _write_json(data, path)
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
@@ -42,8 +37,10 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
 
 def fingerprint(config: Any, data: TrainingData, seed: int) -> str:
     """A hash of everything that decides the trained weights (a checkpoint of other data or
-    settings must not be resumed)."""
-    settings = {k: v for k, v in config_dict(config).items() if k not in _NOT_TRAINING}
+    settings must not be resumed). Renamed settings are hashed under their former names, so a
+    checkpoint written before the rename still resumes."""
+    former = {new: old for old, new in renames(type(config)).items()}
+    settings = {former.get(k, k): v for k, v in config_dict(config).items() if k not in _NOT_TRAINING}
     h = hashlib.sha256()
     h.update(json.dumps([settings, seed, list(data.special_tokens)], sort_keys=True).encode())
     for part in (data.train, data.dev):

@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import SynthdeidError, hookimpl
-from synthdeid.config import from_mapping
+from synthdeid.api import RegisterTagger
+from synthdeid.config import current_names, from_mapping
 
 from .config import PRESETS, HFTaggerConfig
 
@@ -22,7 +23,7 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
     beside it override the preset's."""
     from .model import HFTagger
 
-    config = dict(config or {})
+    config = current_names(HFTaggerConfig, dict(config or {}), f"tagger {NAME!r}")  # before the preset's
     preset = config.pop("preset", "default")
     if preset not in PRESETS:
         raise SynthdeidError(f"tagger {NAME!r}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
@@ -30,5 +31,5 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
 
 
 @hookimpl
-def register_taggers(register: Any) -> None:
+def register_taggers(register: RegisterTagger) -> None:
     register(NAME, create)

@@ -4,14 +4,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from synthdeid.config import check_bounds, setting
 from synthdeid.distributed import DEVICE_HELP, valid_device
+
+NAME = "hf_token_classification"
 
 SCRATCH_LEARNING_RATE = 1e-3
 PRETRAINED_LEARNING_RATE = 5e-5
 PRESETS: dict[str, dict[str, object]] = {
     "default": {},
     # Vakili et al. 2025, Table 9 (SweDeClin-BERT, roberta-base-bne): with `model: /local/dir`
-    "vakili": {"learning_rate": 1e-4, "weight_decay": 1e-5, "batch_size": 16, "epochs": 6, "max_words": 128},
+    "vakili": {"learning_rate": 1e-4, "weight_decay": 1e-5, "batch_size": 16, "max_epochs": 6,
+               "max_words": 128},
 }
 
 
@@ -24,13 +28,17 @@ class HFTaggerConfig:
     vocabulary trained on the training notes (offline, demo-sized); with ``model: /local/dir``
     that encoder (and its tokenizer, or ``tokenizer: /other/dir``) is fine-tuned. Model-hub
     ids are not looked up: this workplace is offline.
+
+    Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
+    ``num_layers`` is now ``layers``, ``epochs`` is ``max_epochs`` (every epoch runs; the best on
+    ``select_on`` is kept), ``max_grad_norm`` is ``grad_clip``.
     """
 
     model: str | None = None
     tokenizer: str | None = None
     # the from-scratch model (ignored with `model`)
     hidden_size: int = 128
-    num_layers: int = 2
+    layers: int = setting(2, renamed_from="num_layers")
     num_heads: int = 2
     intermediate_size: int = 512
     vocab_size: int = 8000
@@ -38,17 +46,18 @@ class HFTaggerConfig:
     max_position_embeddings: int = 512
     dropout: float = 0.1
     # training
-    epochs: int = 6
-    batch_size: int = 16
-    learning_rate: float | None = None
+    max_epochs: int = setting(6, ge=1, renamed_from="epochs")
+    batch_size: int = setting(16, ge=1)
+    learning_rate: float | None = setting(None, gt=0)
     """None: 1e-3 for the from-scratch model, 5e-5 for a pretrained ``model``."""
     weight_decay: float = 0.01
-    warmup_ratio: float = 0.1
-    max_grad_norm: float = 1.0
-    select_on: str = "f1"
+    warmup_ratio: float = setting(0.1, ge=0, lt=1)
+    grad_clip: float = setting(1.0, renamed_from="max_grad_norm")
+    """Gradient norm clipping."""
+    select_on: str = setting("f1", choices=("f1", "loss"))
     """Epoch kept: best dev entity F1 (ties: lower dev loss), or ``loss``; the last epoch
     without dev documents."""
-    max_words: int = 128
+    max_words: int = setting(128, ge=1)
     """Words per window; a window longer than the model's positions in subwords is split further."""
     constrained_decoding: bool = True
     """Best BIO-valid tag sequence per window (Viterbi) instead of each word's argmax; on the
@@ -66,14 +75,9 @@ class HFTaggerConfig:
     each process's own), cpu, cuda or cuda:N."""
 
     def __post_init__(self) -> None:
+        check_bounds(self, f"tagger {NAME!r}")
         checks = {
-            "epochs >= 1": self.epochs >= 1,
-            "batch_size >= 1": self.batch_size >= 1,
-            "max_words >= 1": self.max_words >= 1,
-            "learning_rate > 0": self.learning_rate is None or self.learning_rate > 0,
-            "select_on in f1/loss": self.select_on in ("f1", "loss"),
             "hidden_size divisible by num_heads": self.num_heads > 0 and self.hidden_size % self.num_heads == 0,
-            "0 <= warmup_ratio < 1": 0 <= self.warmup_ratio < 1,
             f"device: {DEVICE_HELP}": valid_device(self.device),
         }
         failed = [k for k, ok in checks.items() if not ok]
@@ -81,7 +85,8 @@ class HFTaggerConfig:
             raise ValueError("need " + "; ".join(failed))
 
     @property
-    def lr(self) -> float:
+    def resolved_learning_rate(self) -> float:
+        """``learning_rate``, or its default for a from-scratch or a pretrained model."""
         if self.learning_rate is not None:
             return self.learning_rate
         return PRETRAINED_LEARNING_RATE if self.model else SCRATCH_LEARNING_RATE

@@ -16,7 +16,7 @@ from synthdeid.distributed import torch_device
 from synthdeid.records import Document, Span
 
 from ..flair_tagger import words as W
-from ..flair_tagger.settings import quiet, read_meta, seed_everything, torch_threads, write_meta
+from ..flair_tagger.settings import quiet, read_meta, saved_config, seed_everything, torch_threads, write_meta
 from .config import HFTaggerConfig
 from .encoding import add_labels, load_tokenizer, train_wordpiece
 from .predict import doc_windows, encode_docs, piece_tags, predict_docs
@@ -62,7 +62,7 @@ class TrainedHFTagger:
                                 self.config.constrained_decoding)
 
     def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
-        """Recall-biased spans from each word's softmax (``synthdeid.tagger.RecallTunable``)."""
+        """Recall-biased spans from each word's softmax (``synthdeid.api.RecallTunable``)."""
         if not 0.0 < min_confidence <= 1.0:
             raise SynthdeidError(f"min_confidence must be in (0, 1], got {min_confidence}")
         with torch_threads(self.config.threads), _offline():
@@ -98,7 +98,7 @@ class HFTagger:
                  for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0])
         tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_position_embeddings)
         bert = BertConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size,
-                          num_hidden_layers=cfg.num_layers, num_attention_heads=cfg.num_heads,
+                          num_hidden_layers=cfg.layers, num_attention_heads=cfg.num_heads,
                           intermediate_size=cfg.intermediate_size,
                           max_position_embeddings=cfg.max_position_embeddings,
                           hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
@@ -108,13 +108,9 @@ class HFTagger:
 
     def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
               tokenize: W.Tokenize) -> dict[str, Any]:
-        cfg = dataclasses.replace(self.config, learning_rate=self.config.lr)
+        cfg = dataclasses.replace(self.config, learning_rate=self.config.resolved_learning_rate)
         out_dir = Path(out_dir)
-        labels = sorted({s.label for d in train for s in d.spans})
-        if not labels:
-            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
-                                 "train on an annotated corpus")
-        dev, dropped = W.restrict_labels(dev, labels)
+        labels, dev, dropped = W.training_labels(NAME, train, dev)
         tag_labels = ["O"] + [f"{p}-{lab}" for lab in labels for p in ("B", "I")]
         label2id = {t: i for i, t in enumerate(tag_labels)}
         with torch_threads(cfg.threads), _offline():
@@ -151,7 +147,7 @@ class HFTagger:
                                       d.spans) for d in train)
         return {"tagger": NAME, "labels": labels, "model": cfg.model or "from scratch (BERT)",
                 "parameters": sum(p.numel() for p in model.parameters()),
-                "vocab_size": len(tokenizer), "epochs": cfg.epochs,
+                "vocab_size": len(tokenizer), "epochs": cfg.max_epochs,
                 "train_spans": sum(len(d.spans) for d in train),
                 "train_spans_without_tokens": sum(len(d.spans) for d in train) - covered,
                 "dev_labels_unseen_in_training": dropped, **run,
@@ -166,7 +162,7 @@ class HFTagger:
         path = out_dir / MODEL_DIR
         if not (path / "config.json").exists():
             raise SynthdeidError(f"{path} holds no saved model; retrain the tagger")
-        config = HFTaggerConfig(**meta["config"])
+        config = saved_config(HFTaggerConfig, meta, NAME)
         with _offline():
             model = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)
             tokenizer = load_tokenizer(path)

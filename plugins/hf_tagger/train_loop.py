@@ -51,18 +51,18 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
          "weight_decay": cfg.weight_decay},
         {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
     ]
-    optimizer = torch.optim.AdamW(groups, lr=cfg.lr)
+    optimizer = torch.optim.AdamW(groups, lr=cfg.resolved_learning_rate)
     steps_per_epoch = math.ceil(len(pieces) / cfg.batch_size)
-    total = steps_per_epoch * cfg.epochs
+    total = steps_per_epoch * cfg.max_epochs
     scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total), total)
     rng = torch.Generator().manual_seed(cfg.seed)
     history: list[dict[str, Any]] = []
     best_key: tuple[float, float] | None = None
     best_state: dict[str, Any] | None = None
-    best_epoch = cfg.epochs
+    best_epoch = cfg.max_epochs
     started = time.perf_counter()
     with counter("training tagger", total) as advance:
-        for epoch in range(1, cfg.epochs + 1):
+        for epoch in range(1, cfg.max_epochs + 1):
             model.train()
             order = torch.randperm(len(pieces), generator=rng).tolist()
             total_loss, n_batches = 0.0, 0
@@ -71,7 +71,7 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
                 if loss is not None:
                     loss.backward()
                 distributed.sum_gradients(model.parameters())
-                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.max_grad_norm)
+                torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad()

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
 from synthdeid.lazy import lazy_exports
-from synthdeid.lm import TrainingData
+from synthdeid.api import RegisterGenerator, TrainingData
 
 from .config import LSTMConfig
 from .vocab import UNK, Vocab
@@ -46,11 +46,17 @@ class LSTMGenerator:
 
         return load(Path(out_dir), threads=self.config.threads)
 
+    def anonymize_vocab(self, model_dir: Path, tokens: set[str], seed: int) -> int:
+        """Replace ``tokens`` in the trained vocabulary by random ``<unk_N>`` strings (``VocabAnonymizer``)."""
+        from .anonymize import replace_tokens
+
+        return replace_tokens(Path(model_dir), tokens, seed)
+
 
 def create(config: dict[str, Any]) -> LSTMGenerator:
     return LSTMGenerator(LSTMConfig.from_dict(config))
 
 
 @hookimpl
-def register_generators(register: Any) -> None:
+def register_generators(register: RegisterGenerator) -> None:
     register("lstm", create)

@@ -1,4 +1,5 @@
-"""Vocabulary anonymization of a trained LSTM (``synthdeid.vocab_anonymize``): the given tokens'
+"""Vocabulary anonymization of a trained LSTM (``LSTMGenerator.anonymize_vocab``, the
+``synthdeid.api.VocabAnonymizer`` capability that ``synthdeid.vocab_anonymize`` drives): the given tokens'
 entries in ``vocab.json`` become random ``<unk_N>`` strings (same ids, so ``model.pt`` is
 unchanged), which the sampler never generates. ``checkpoint.pt`` holds the old vocabulary and is
 deleted: the model directory is then fit for release, and a further training starts afresh."""
@@ -8,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from synthdeid.errors import InputError
 from synthdeid.inline import EOD, PAR
 from synthdeid.vocab_anonymize import unk_tokens
 
@@ -17,6 +19,9 @@ from .vocab import UNK, Vocab
 
 def replace_tokens(model_dir: Path, tokens: Iterable[str], seed: int = 0) -> int:
     """Replace ``tokens`` in the model's vocabulary; returns how many entries were replaced."""
+    if not (Path(model_dir) / VOCAB).exists():
+        raise InputError("no trained word-level model here (vocab.json is missing)", path=model_dir,
+                         fix="point the command at an lstm model directory, e.g. data/models/lstm")
     vocab = Vocab.load(Path(model_dir) / VOCAB)
     targets = set(tokens) - {UNK, PAR, EOD}
     ids = [i for i, t in enumerate(vocab.tokens) if t in targets and not (t.startswith("<") and t.endswith(">"))]

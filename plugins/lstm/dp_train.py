@@ -73,7 +73,7 @@ class DPEpochs:
         self.model = model
         self.dp = DPTraining(dp, len(self.samples), config.max_epochs, config.seed)
         make_unrolled(model)
-        self.opt = self.dp.make_optimizer(torch.optim.SGD(model.parameters(), lr=config.lr))
+        self.opt = self.dp.make_optimizer(torch.optim.SGD(model.parameters(), lr=config.learning_rate))
 
     def run(self, epoch: int, lr: float, description: str) -> tuple[float, int]:
         """One epoch of Poisson batches at ``lr``: mean training loss per note, tokens seen."""

@@ -90,7 +90,7 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
     if ckpt is None or not (out_dir / CONFIG).exists():
         raise InputError("no trained LSTM here (model.pt or config.json is missing)", path=out_dir,
                          fix="train it first (the train stage), or point the generate stage at the right model")
-    config = LSTMConfig.from_dict(json.loads((out_dir / CONFIG).read_text(encoding="utf-8")))
+    config = LSTMConfig.from_dict(json.loads((out_dir / CONFIG).read_text(encoding="utf-8")), warn=False)
     vocab = Vocab.load(out_dir / VOCAB)
     torch.set_num_threads(threads or config.threads)
     model = LSTMLanguageModel(len(vocab), config)

@@ -26,7 +26,8 @@ import torch
 import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
+from synthdeid.config import current_names
 from synthdeid.progress import track
 
 from .config import LSTMConfig
@@ -111,7 +112,8 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
 
 
 def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, path: Path) -> None:
-    saved = {k: v for k, v in ckpt["config"].items() if k not in RESUMABLE}
+    saved = current_names(LSTMConfig, ckpt["config"], "generator 'lstm'", warn=False)  # maybe older names
+    saved = {k: v for k, v in saved.items() if k not in RESUMABLE}
     now = {k: v for k, v in config.to_dict().items() if k not in RESUMABLE}
     changed = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
     if changed:
@@ -142,7 +144,7 @@ class StreamEpochs:
 
     def __init__(self, model: LSTMLanguageModel, data: torch.Tensor, config: LSTMConfig) -> None:
         self.model, self.data, self.config = model, data, config
-        self.opt = torch.optim.SGD(model.parameters(), lr=config.lr)
+        self.opt = torch.optim.SGD(model.parameters(), lr=config.learning_rate)
 
     def run(self, epoch: int, lr: float, description: str) -> tuple[float, int]:
         """One epoch at ``lr``: the mean training loss per token and the tokens trained on."""
@@ -161,7 +163,7 @@ class StreamEpochs:
             logits, hidden = model(x, hidden)
             loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(model.parameters(), config.clip)
+            torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
             opt.step()
             total += loss.item() * y.numel()
             count += y.numel()
@@ -222,7 +224,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         from .dp_train import DPEpochs
 
         runner = DPEpochs(model, vocab, data.train, config)
-    epoch, lr, best, history = 0, config.lr, math.inf, []
+    epoch, lr, best, history = 0, config.learning_rate, math.inf, []
     if ckpt is not None:
         model.load_state_dict(ckpt["model"])
         runner.load_state_dict(ckpt)
@@ -243,7 +245,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         val_loss = evaluate(model, dev_data, config.seq_len)
         if not math.isfinite(val_loss):
             raise SynthdeidError(f"LSTM training diverged in epoch {epoch} (validation loss {val_loss}); "
-                                 "lower lr or clip in the lstm settings")
+                                 "lower learning_rate or grad_clip in the lstm settings")
         if val_loss < best:
             _save({"model": model.state_dict(), "epoch": epoch, "val_loss": val_loss}, out_dir / MODEL)
         history.append({"epoch": epoch, "lr": lr, "train_loss": train_loss, "val_loss": val_loss})

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
+from synthdeid.api import RegisterGenerator
 from synthdeid.config import from_mapping
 from synthdeid.lazy import lazy_exports
 
@@ -40,5 +41,5 @@ def create(config: dict[str, Any]) -> MLMFillGenerator:
 
 
 @hookimpl
-def register_generators(register: Any) -> None:
+def register_generators(register: RegisterGenerator) -> None:
     register("mlm_fill", create)

@@ -19,7 +19,8 @@ from typing import Any
 import torch
 
 from synthdeid import Document, InputError, SynthdeidError
-from synthdeid.generate import GenerationSettings, count_tokens
+from synthdeid.generate import count_tokens
+from synthdeid.api import Decoder, GenerationSettings, TokenChooser
 from synthdeid.inline import encode
 
 from .config import MLMFillConfig
@@ -172,17 +173,17 @@ class MLMFillModel:
             out.append(rebuild(self.notes[idx], pieces, fills))
         return out
 
-    def generate_corpus(self, decoder: Any, prompts: Sequence[str], settings: GenerationSettings,
+    def generate_corpus(self, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
                         target_tokens: int, seed: int,
                         progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
         """(source note id, refilled inline-tag text) pairs until ``target_tokens`` tokens
         (``count_tokens``). ``prompts`` are not used: the source notes are the prompts. Notes are
         taken in a seeded order (shuffled, then again); batches are seeded by their index."""
         decoder.check(self)
-        choose = getattr(decoder, "choose", None)
-        if not callable(choose):
-            raise SynthdeidError(f"decoder {getattr(decoder, 'name', decoder)!r} cannot drive mlm_fill: it has no "
+        if not isinstance(decoder, TokenChooser):
+            raise SynthdeidError(f"decoder {decoder.name!r} cannot drive mlm_fill: it has no "
                                  "choose(logits, rng); use greedy, temperature, top_k or nucleus")
+        choose = decoder.choose
         torch.set_num_threads(self.cfg.threads)
         stream = _note_stream(len(self.notes), seed)
         pairs: list[tuple[str, str]] = []

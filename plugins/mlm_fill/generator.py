@@ -8,7 +8,7 @@ from typing import Any
 
 from synthdeid import InputError
 from synthdeid.formats.jsonl import read_jsonl
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
 
 from .config import MLMFillConfig
 from .fill import MLMFillModel

@@ -24,7 +24,7 @@ import torch
 from synthdeid.accounting import split_timing
 from synthdeid import Document, InputError, SynthdeidError
 from synthdeid.formats.jsonl import write_jsonl
-from synthdeid.lm import TrainingData
+from synthdeid.api import TrainingData
 from synthdeid.progress import track
 
 from .config import MLMFillConfig
@@ -42,10 +42,10 @@ Chunk = tuple[torch.Tensor, torch.Tensor]
 
 def warmup_lr(cfg: MLMFillConfig, step: int) -> float:
     """The learning rate of global step ``step`` (from 1): linear warm-up over ``warmup_steps``,
-    then ``lr``. Without it a transformer trained from scratch on a few hundred notes stays at
+    then ``learning_rate``. Without it a transformer trained from scratch on a few hundred notes stays at
     predicting frequent tokens."""
-    assert cfg.lr is not None
-    return cfg.lr * min(1.0, step / cfg.warmup_steps) if cfg.warmup_steps else cfg.lr
+    assert cfg.learning_rate is not None
+    return cfg.learning_rate * min(1.0, step / cfg.warmup_steps) if cfg.warmup_steps else cfg.learning_rate
 
 
 def encode_notes(vocab: Vocab, docs: Sequence[Document], size: int) -> tuple[list[Chunk], int]:
@@ -183,12 +183,12 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
     chunks, n_spans = encode_notes(vocab, train_docs, size)
     dev_chunks, dev_spans = encode_notes(vocab, dev_docs, size)
 
-    optim = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay)
+    optim = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
     if state is not None:
         optim.load_state_dict(state["optim"])
     history: list[dict[str, Any]] = list(state["history"]) if state else []
     tokens, seconds = 0, 0.0
-    for epoch in range(len(history), cfg.epochs):
+    for epoch in range(len(history), cfg.max_epochs):
         torch.manual_seed(cfg.seed * 7_919 + epoch)  # dropout
         g = torch.Generator().manual_seed(cfg.seed * 1_000_003 + epoch)
         batches = _batches([len(c[0]) for c in chunks], cfg.batch_size, g)
@@ -196,7 +196,7 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
         model.train()
         loss_sum, loss_n = 0.0, 0
         started = time.perf_counter()
-        for step, batch in enumerate(track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.epochs}", total=len(batches)),
+        for step, batch in enumerate(track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.max_epochs}", total=len(batches)),
                                      start=epoch * len(batches) + 1):
             for group in optim.param_groups:  # a function of the global step: resuming keeps the schedule
                 group["lr"] = warmup_lr(cfg, step)

@@ -12,6 +12,7 @@ import importlib
 from typing import Any
 
 from synthdeid import hookimpl
+from synthdeid.api import RegisterPrivacyMetric
 from synthdeid.config import from_mapping
 from synthdeid.lazy import lazy_exports
 
@@ -44,6 +45,6 @@ def _factory(name: str) -> Any:
 
 
 @hookimpl
-def register_privacy_metrics(register: Any) -> None:
+def register_privacy_metrics(register: RegisterPrivacyMetric) -> None:
     for name in METRICS:
         register(name, _factory(name))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
 from synthdeid.audit import summary
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .common import TokenSettings, audit_corpus
 

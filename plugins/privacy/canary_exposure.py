@@ -18,7 +18,7 @@ from synthdeid.audit.exposure import extrapolated_exposure, lower_or_equal, samp
 from synthdeid.audit.membership import LOW_FPRS, tpr_at_fpr
 from synthdeid.canaries import CANARY_FILE, read_canaries
 from synthdeid.lm_score import score_sequences, texts_to_score
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .model_input import check_integers, language_model, rounded, skipped
 

@@ -8,7 +8,7 @@ from typing import Any
 from synthdeid import SynthdeidError
 from synthdeid.audit import PAR, AuditCorpus
 from synthdeid.audit.rouge import DEFAULT_CHUNK_CELLS
-from synthdeid.privacy import PrivacyInput
+from synthdeid.api import PrivacyInput
 
 
 @dataclass(frozen=True)

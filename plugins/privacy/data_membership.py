@@ -23,7 +23,7 @@ from synthdeid.audit.membership import attack_summary
 from synthdeid.audit.ngram_lm import LaplaceNgramLM
 from synthdeid.data_canaries import read_data_canaries
 from synthdeid.inline import decode
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .common import TokenSettings
 from .model_input import check_integers, rounded, skipped

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
 from synthdeid.audit import STRUCTURE_PATTERN, high_risk_pairs
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .common import TokenSettings, audit_corpus, ns_setting
 
@@ -55,4 +55,4 @@ class HighRiskPairsMetric:
                                  structure_pattern=c.structure_pattern, filter_first=c.filter_first,
                                  k1=float(c.k1), b=float(c.b), epsilon=float(c.epsilon),
                                  chunk_cells=c.chunk_cells)
-        return PrivacyResult(result.summary, result.rows)
+        return PrivacyResult(result.summary, result.rows, rows_are_pairs=True)

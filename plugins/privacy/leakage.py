@@ -20,7 +20,7 @@ from synthdeid.audit import (
     tokenize_documents,
 )
 from synthdeid.audit.leakage import distinct_texts
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .common import TokenSettings, audit_corpus
 

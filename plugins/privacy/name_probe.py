@@ -21,7 +21,7 @@ from typing import Any
 from synthdeid import SynthdeidError
 from synthdeid.audit import real_phi_strings, tokenize_text
 from synthdeid.inline import start_tag
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.probe import Probe, predict, probes_in
 
 from .model_input import check_integers, language_model, lm_lines, rounded, skipped

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.audit import ngram_recall, phi_token_mask
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

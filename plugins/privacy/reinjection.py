@@ -14,7 +14,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.audit.leakage import normalise_whitespace
-from synthdeid.privacy import PrivacyInput, PrivacyResult
+from synthdeid.api import PrivacyInput, PrivacyResult
 
 from .model_input import check_integers
 

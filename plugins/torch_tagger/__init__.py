@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import hookimpl
+from synthdeid.api import RegisterTagger
 from synthdeid.config import from_mapping
 
 from .config import TorchTaggerConfig
@@ -24,5 +25,5 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
 
 
 @hookimpl
-def register_taggers(register: Any) -> None:
+def register_taggers(register: RegisterTagger) -> None:
     register(NAME, create)

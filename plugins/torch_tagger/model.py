@@ -14,7 +14,8 @@ import torch
 from synthdeid import SynthdeidError
 from synthdeid.accounting import write_json
 from synthdeid.plugins.flair_tagger import words as W
-from synthdeid.plugins.flair_tagger.settings import read_meta, seed_everything, torch_threads, write_meta
+from synthdeid.plugins.flair_tagger.settings import (read_meta, saved_config, seed_everything, torch_threads,
+                                                     write_meta)
 from synthdeid.records import Document, Span
 from synthdeid.tagger import recall_biased_tags
 
@@ -91,7 +92,7 @@ class TrainedTorchTagger:
             return spans_of(docs, wins, predict_windows(self.net, items, self.config.predict_batch_size), self.vocab)
 
     def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
-        """Recall-biased spans from the CRF's marginals (``synthdeid.tagger.RecallTunable``)."""
+        """Recall-biased spans from the CRF's marginals (``synthdeid.api.RecallTunable``)."""
         if not 0.0 < min_confidence <= 1.0:
             raise SynthdeidError(f"min_confidence must be in (0, 1], got {min_confidence}")
         with torch_threads(self.config.threads):
@@ -113,11 +114,7 @@ class TorchTagger:
               tokenize: W.Tokenize) -> dict[str, Any]:
         cfg = self.config
         out_dir = Path(out_dir)
-        labels = sorted({s.label for d in train for s in d.spans})
-        if not labels:
-            raise SynthdeidError(f"tagger {NAME!r}: the training documents hold no PHI spans; "
-                                 "train on an annotated corpus")
-        dev, dropped = W.restrict_labels(dev, labels)
+        labels, dev, dropped = W.training_labels(NAME, train, dev)
         wins = doc_windows(train, W.split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens,
                            labelled=True)
         vocab = Vocab.build(((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
@@ -171,7 +168,7 @@ class TorchTagger:
         missing = [f for f in (WEIGHTS, VOCAB) if not (out_dir / f).exists()]
         if missing:
             raise SynthdeidError(f"{out_dir} has no {', '.join(missing)}; retrain the tagger")
-        config = TorchTaggerConfig(**{"token_split": "pack", **meta["config"]})  # saved before token_split: the pack's tokens
+        config = saved_config(TorchTaggerConfig, meta, NAME, token_split="pack")  # saved before token_split: pack
         vocab = Vocab.from_json(json.loads((out_dir / VOCAB).read_text(encoding="utf-8")))
         net = _network(vocab, config)
         net.load_state_dict(load_file(str(out_dir / WEIGHTS)))

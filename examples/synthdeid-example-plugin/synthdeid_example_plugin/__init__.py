@@ -8,6 +8,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from synthdeid import Span, hookimpl
+from synthdeid.api import RegisterAnnotator
 
 EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 
@@ -42,5 +43,5 @@ def make_email_annotator(config: Mapping[str, Any]) -> EmailAnnotator:
 
 
 @hookimpl
-def register_annotators(register):
+def register_annotators(register: RegisterAnnotator) -> None:
     register("example_email", make_email_annotator)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import hookimpl
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack, RegisterLanguage
 from synthdeid.plugins.languages.common.pack import SurrogateFactory, make_pack
 
 from .text import split_sentences, tokenize
@@ -34,6 +34,6 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
 
 
 @hookimpl
-def register_languages(register):
+def register_languages(register: RegisterLanguage) -> None:
     """Register the German pack as ``de``."""
     register("de", factory)

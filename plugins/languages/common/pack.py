@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from synthdeid.errors import InputError
-from synthdeid.language import LanguagePack, Offsets
+from synthdeid.api import LanguagePack, Offsets
 
 
 @dataclass(frozen=True)

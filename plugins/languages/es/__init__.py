@@ -9,8 +9,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import hookimpl
-from synthdeid.hookspecs import Register
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack, RegisterLanguage
 from synthdeid.tags import builtin_mapping
 
 from ..common.pack import SurrogateFactory, make_pack
@@ -35,6 +34,6 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
 
 
 @hookimpl
-def register_languages(register: Register) -> None:
+def register_languages(register: RegisterLanguage) -> None:
     """Register the Spanish pack as ``es``."""
     register("es", factory)

@@ -6,8 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from synthdeid import hookimpl
-from synthdeid.hookspecs import Register
-from synthdeid.language import LanguagePack
+from synthdeid.api import LanguagePack, RegisterLanguage
 
 from ..common.pack import PackConfig, SurrogateFactory, make_pack
 from .sentences import split_sentences
@@ -35,6 +34,6 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
 
 
 @hookimpl
-def register_languages(register: Register) -> None:
+def register_languages(register: RegisterLanguage) -> None:
     """Register the Dutch pack as ``nl``."""
     register("nl", factory)

@@ -1,0 +1,168 @@
+"""The study report's text: ``report.md`` assembled from the stages' metrics (the equivalents of
+Libbi et al. (2021) Tables 4-8, Figure 5, the learning curve, the privacy summary with links to
+the review pages) and each synthetic corpus's datasheet inputs (recipe, source). ``load_study``
+reads the metrics files; the ``report`` stage draws the figures and writes the files."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import paths
+from ..lm import uses_tags
+from ..params import corpus_generator, generation_params, get
+from ..utility import setting_name
+from .attacker import attacker_section
+from .construction import fresh_table, generator_table
+from .datasheet import datasheet
+from .tables import corpus_table, model_privacy_table, ngram_recall_table, privacy_table, tag_table
+
+Metrics = dict[str, dict[str, Any]]
+
+
+def read_json(path: str | Path) -> dict[str, Any]:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def read_csv(path: str | Path) -> list[dict[str, str]]:
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def existing(template: Any, names: Any) -> Metrics:
+    """The metrics JSON ``template(name)`` of each name that has one."""
+    return {n: read_json(template(n)) for n in names if Path(template(n)).exists()}
+
+
+@dataclass
+class Study:
+    """What the report shows, read from the stages' metrics."""
+
+    corpora: list[str]
+    machine: list[str]
+    audited: list[str]
+    curves: list[str]
+    post: Metrics
+    privacy: Metrics
+    utility: Metrics
+    lm_metrics: Metrics
+    audits: Metrics
+
+
+def load_study(params: dict[str, Any]) -> Study:
+    """The corpora, audited corpora and learning curves of ``params`` with their metrics."""
+    corpora = list(get(params, "corpora"))
+    audited = list(get(params, "privacy.corpora"))
+    return Study(
+        corpora=corpora, machine=list(params.get("machine_annotated") or {}), audited=audited,
+        curves=list((get(params, "utility").get("learning_curve") or {}).get("corpora") or []),
+        post={c: read_json(paths.stage_metrics("postprocess", c)) for c in corpora},
+        privacy={c: read_json(paths.stage_metrics("privacy", c)) for c in audited},
+        utility=read_json(paths.UTILITY_SUMMARY)["settings"],
+        lm_metrics=existing(lambda n: paths.stage_metrics("train_lm", n), get(params, "generators")),
+        audits=existing(lambda n: paths.stage_metrics("privacy_model", n), get(params, "generators")))
+
+
+def demote(markdown: str) -> str:
+    """The Markdown with its title dropped and every heading one level deeper."""
+    lines = markdown.splitlines()
+    if lines and lines[0].startswith("# "):
+        lines = lines[1:]
+    return "\n".join(re.sub(r"^(#+) ", r"#\1 ", line) for line in lines).strip() + "\n"
+
+
+def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
+    """How a synthetic corpus was made, for its datasheet."""
+    if corpus in (params.get("machine_annotated") or {}):
+        spec = params["machine_annotated"][corpus]
+        return {"kind": "machine-annotated (Vakili et al. 2025): raw generated notes tagged by a tagger trained "
+                        "on the real gold notes", "from_corpus": spec["corpus"], "tagger": spec["tagger"]}
+    spec = get(params, f"corpora.{corpus}")
+    gen = get(params, f"generators.{spec['generator']}")
+    g = generation_params(params, corpus)
+    generated = paths.stage_metrics("generate", corpus)  # the lengths generation used (auto resolved)
+    used = read_json(generated) if Path(generated).exists() else {}
+    lengths = {k: used.get(k, g[k]) for k in ("min_tokens", "max_tokens")}  # auto: as generation resolved it
+    kind = ("generated with inline PHI tags" if uses_tags(gen, spec['generator']) else
+            "generated without PHI tags (raw notes for machine annotation: its spans are empty)")
+    return {"kind": kind, "generator": spec["generator"], "generator_plugin": gen["plugin"],
+            "generator_config": gen.get("config") or {}, "decoder": spec["decoder"],
+            "decoder_config": spec.get("config") or {},
+            "generation": {"seed": get(params, "generate.seed"), "target_tokens": int(g["target_tokens"]),
+                           **{k: (f"{v} (auto)" if g[k] == "auto" else v) for k, v in lengths.items()},
+                           "batch_size": int(g["batch_size"]), "tag_safe": bool(g["tag_safe"]),
+                           "tag_distribution": g.get("tag_distribution", "real")}}
+
+
+def source(params: dict[str, Any]) -> dict[str, Any]:
+    """The real corpus and the seeds, for the report and the datasheets."""
+    corpus = get(params, "corpus")
+    what = (f"the embedded demo corpus ({corpus['demo']['n_docs']} notes, seed {corpus['demo']['seed']})"
+            if corpus.get("source") == "demo" else f"`{corpus.get('path')}` ({corpus.get('format')})")
+    return {"corpus": what, "language": get(params, "language"), "split_seed": get(params, "prepare.seed"),
+            "pseudonymize_seed": get(params, "pseudonymize.seed")}
+
+
+def untagged(params: dict[str, Any]) -> set[str]:
+    """The corpora of generators trained without tags (no PHI to compare)."""
+    return {c for c, spec in get(params, "corpora").items()
+            if not uses_tags(get(params, f"generators.{spec['generator']}"), spec["generator"])}
+
+
+def machine_sizes(metrics: dict[str, Any]) -> dict[str, Any]:
+    """A machine-annotated corpus's metrics in the shape of the postprocess metrics (notes, spans)."""
+    return {"synthetic": {"documents": metrics.get("documents_out"), "phi_instances": metrics.get("spans")},
+            "documents_rejected": metrics.get("documents_rejected"),
+            "rejected_reasons": metrics.get("rejected_reasons", {})}
+
+
+def report_markdown(params: dict[str, Any], study: Study, utility_md: str) -> str:
+    """``report.md``: its figures are ``figures/phi_distribution.png`` and, with learning curves,
+    ``figures/learning_curve.png``; ``utility_md`` is the utility stage's page."""
+    privacy, audits = study.privacy, study.audits
+    parts = [
+        "# synthdeid study report\n\n",
+        f"Real corpus: {source(params)['corpus']}, language `{get(params, 'language')}`. Every figure below comes "
+        "from `dvc repro` with the committed `params.yaml`; `dvc metrics show` lists the same numbers.\n\n",
+        "## Synthetic corpora (Table 4)\n\n", corpus_table(study.post),
+        "\n## PHI tag quality (Table 5)\n\nTags the generators wrote that the parser had to remove; their words "
+        "stay in the note, unannotated.\n\n", tag_table(study.post),
+        "\n## PHI distribution (Figure 5)\n\n![PHI distribution](figures/phi_distribution.png)\n\n",
+        "## Utility (Tables 6 and 7)\n\n", demote(utility_md),
+    ]
+    if study.curves:
+        parts.append("\n## Learning curve (Appendix E)\n\n![learning curve](figures/learning_curve.png)\n")
+    parts += ["\n## Privacy (Table 8)\n\nROUGE-N recall of each synthetic note against its best-matching real "
+              "training note; the high-risk pairs are those shown to reviewers.\n\n", privacy_table(privacy),
+              "\n### Corpus n-gram recall\n\n", ngram_recall_table(privacy),
+              "\n### Privacy by construction\n\nDifferentially private training (epsilon at delta per training "
+              "note) and the name probe: the share of the generator's top-k span texts at held-out PHI tags that "
+              "are PHI strings of its training notes.\n\n", generator_table(study.lm_metrics, audits),
+              "\nFresh surrogates after generation, before -> after (after: the language pack's chance "
+              "level).\n\n", fresh_table(study.post),
+              "\n### Memorization by the generators\n\nCanary exposure: fake-PHI canaries inserted 1, 5 or 20 "
+              "times into the training text; exposure near log2 |R| means the model singles the canary out of "
+              "all possible ones. Membership inference: how well a note's loss tells training notes from "
+              "held-out ones.\n\n", model_privacy_table(audits),
+              "\n### Review pages\n\n",
+              "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n"
+                      for c in study.audited),
+              attacker_section(privacy, audits, {c: corpus_generator(params, c) for c in study.audited},
+                               {n: bool((g.get("config") or {}).get("dp")) for n, g in get(params, "generators").items()}),
+              "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in study.corpora + study.machine)]
+    return "".join(parts)
+
+
+def corpus_datasheet(params: dict[str, Any], study: Study, corpus: str, versions: dict[str, str]) -> str:
+    """The datasheet of one synthetic corpus (generated or machine-annotated)."""
+    generated = corpus in study.corpora
+    lm = study.lm_metrics.get(get(params, f"corpora.{corpus}.generator")) if generated else None
+    post = (study.post[corpus] if generated
+            else machine_sizes(read_json(paths.stage_metrics("machine_annotate", corpus))))
+    return datasheet(corpus, recipe=recipe(params, corpus), source=source(params), lm=lm, postprocess=post,
+                     privacy=study.privacy.get(corpus), utility=study.utility.get(setting_name("synthetic", corpus)),
+                     versions=versions)
