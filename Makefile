@@ -40,7 +40,7 @@ setup: $(VENV)/.installed
 
 demo: setup
 	dvc repro
-	python -m synthdeid.repro_report
+	python -m synthdeid.report.repro
 
 test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export
 	python -m pytest

@@ -30,13 +30,12 @@ from typing import Any
 
 import torch
 
-from synthdeid.generate import corpus_prompts, count_tokens
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import strip_tags
-from synthdeid.lm import uses_tags
-from synthdeid.api import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, GenerationSettings
+from synthdeid.corpus.inline import strip_tags
+from synthdeid.generation.generate import corpus_prompts, count_tokens
+from synthdeid.generation.lm import uses_tags
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.plugin_system.manager import registry
 
 PROMPTS = Path("data/inline/prompts.jsonl")
 

@@ -1,4 +1,4 @@
-"""Privacy-audit speed: the sparse-matrix ROUGE-N and BM25 of ``synthdeid.audit`` against
+"""Privacy-audit speed: the sparse-matrix ROUGE-N and BM25 of ``synthdeid.privacy.audit`` against
 ``rouge_score`` and ``rank_bm25`` on the same notes and tokens, measured in the same run.
 
 The references are far too slow for all pairs, so they run on a sample (all real notes for a few
@@ -22,7 +22,12 @@ from pathlib import Path
 import numpy as np
 
 from synthdeid import Document
-from synthdeid.audit import AuditCorpus, ngram_recall, phi_token_mask, tokenize_text
+from synthdeid.privacy.audit import (
+    AuditCorpus,
+    ngram_recall,
+    phi_token_mask,
+    tokenize_text,
+)
 
 _WORD = re.compile(r"\S+")
 
@@ -110,7 +115,7 @@ def main() -> None:
     for n in (3, 5, 10):
         ngram_recall(corpus.real_ids, corpus.synthetic_ids, phi, n)
     t_recall = time.perf_counter() - t0
-    from synthdeid.audit import high_risk_pairs, longest_common_run
+    from synthdeid.privacy.audit import high_risk_pairs, longest_common_run
 
     t0 = time.perf_counter()
     for i in range(len(syn)):
@@ -129,7 +134,7 @@ def main() -> None:
     t0 = time.perf_counter()
     ref = [scorer.score(syn[s].text, real[r].text)["rouge3"] for s, r in pairs]
     t_ref_rouge = (time.perf_counter() - t0) / len(pairs) * n_pairs
-    from synthdeid.audit import pair_scores
+    from synthdeid.privacy.audit import pair_scores
 
     s_idx = np.array([p[0] for p in pairs])
     r_idx = np.array([p[1] for p in pairs])

@@ -45,9 +45,14 @@ def peak_mb() -> float:
 
 def build(out: Path, real_tokens: int, synthetic_tokens: int, seed: int) -> dict[str, Any]:
     """Generate, tokenize and save both sides; returns their sizes."""
-    from synthdeid.audit import Vocabulary, phi_token_mask, real_phi_strings, tokenize_text
-    from synthdeid.demo import generate_demo_corpus
     from synthdeid.plugins import registry
+    from synthdeid.privacy.audit import (
+        Vocabulary,
+        phi_token_mask,
+        real_phi_strings,
+        tokenize_text,
+    )
+    from synthdeid.sources.demo import generate_demo_corpus
 
     tokenize = registry("language").create("nl").tokenize
     vocab = Vocabulary()
@@ -120,7 +125,7 @@ _SHARED: dict[str, Any] = {}
 
 
 def _rouge_shard(rows: slice) -> tuple[np.ndarray, np.ndarray]:
-    from synthdeid.audit.rouge import rouge_best
+    from synthdeid.privacy.audit.rouge import rouge_best
 
     best = rouge_best(_SHARED["synthetic"][rows], _SHARED["real"], _SHARED["n"])
     return best.index, best.recall
@@ -147,7 +152,7 @@ def sharded(fn: Any, n_rows: int, workers: int) -> list[Any]:
 
 
 def run_step(step: str, data: Path, workers: int) -> dict[str, Any]:
-    from synthdeid.audit import ngram_occurrences, ngram_recall
+    from synthdeid.privacy.audit import ngram_occurrences, ngram_recall
 
     real, synthetic, z = load(data)
     out: dict[str, Any] = {}
@@ -163,7 +168,7 @@ def run_step(step: str, data: Path, workers: int) -> dict[str, Any]:
         out.update(recall_mean=float(recall.mean()), recall_max=float(recall.max()),
                    copies_found=int((recall == 1.0).sum()), best=digest(index))
     elif step == "bm25":
-        from synthdeid.audit import BM25Index
+        from synthdeid.privacy.audit import BM25Index
 
         vocab_size = int(max(z["real"].max(), z["synthetic"].max())) + 1
         index = BM25Index(real, vocab_size, 1.2, 0.75, 0.25)
@@ -176,8 +181,8 @@ def run_step(step: str, data: Path, workers: int) -> dict[str, Any]:
         for n in (3, 5, 10):
             out[f"n{n}"] = ngram_recall(real, synthetic, phi, n).summary()
     elif step == "leakage":
-        from synthdeid.audit import exact_duplicates, longest_common_run
-        from synthdeid.audit.leakage import PhiString, phi_leakage
+        from synthdeid.privacy.audit import exact_duplicates, longest_common_run
+        from synthdeid.privacy.audit.leakage import PhiString, phi_leakage
 
         with open(data / "side.pkl", "rb") as f:
             side = pickle.load(f)

@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from synthdeid.formats import read_jsonl
+from synthdeid.corpus.formats import read_jsonl
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
-from synthdeid.plugins.flair_tagger import words as W
+from synthdeid.plugin_system.manager import registry
+from synthdeid.tagging import words as W
 
 REFERENCE = "flair_chars"
 

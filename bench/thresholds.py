@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from synthdeid import Document
-from synthdeid.deidentify import deidentify, load_annotator
-from synthdeid.formats import read_jsonl
-from synthdeid.metrics import entity_scores
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.evaluation.metrics import entity_scores
 from synthdeid.params import get, load_params
+from synthdeid.phi.deidentify import deidentify, load_annotator
 
 
 def characters(gold: Sequence[Document], found: Sequence[Document]) -> tuple[float, float]:

@@ -1,9 +1,9 @@
 """synthdeid: structure-aware synthetic clinical notes for de-identification."""
 
+from .api import hookimpl
+from .corpus.records import Document, Span
+from .corpus.tags import CANONICAL_TAGS, TagSet
 from .errors import InputError, SurrogateError, SynthdeidError, UnknownPluginError
-from synthdeid.api import hookimpl
-from .records import Document, Span
-from .tags import CANONICAL_TAGS, TagSet
 
 __version__ = "0.1.0"
 

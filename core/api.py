@@ -21,8 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pluggy import HookimplMarker, HookspecMarker
 
+from synthdeid.corpus.records import Document, Span
+
 from .errors import InputError
-from .records import Document, Span
 
 if TYPE_CHECKING:
     import torch
@@ -153,7 +154,7 @@ class ContextLimited(Protocol):
 @runtime_checkable
 class CorpusGenerator(Protocol):
     """A loaded model that writes a corpus itself instead of being driven token by token (masked-LM
-    refill, a vLLM server); the generate stage calls it in place of ``synthdeid.generate.generate_corpus``."""
+    refill, a vLLM server); the generate stage calls it in place of ``synthdeid.generation.generate.generate_corpus``."""
 
     def generate_corpus(self, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
                         target_tokens: int, seed: int,
@@ -308,7 +309,7 @@ class PrivacyInput:
     prompt); empty for generators that write notes from a prompt."""
     data_canaries: Path | None = None
     """The record of the generator's data-only membership canaries (``data/canaries/NAME.json``,
-    ``synthdeid.data_canaries``), or None when the corpus has no generator of its own."""
+    ``synthdeid.privacy.data_canaries``), or None when the corpus has no generator of its own."""
     extra: dict[str, Any] = field(default_factory=dict)
     """In the ``audit_lm`` stage: ``lm``, the loaded generator, and ``lm_text``, its inline
     training and dev lines (``{"train": [...], "dev": [...]}``)."""
@@ -362,7 +363,7 @@ class LanguagePack:
     tag_map: Mapping[str, str] = field(default_factory=dict)
     """Labels of this language's annotators or corpora mapped onto the canonical tags."""
     canary_template: str | None = None
-    """The model canaries' sentence in this language (``synthdeid.canaries``): single-space separated
+    """The model canaries' sentence in this language (``synthdeid.privacy.canaries``): single-space separated
     tokens as the pack tokenizes them, inline tags, ``{}`` slots for the secret, ending in ``<EOD>``.
     None: the built-in (Dutch) sentence."""
 

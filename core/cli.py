@@ -13,14 +13,21 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synthdeid.corpus.formats import (
+    READERS,
+    WRITERS,
+    guess_format,
+    read_documents,
+    write_documents,
+)
+from synthdeid.corpus.records import Document, label_counts
+from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet, label_mapping
+
 from .errors import InputError, SynthdeidError
-from .formats import READERS, WRITERS, guess_format, read_documents, write_documents
-from .records import Document, label_counts
-from .tags import CANONICAL_TAGS, TagSet, label_mapping
 
 
 def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
-    from .plugin_manager import all_entries
+    from synthdeid.plugin_system.manager import all_entries
 
     entries = [{"name": e.name, "kind": e.kind, "package": e.package, "version": e.version,
                 "plugin": e.plugin} for e in all_entries()]
@@ -99,8 +106,9 @@ def _validation_tagset(args: argparse.Namespace) -> TagSet | None:
     if args.any_labels:
         return None
     if args.params:
+        from synthdeid.corpus.tags import tagset_from_params
+
         from .params import load_params
-        from .tags import tagset_from_params
 
         return tagset_from_params(load_params(args.params))
     return TagSet(CANONICAL_TAGS, label_mapping(_mapping_file(args.mapping)))
@@ -147,8 +155,15 @@ def _language(args: argparse.Namespace) -> str:
 
 
 def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
-    from .deidentify import DeidCounts, deidentify, input_format, load_annotator, write_output
-    from .plugin_manager import registry
+    from synthdeid.phi.deidentify import (
+        DeidCounts,
+        deidentify,
+        input_format,
+        load_annotator,
+        write_output,
+    )
+    from synthdeid.plugin_system.manager import registry
+
     from .progress import track
 
     language = _language(args)
@@ -167,8 +182,8 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
-    from .export import export_corpus, resolve_corpus
-    from .plugin_manager import registry
+    from synthdeid.corpus.export import export_corpus, resolve_corpus
+    from synthdeid.plugin_system.manager import registry
 
     path, name, datasheet = resolve_corpus(args.corpus)
     language = _language(args)
@@ -182,7 +197,7 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_preset(args: argparse.Namespace, out: Console) -> int:
-    from .presets import apply_preset, available
+    from synthdeid.tools.presets import apply_preset, available
 
     if args.name is None:
         out.print("presets: " + ", ".join(available()))
@@ -193,14 +208,14 @@ def cmd_preset(args: argparse.Namespace, out: Console) -> int:
 
     params = load_params(args.params)
     if ((params.get("privacy") or {}).get("gate") or {}).get("override"):
-        from .privacy_gate import OVERRIDE_WARNING
+        from synthdeid.privacy.gate import OVERRIDE_WARNING
 
         print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
     return 0
 
 
 def cmd_new_plugin(args: argparse.Namespace, out: Console) -> int:
-    from .scaffold import new_language_pack
+    from synthdeid.tools.scaffold import new_language_pack
 
     path = new_language_pack(args.code, Path(args.out), args.language, args.faker_locale)
     out.print(f"created the {args.language} language pack {args.code!r} in {path}", highlight=False)
@@ -280,9 +295,9 @@ def build_parser() -> argparse.ArgumentParser:
     snl.add_argument("--faker-locale", required=True, help="the Faker locale for names and places (e.g. no_NO)")
     snl.add_argument("--out", default=".", help="the folder to create the package in (default: the current one)")
     snl.set_defaults(run=cmd_new_plugin)
-    from .check import add_check_command
-    from .review.cli import add_review_commands
-    from .vocab_anonymize import add_anonymize_command
+    from synthdeid.generation.vocab_anonymize import add_anonymize_command
+    from synthdeid.report.review.cli import add_review_commands
+    from synthdeid.tools.check import add_check_command
 
     add_check_command(sub)
     add_review_commands(sub)

@@ -24,17 +24,17 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
-from synthdeid.config import from_mapping
 from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
+from synthdeid.plugin_system.config import from_mapping
 
 if TYPE_CHECKING:
     import torch
 
     from synthdeid.api import GenerationSettings
-    from synthdeid.tagmask import TagMask
+    from synthdeid.generation.tagmask import TagMask
 
 NEG_INF = -math.inf
-"""The log-probability of an impossible token (as ``synthdeid.tagmask.NEG_INF``, which masks them)."""
+"""The log-probability of an impossible token (as ``synthdeid.generation.tagmask.NEG_INF``, which masks them)."""
 
 
 def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -135,7 +135,7 @@ class BeamSearch:
         """The best finished hypothesis of each prompt (generated ids, ``<EOD>`` kept if produced)."""
         import torch
 
-        from synthdeid.tagmask import TagMask
+        from synthdeid.generation.tagmask import TagMask
 
         self.check(model)
         if not prompts:

@@ -17,8 +17,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
-from synthdeid.config import from_mapping
-from synthdeid.api import AutoregressiveLM, CorpusGenerator, RegisterDecoder, SamplingSpec
+from synthdeid.api import (
+    AutoregressiveLM,
+    CorpusGenerator,
+    RegisterDecoder,
+    SamplingSpec,
+)
+from synthdeid.plugin_system.config import from_mapping
 
 if TYPE_CHECKING:
     import torch
@@ -92,7 +97,7 @@ class _Sampling:
 
     def generate(self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings,
                  rng: torch.Generator) -> list[list[int]]:
-        from synthdeid.generate import sample_loop
+        from synthdeid.generation.generate import sample_loop
 
         return sample_loop(model, prompts, settings, self.choose, rng)
 

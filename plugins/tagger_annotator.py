@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import Document, Span, SynthdeidError, hookimpl
-from synthdeid.config import from_mapping
-from synthdeid.plugin_manager import registry
 from synthdeid.api import RecallTunable, RegisterAnnotator
-from synthdeid.plugins.flair_tagger.settings import CONFIG_FILE as META_FILE  # every tagger's tagger.json
+from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.manager import registry
+from synthdeid.tagging.runtime import CONFIG_FILE as META_FILE
 
 
 @dataclass(frozen=True)

@@ -4,16 +4,16 @@ those of an annotator plugin (e.g. ``deduce``), as in the paper's automatic anno
 from __future__ import annotations
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.annotate import annotate_documents
-from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.records import label_counts
+from synthdeid.corpus.tags import tagset_from_params
+from synthdeid.generation.lm_text import LM_SPLITS
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.phi.annotate import annotate_documents
+from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import track
-from synthdeid.records import label_counts
-from synthdeid.lm_text import LM_SPLITS
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import tagset_from_params
 
 METRICS = paths.metrics("annotate")
 

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import paths
-from synthdeid.accounting import write_json
-from synthdeid.formats import read_jsonl
-from synthdeid.lm_text import training_text
-from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
 from synthdeid.api import PrivacyInput
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.generation.lm_text import training_text
+from synthdeid.params import get, load_params
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
 
 

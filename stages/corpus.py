@@ -11,12 +11,18 @@ location and fix in ``data/corpus/rejected.jsonl``."""
 from __future__ import annotations
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.corpus_source import load_corpus, load_test_set, on_invalid, reason, write_rejected
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import write_jsonl
+from synthdeid.corpus.records import label_counts
 from synthdeid.errors import InputError
-from synthdeid.formats import write_jsonl
 from synthdeid.params import get, load_params
-from synthdeid.records import label_counts
+from synthdeid.sources.loader import (
+    load_corpus,
+    load_test_set,
+    on_invalid,
+    reason,
+    write_rejected,
+)
 from synthdeid.stages.common import stage_main
 
 METRICS = paths.metrics("corpus")

@@ -8,15 +8,15 @@ import time
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import write_json
-from synthdeid.generate import corpus_writer
-from synthdeid.generation_settings import generation_record, settings_for
-from synthdeid.inline import strip_tags
-from synthdeid.lm import uses_tags
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.inline import strip_tags
+from synthdeid.generation.generate import corpus_writer
+from synthdeid.generation.lm import uses_tags
+from synthdeid.generation.raw_notes import read_prompts, write_raw_notes
+from synthdeid.generation.settings import generation_record, settings_for
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import counter
-from synthdeid.raw_notes import read_prompts, write_raw_notes
 from synthdeid.stages.common import stage_main
 
 

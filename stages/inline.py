@@ -9,12 +9,12 @@ from collections import Counter
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.formats import read_jsonl
-from synthdeid.inline import EOD, encode
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.corpus.inline import EOD, encode
+from synthdeid.generation.lm_text import LM_SPLITS
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
-from synthdeid.lm_text import LM_SPLITS
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
 
 METRICS = paths.metrics("inline")

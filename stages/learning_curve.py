@@ -9,14 +9,14 @@ import sys
 from dataclasses import asdict
 
 from synthdeid import paths
-from synthdeid.accounting import write_json
-from synthdeid.formats import read_jsonl
-from synthdeid.learning_curve import run_curve, summarize_runs
-from synthdeid.metrics.curves import write_curve_csv
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.evaluation.learning_curve import run_curve, summarize_runs
+from synthdeid.evaluation.metrics.curves import write_curve_csv
+from synthdeid.evaluation.utility import tagger_from
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.utility import tagger_from
 
 CONFIDENCE = 0.95
 

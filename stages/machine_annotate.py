@@ -14,15 +14,19 @@ import tempfile
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.corpus_stats import write_phi_distribution
-from synthdeid.formats import read_jsonl, write_jsonl
-from synthdeid.machine_annotate import annotation_stats, machine_annotate, require_some_phi
-from synthdeid.machine_annotate_setup import annotating_tagger, spec_of, upstream
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.stats import write_phi_distribution
+from synthdeid.corpus.tags import CANONICAL_TAGS
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.phi.machine_annotate import (
+    annotation_stats,
+    machine_annotate,
+    require_some_phi,
+)
+from synthdeid.phi.machine_annotate_setup import annotating_tagger, spec_of, upstream
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS
 
 
 @stage_main

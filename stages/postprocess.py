@@ -2,7 +2,7 @@
 tags removed and counted, no note dropped except by a counted rule), and write the corpus
 statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5). With
 ``corpora.CORPUS.fresh_surrogates: true`` every PHI span gets a new surrogate from the language pack
-(``synthdeid.fresh_surrogates``; a list of labels, or ``{labels: ..., shapes: training}`` to model
+(``synthdeid.phi.fresh_surrogates``; a list of labels, or ``{labels: ..., shapes: training}`` to model
 the surrogates on training spans) and the metrics show the PHI leakage before and after."""
 
 from __future__ import annotations
@@ -10,15 +10,19 @@ from __future__ import annotations
 import sys
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.corpus_stats import size_stats, tag_stats, write_phi_distribution
-from synthdeid.formats import read_jsonl, write_jsonl
-from synthdeid.fresh_surrogates import refresh_corpus
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
+from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
+from synthdeid.generation.postprocess import (
+    decode_corpus,
+    fresh_settings,
+    require_tags_for_taggers,
+)
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
-from synthdeid.postprocess import decode_corpus, fresh_settings, require_tags_for_taggers
+from synthdeid.phi.fresh_surrogates import refresh_corpus
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS, tag_labels
 
 
 @stage_main

@@ -4,11 +4,12 @@ over the real gold test split, no training (Libbi Table 6)."""
 from __future__ import annotations
 
 from synthdeid import paths
-from synthdeid.annotate import annotate_documents
-from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.phi.annotate import annotate_documents
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
+
 
 @stage_main
 def main() -> None:

@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.records import label_counts
+from synthdeid.corpus.split import SPLITS, prepare_splits
+from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet
 from synthdeid.params import get, load_params
-from synthdeid.records import label_counts
-from synthdeid.split import SPLITS, prepare_splits
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import CANONICAL_TAGS, TagSet
 
 METRICS = paths.metrics("prepare")
 

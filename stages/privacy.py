@@ -8,14 +8,14 @@ import sys
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import write_json
-from synthdeid.formats import read_jsonl
-from synthdeid.params import corpus_generator, get, load_params
-from synthdeid.plugin_manager import registry
 from synthdeid.api import PrivacyInput
-from synthdeid.privacy_gate import OVERRIDE_WARNING, Gate
-from synthdeid.privacy_measure import label_pairs, measure, refill_sources, write_rows
-from synthdeid.review.page import write_review_page
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.params import corpus_generator, get, load_params
+from synthdeid.plugin_system.manager import registry
+from synthdeid.privacy.gate import OVERRIDE_WARNING, Gate
+from synthdeid.privacy.measure import label_pairs, measure, refill_sources, write_rows
+from synthdeid.report.review.page import write_review_page
 from synthdeid.stages.common import stage_main
 
 

@@ -4,14 +4,14 @@ document-consistent surrogate from the language pack; fails closed."""
 from __future__ import annotations
 
 from synthdeid import paths
-from synthdeid.accounting import Counts
-from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.records import label_counts
+from synthdeid.generation.lm_text import LM_SPLITS
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.phi.pseudonymize import pseudonymize
+from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import track
-from synthdeid.pseudonymize import pseudonymize
-from synthdeid.records import label_counts
-from synthdeid.lm_text import LM_SPLITS
 from synthdeid.stages.common import stage_main
 
 METRICS = paths.metrics("pseudonymize")

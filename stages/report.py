@@ -9,8 +9,18 @@ from pathlib import Path
 
 from synthdeid import paths
 from synthdeid.params import load_params
-from synthdeid.report import learning_curve_figure, package_versions, phi_distribution_figure
-from synthdeid.report.study import corpus_datasheet, load_study, read_csv, report_markdown, untagged
+from synthdeid.report import (
+    learning_curve_figure,
+    package_versions,
+    phi_distribution_figure,
+)
+from synthdeid.report.study import (
+    corpus_datasheet,
+    load_study,
+    read_csv,
+    report_markdown,
+    untagged,
+)
 from synthdeid.stages.common import stage_main
 
 

@@ -6,20 +6,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from synthdeid import distributed, paths
-from synthdeid.accounting import split_timing, write_json
+from synthdeid import paths
 from synthdeid.api import TrainingData
-from synthdeid.canaries import CANARY_FILE
-from synthdeid.data_canaries import write_data_canaries
-from synthdeid.inline import special_tokens
-from synthdeid.lm import uses_tags
-from synthdeid.lm_text import training_text
-from synthdeid.lm_training import add_training_canaries, min_count_floor
+from synthdeid.corpus.accounting import split_timing, write_json
+from synthdeid.corpus.inline import special_tokens
+from synthdeid.corpus.tags import tag_labels
+from synthdeid.generation import distributed
+from synthdeid.generation.lm import uses_tags
+from synthdeid.generation.lm_text import training_text
+from synthdeid.generation.lm_training import add_training_canaries, min_count_floor
+from synthdeid.generation.vocab_anonymize import VocabAnonymization, anonymize_model_dir
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.plugin_system.manager import registry
+from synthdeid.privacy.canaries import CANARY_FILE
+from synthdeid.privacy.data_canaries import write_data_canaries
 from synthdeid.stages.common import stage_main
-from synthdeid.tags import tag_labels
-from synthdeid.vocab_anonymize import VocabAnonymization, anonymize_model_dir
 
 
 @stage_main

@@ -7,14 +7,21 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from synthdeid import distributed, paths
-from synthdeid.accounting import split_timing, write_json
-from synthdeid.formats import read_jsonl, write_jsonl
+from synthdeid import paths
+from synthdeid.corpus.accounting import split_timing, write_json
+from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.records import Document, Span
+from synthdeid.evaluation.utility import (
+    setting_name,
+    tagger_from,
+    train_and_predict,
+    training_sets,
+)
+from synthdeid.generation import distributed
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
-from synthdeid.records import Document, Span
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.utility import setting_name, tagger_from, train_and_predict, training_sets
+
 
 def write_predictions(test: list[Document], predicted: list[list[Span]], path: str) -> None:
     """Every test document with its predicted spans (``train_and_predict`` checked there is one per document)."""

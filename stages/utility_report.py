@@ -6,13 +6,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.accounting import write_json
-from synthdeid.formats import read_jsonl
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.evaluation.utility import per_tag_table, summary_table
+from synthdeid.evaluation.utility_report import (
+    score_settings,
+    utility_markdown,
+    utility_settings,
+    utility_summary,
+)
 from synthdeid.params import get, load_params
-from synthdeid.plugin_manager import registry
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
-from synthdeid.utility import per_tag_table, summary_table
-from synthdeid.utility_report import score_settings, utility_markdown, utility_settings, utility_summary
 
 METRICS = paths.UTILITY_SUMMARY
 

@@ -12,10 +12,20 @@ from pathlib import Path
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch  # noqa: E402
-from transformers import BertConfig, BertForTokenClassification, GPT2Config, GPT2LMHeadModel  # noqa: E402
+from transformers import (  # noqa: E402
+    BertConfig,
+    BertForTokenClassification,
+    GPT2Config,
+    GPT2LMHeadModel,
+)
 
-from synthdeid import distributed  # noqa: E402
-from synthdeid.plugins.hf_lm.train_loop import LoopSettings, Stage, batch_loss, train_stages  # noqa: E402
+from synthdeid.generation import distributed
+from synthdeid.generation.hf_lm.train_loop import (
+    LoopSettings,
+    Stage,
+    batch_loss,
+    train_stages,
+)
 from synthdeid.plugins.hf_tagger.config import HFTaggerConfig  # noqa: E402
 from synthdeid.plugins.hf_tagger.encoding import Piece  # noqa: E402
 from synthdeid.plugins.hf_tagger.train_loop import _batch_loss, train_model  # noqa: E402

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from synthdeid.generate import sample_loop
-from synthdeid.api import GenerationSettings
-from synthdeid.api import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, GenerationSettings
+from synthdeid.generation.generate import sample_loop
 
 
 def assert_batch_equals_each_alone(lm: AutoregressiveLM, prompts: list[list[int]], eod_bias: float) -> None:

@@ -13,8 +13,8 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from synthdeid.inline import special_tokens  # noqa: E402
 from synthdeid.api import TrainingData
+from synthdeid.corpus.inline import special_tokens
 
 LABELS = ("Name", "Date")
 WORDS = ("de patiënt werd gisteren opgenomen met koorts en pijn in de buik . zij kreeg paracetamol "

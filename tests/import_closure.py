@@ -5,12 +5,12 @@ Import names map to files through ``[tool.setuptools] package-dir`` in pyproject
 (``synthdeid`` -> ``core/`` ...). An import counts whether it is at module level or inside a
 function; imports only under ``if TYPE_CHECKING:`` never run and are left out of closures. Beyond
 ``import`` statements, ``importlib.import_module("literal")`` and ``lazy_exports(__name__, {...})``
-(``synthdeid.lazy``) count; a dynamic one relative to the module (``import_module(name, __name__)``,
+(``synthdeid.plugin_system.lazy``) count; a dynamic one relative to the module (``import_module(name, __name__)``,
 a computed ``lazy_exports`` table) counts every module of that package. Third-party imports are
 ignored.
 
 ``python tests/import_closure.py`` prints each group (a top-level module or a subpackage folder of
-a mapped folder, e.g. ``core/records.py``, ``core/audit/``) with the groups it imports;
+a mapped folder, e.g. ``core/corpus/records.py``, ``core/privacy/audit/``) with the groups it imports;
 ``--cycles`` lists the import cycles between groups, and between modules at import time.
 """
 
@@ -92,7 +92,7 @@ class ImportGraph:
         return sorted(m for m in self.modules if m == package or m.startswith(package + "."))
 
     def rel(self, name: str) -> str:
-        """A module's file relative to the repo root, e.g. ``core/records.py``."""
+        """A module's file relative to the repo root, e.g. ``core/corpus/records.py``."""
         path = self.module_file(name)
         assert path is not None, name
         return path.relative_to(self.root).as_posix()
@@ -157,7 +157,7 @@ class ImportGraph:
 
     def group(self, name: str) -> str:
         """A module's group: its top-level module file, or the first subpackage folder under a
-        mapped folder (``core/audit/``), as a repo-relative path."""
+        mapped folder (``core/privacy/audit/``), as a repo-relative path."""
         rel = Path(self.rel(name))
         for folder in self.package_dirs.values():
             top = folder.relative_to(self.root)

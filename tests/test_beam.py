@@ -8,12 +8,13 @@ from typing import Any
 import pytest
 import torch
 
-from synthdeid import SynthdeidError, inline
-from synthdeid.generate import generate_corpus
+from synthdeid import SynthdeidError
 from synthdeid.api import GenerationSettings
+from synthdeid.corpus import inline
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
 from synthdeid.plugins.beam import BeamSearch, ban_tokens, repeated_ngram_bans
-from synthdeid.toy_lm import BigramLM
 
 NEG = float("-inf")
 MALFORMED = ("unclosed", "unopened", "nested", "crossing", "empty")

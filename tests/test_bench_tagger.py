@@ -8,8 +8,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from synthdeid.formats import write_jsonl
 from toy_notes import toy_docs
+
+from synthdeid.corpus.formats import write_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 

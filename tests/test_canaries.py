@@ -14,18 +14,29 @@ from pathlib import Path
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, SynthdeidError, hookimpl
-from synthdeid.audit.exposure import (exposure_from_rank, extrapolated_exposure, lower_or_equal,
-                                      sampled_exposure)
-from synthdeid.audit.membership import auc, best_advantage, bootstrap_auc
-from synthdeid.canaries import (CANARY_FILE, CanaryConfig, CanarySpace, add_canaries, insert_canaries,
-                                numeric_pool, read_canaries, write_canaries)
+from synthdeid.api import PrivacyInput, TrainingData
 from synthdeid.cli import main as cli
-from synthdeid.formats import write_documents
-from synthdeid.inline import special_tokens
-from synthdeid.api import TrainingData
+from synthdeid.corpus.formats import write_documents
+from synthdeid.corpus.inline import special_tokens
+from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
-from synthdeid.api import PrivacyInput
-from synthdeid.toy_lm import BigramLM
+from synthdeid.privacy.audit.exposure import (
+    exposure_from_rank,
+    extrapolated_exposure,
+    lower_or_equal,
+    sampled_exposure,
+)
+from synthdeid.privacy.audit.membership import auc, best_advantage, bootstrap_auc
+from synthdeid.privacy.canaries import (
+    CANARY_FILE,
+    CanaryConfig,
+    CanarySpace,
+    add_canaries,
+    insert_canaries,
+    numeric_pool,
+    read_canaries,
+    write_canaries,
+)
 
 TEMPLATE = "Nummer : <Phone_faxSTART> {} {} {} {} <Phone_faxEND> <EOD>"
 LABELS = ["Name", "Date", "Phone_fax"]

@@ -5,20 +5,22 @@ from __future__ import annotations
 import json
 
 import pytest
-
-from hf_tiny import LABELS, restore_threads, save_tiny_llama, training_data  # noqa: F401
-
 import torch  # noqa: E402
+from hf_tiny import LABELS, restore_threads, save_tiny_llama, training_data  # noqa: F401
 from safetensors.torch import load_file  # noqa: E402
 
 from synthdeid import SynthdeidError  # noqa: E402
-from synthdeid.generate import generate_corpus
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import decode  # noqa: E402
-from synthdeid.api import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, GenerationSettings
+from synthdeid.corpus.inline import decode
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.hf_lm import (
+    HFCausalLM,
+    InlineCodec,
+    add_special_tokens,
+    train_loop,
+)
 from synthdeid.plugins import causal_lm as causal_plugin  # noqa: E402
 from synthdeid.plugins import registry  # noqa: E402
-from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, add_special_tokens, train_loop  # noqa: E402
 
 TRAIN = {"max_epochs": 2, "batch_size": 4, "block_size": 64, "learning_rate": 1e-2, "schedule": "one_cycle", "threads": 1}
 

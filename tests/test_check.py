@@ -8,13 +8,13 @@ import math
 
 import pytest
 import yaml
-
-from synthdeid import Document, Span
-from synthdeid.check import check, f1_halfwidth, inline_length
-from synthdeid.cli import main
-from synthdeid.formats import write_jsonl
 from stage_runner import repo_params
 from toy_notes import toy_docs
+
+from synthdeid import Document, Span
+from synthdeid.cli import main
+from synthdeid.corpus.formats import write_jsonl
+from synthdeid.tools.check import check, f1_halfwidth, inline_length
 
 
 def _project(tmp_path, docs, **corpus) -> dict:
@@ -53,8 +53,8 @@ def test_a_small_corpus_is_described_and_its_settings_resolved(tmp_path) -> None
 
 
 def _train_ids(tmp_path, docs) -> set[str]:
-    from synthdeid.accounting import Counts
-    from synthdeid.split import prepare_splits
+    from synthdeid.corpus.accounting import Counts
+    from synthdeid.corpus.split import prepare_splits
 
     params = repo_params()
     parts = prepare_splits(docs, [], params["prepare"]["split"], params["prepare"]["seed"], Counts("t"))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 from synthdeid import Document, Span
 from synthdeid.cli import main
-from synthdeid.formats import read_documents, write_documents
+from synthdeid.corpus.formats import read_documents, write_documents
 
 DOC = Document.create("n1", "Mw. Jansen belde op 12-03.", [Span(4, 10, "Name"), Span(20, 25, "Date")])
 

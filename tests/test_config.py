@@ -8,7 +8,14 @@ from dataclasses import dataclass
 import pytest
 
 from synthdeid import SynthdeidError
-from synthdeid.config import SettingError, check_bounds, current_names, from_mapping, renames, setting
+from synthdeid.plugin_system.config import (
+    SettingError,
+    check_bounds,
+    current_names,
+    from_mapping,
+    renames,
+    setting,
+)
 
 
 @dataclass(frozen=True)
@@ -42,7 +49,7 @@ def test_unknown_and_junk_settings_name_the_plugin_and_the_valid_keys() -> None:
                                         ("generator", "gpt2"), ("tagger", "flair_bilstm_crf"),
                                         ("privacy_metric", "rouge")])
 def test_every_plugin_kind_uses_it(kind: str, name: str) -> None:
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     with pytest.raises(SynthdeidError, match=rf"{kind.split('_')[-1]} '{name}' has no setting\(s\) bogus; its settings are: "):
         registry(kind).create(name, {"bogus": 1})

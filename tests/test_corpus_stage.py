@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from synthdeid.formats import read_jsonl
 from stage_runner import repo_params, run_stages, stage_metrics
+
+from synthdeid.corpus.formats import read_jsonl
 
 RECORDS = [
     {"id": "ok1", "text": "Jan Jansen kwam.", "spans": [{"start": 0, "end": 10, "label": "PERSOON"}]},

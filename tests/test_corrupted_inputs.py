@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from synthdeid.cli import main
+from synthdeid.corpus.formats import read_documents
+from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
-from synthdeid.formats import read_documents
-from synthdeid.tags import TagSet
 
 TEXT = "Jan Jansen kwam op 12 maart."
 GOOD = {"id": "a", "text": TEXT, "spans": [{"start": 0, "end": 10, "label": "Name"}]}

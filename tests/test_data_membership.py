@@ -12,15 +12,26 @@ import random
 import pytest
 
 from synthdeid import Document, SynthdeidError
-from synthdeid.audit.membership import attack_summary, bootstrap_tpr_at_fpr, tpr_at_fpr
-from synthdeid.audit.ngram_lm import LaplaceNgramLM
-from synthdeid.data_canaries import (DataCanaryConfig, add_data_canaries, draw_data_canaries, prefix_of,
-                                     read_data_canaries, suffix_pool, write_data_canaries)
+from synthdeid.api import PrivacyInput
+from synthdeid.corpus.inline import decode
 from synthdeid.errors import InputError
-from synthdeid.inline import decode
 from synthdeid.params import corpus_generator
 from synthdeid.plugins import registry
-from synthdeid.api import PrivacyInput
+from synthdeid.privacy.audit.membership import (
+    attack_summary,
+    bootstrap_tpr_at_fpr,
+    tpr_at_fpr,
+)
+from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
+from synthdeid.privacy.data_canaries import (
+    DataCanaryConfig,
+    add_data_canaries,
+    draw_data_canaries,
+    prefix_of,
+    read_data_canaries,
+    suffix_pool,
+    write_data_canaries,
+)
 
 WORDS = [f"woord{i}" for i in range(500)]
 
@@ -188,7 +199,11 @@ def test_a_corpus_is_audited_with_its_generators_canaries():
 # the train_lm stage ----------------------------------------------------------------------------
 
 def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypatch, register_plugin):
-    from test_canaries import ToyPlugin, run_stage, write_project  # the in-test bigram generator
+    from test_canaries import (  # the in-test bigram generator
+        ToyPlugin,
+        run_stage,
+        write_project,
+    )
 
     register_plugin(ToyPlugin, "toy-bigram-plugin")
     write_project(tmp_path, notes, {"plugin": "toy_bigram", "config": {},

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from synthdeid import Document, InputError
-from synthdeid.formats import write_jsonl
-from synthdeid.split import check_share, share_indices
-from synthdeid.machine_annotate_setup import spec_of
-from synthdeid.lm_text import training_text
+from synthdeid.corpus.formats import write_jsonl
+from synthdeid.corpus.split import check_share, share_indices
+from synthdeid.generation.lm_text import training_text
+from synthdeid.phi.machine_annotate_setup import spec_of
 
 
 def test_shares_are_seeded_nested_and_never_empty() -> None:

@@ -8,13 +8,14 @@ from typing import Any
 import pytest
 import torch
 
-from synthdeid import SynthdeidError, inline
-from synthdeid.generate import count_tokens, generate_corpus
+from synthdeid import SynthdeidError
 from synthdeid.api import GenerationSettings
+from synthdeid.corpus import inline
+from synthdeid.generation.generate import count_tokens, generate_corpus
+from synthdeid.generation.tagmask import TagMask
+from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
 from synthdeid.plugins.decoders import nucleus_threshold, sample_rows
-from synthdeid.tagmask import TagMask
-from synthdeid.toy_lm import BigramLM
 
 NEG = float("-inf")
 MALFORMED = ("unclosed", "unopened", "nested", "crossing", "empty")
@@ -292,7 +293,7 @@ def test_same_seed_same_batches_regardless_of_progress() -> None:
 
 
 def test_yaml_strings_are_accepted_as_numbers_and_junk_is_a_clear_error() -> None:
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     assert registry("decoder").create("nucleus", {"top_p": "1e-6"}).top_p == 1e-6
     with pytest.raises(SynthdeidError, match="top_p must be a number"):
@@ -300,7 +301,7 @@ def test_yaml_strings_are_accepted_as_numbers_and_junk_is_a_clear_error() -> Non
 
 
 def test_unk_counts_as_a_token_but_markup_does_not() -> None:
-    from synthdeid.generate import count_tokens
+    from synthdeid.generation.generate import count_tokens
 
     assert count_tokens("<NameSTART> Jan <NameEND> <unk> . <PAR> ok <EOD>") == 4
 
@@ -354,7 +355,7 @@ def test_a_span_is_closed_at_its_labels_limit() -> None:
 
 
 def test_span_limits_from_the_training_spans() -> None:
-    from synthdeid.generate import SPAN_MARGIN, span_limits
+    from synthdeid.generation.generate import SPAN_MARGIN, span_limits
 
     lm = random_lm(labels=("Name", "Date"))
     lines = ["w1 <NameSTART> w2 w3 <NameEND> w4", "<DateSTART> w5 <DateEND> <NameSTART> w6 w7 w8 w9 <NameEND>"]

@@ -7,8 +7,8 @@ import sys
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, Span
-from synthdeid.annotate import annotate_documents
-from synthdeid.plugin_manager import registry
+from synthdeid.phi.annotate import annotate_documents
+from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.deduce_annotator import DEDUCE_TAGS
 
 TEXT = ("Dhr. Jan Jansen (BSN 111222333), geboren 12-03-1950, woont aan de Kerkstraat 12 in Utrecht. "

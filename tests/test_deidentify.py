@@ -8,14 +8,14 @@ import json
 from pathlib import Path
 
 import pytest
+from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.deidentify import DeidCounts, deidentify, load_annotator, redact
-from synthdeid.formats import read_documents, write_documents
-from synthdeid.plugin_manager import registry
+from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.phi.deidentify import DeidCounts, deidentify, load_annotator, redact
+from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
-from toy_notes import toy_docs
 
 FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
 
@@ -160,8 +160,8 @@ def test_bench_thresholds_scores_what_deidentify_finds(model: Path, notes: list[
     import subprocess
     import sys
 
-    from synthdeid.formats import write_jsonl
-    from synthdeid.metrics import entity_scores
+    from synthdeid.corpus.formats import write_jsonl
+    from synthdeid.evaluation.metrics import entity_scores
 
     write_jsonl(notes, tmp_path / "gold.jsonl")
     out = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "bench" / "thresholds.py"),

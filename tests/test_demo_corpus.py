@@ -14,9 +14,13 @@ from collections import Counter
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, TagSet
-from synthdeid.demo import bsn_valid, generate_demo_corpus, generate_demo_corpus_with_types
-from synthdeid.demo.builder import TextBuilder
-from synthdeid.demo.typos import add_typos
+from synthdeid.sources.demo import (
+    bsn_valid,
+    generate_demo_corpus,
+    generate_demo_corpus_with_types,
+)
+from synthdeid.sources.demo.builder import TextBuilder
+from synthdeid.sources.demo.typos import add_typos
 
 N = 2000
 

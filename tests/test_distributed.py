@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from synthdeid import SynthdeidError, distributed
+from synthdeid import SynthdeidError
+from synthdeid.generation import distributed
 
 WORKER = Path(__file__).with_name("distributed_worker.py")
 
@@ -92,7 +93,7 @@ def test_shards_and_output_dirs_of_another_rank(monkeypatch: pytest.MonkeyPatch,
 
 
 def test_dp_training_refuses_torchrun(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from synthdeid.plugins.hf_lm.dp_loop import train_dp
+    from synthdeid.generation.hf_lm.dp_loop import train_dp
 
     monkeypatch.setenv("WORLD_SIZE", "2")
     with pytest.raises(SynthdeidError, match="DP-SGD training runs in one process"):

@@ -1,4 +1,4 @@
-"""Differentially private training (``synthdeid.dp``, the lstm generator's ``dp`` setting): exact
+"""Differentially private training (``synthdeid.generation.dp``, the lstm generator's ``dp`` setting): exact
 per-sample gradients, the clipping bound, the noise scale, the accountant's epsilon, determinism
 and resumption. Tiny models only."""
 
@@ -14,14 +14,14 @@ import torch.nn.functional as F
 
 pytest.importorskip("opacus")
 
+from test_lstm import generator, toy_data  # noqa: E402
+
 from synthdeid import SynthdeidError  # noqa: E402
-from synthdeid.dp import DPConfig, DPTraining  # noqa: E402
+from synthdeid.generation.dp import DPConfig, DPTraining
 from synthdeid.plugins.lstm import LSTMConfig  # noqa: E402
 from synthdeid.plugins.lstm.dp_train import collect, pad  # noqa: E402
 from synthdeid.plugins.lstm.model import LSTMLanguageModel  # noqa: E402
 from synthdeid.plugins.lstm.per_sample import make_unrolled, per_sample_grads  # noqa: E402
-
-from test_lstm import generator, toy_data  # noqa: E402
 
 NOTES = [[1, 5, 7, 9, 3, 2], [1, 4, 4, 8], [1, 6, 10, 11, 12, 5, 9, 2, 3]]
 

@@ -12,7 +12,7 @@ plugin counts; otherwise a preset or ``-S`` can switch to any plugin of the kind
 dep, so every plugin of that kind counts.
 
 Not seen: code imported under a name computed at run time outside a package (the plugin manager's
-``DEFAULT_PLUGINS``), and data files (``core/tag_mappings``, templates): list those by hand.
+``DEFAULT_PLUGINS``), and data files (``core/corpus/tag_mappings``, templates): list those by hand.
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def registry_uses(path: Path) -> tuple[frozenset[str], frozenset[str]]:
 @cache
 def plugin_modules() -> dict[PluginKey, str]:
     """(kind, name) -> the module registering it, from the real plugin manager."""
-    from synthdeid.plugin_manager import KINDS, get_plugin_manager
+    from synthdeid.plugin_system.manager import KINDS, get_plugin_manager
 
     found: dict[PluginKey, str] = {}
     for hook, kind in KINDS.items():

@@ -10,13 +10,13 @@ import pytest
 import spacy
 import yaml
 from spacy.tokens import DocBin
+from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.export import export_corpus, spacy_words
-from synthdeid.formats import write_documents
-from synthdeid.plugin_manager import registry
-from toy_notes import toy_docs
+from synthdeid.corpus.export import export_corpus, spacy_words
+from synthdeid.corpus.formats import write_documents
+from synthdeid.plugin_system.manager import registry
 
 TRICKY = [
     Document.create("edge", "  Mw.  Jansen\n\nbelde 12-03-2020 ,Utrecht.", [Span(6, 12, "Name"), Span(21, 31, "Date"), Span(33, 40, "Address")]),

@@ -10,12 +10,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toy_notes import long_doc, toy_docs  # noqa: F401
 
 from synthdeid import Document, Span, SynthdeidError
-from synthdeid.formats.conll import default_tokenize
-from toy_notes import long_doc, toy_docs  # noqa: F401
-from synthdeid.plugins.flair_tagger import create, words as W
+from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.plugins.flair_tagger import create
 from synthdeid.plugins.flair_tagger.embeddings import read_vectors
+from synthdeid.tagging import words as W
 
 FAST = {"threads": 1, "batch_size": 8, "hidden_size": 64}
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
-from synthdeid.formats import read_documents, write_documents
-from synthdeid.records import Document, Span
 
 FRAGMENTS = {
     "jsonl": ['{"id": ', '"a"', '"b"', '"c"', ', "text": ', '"Jan Jansen kwam"', '"é\\n\\t"', '""', ', "spans": ',

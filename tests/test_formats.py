@@ -1,6 +1,6 @@
 import json
-import tempfile
 import string
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,10 +8,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
-from synthdeid.formats import guess_format, read_documents, write_documents
-from synthdeid.formats.brat import read_brat
-from synthdeid.formats.conll import read_conll
-from synthdeid.formats.jsonl import read_jsonl
+from synthdeid.corpus.formats import guess_format, read_documents, write_documents
+from synthdeid.corpus.formats.brat import read_brat
+from synthdeid.corpus.formats.conll import read_conll
+from synthdeid.corpus.formats.jsonl import read_jsonl
 
 MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
 

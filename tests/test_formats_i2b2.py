@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.formats import guess_format, read_documents, write_documents
-from synthdeid.formats.i2b2 import CATEGORIES, read_i2b2, to_i2b2_xml
+from synthdeid.corpus.formats import guess_format, read_documents, write_documents
+from synthdeid.corpus.formats.i2b2 import CATEGORIES, read_i2b2, to_i2b2_xml
 
 HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'
 

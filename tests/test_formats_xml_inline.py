@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
 from stage_runner import repo_params, run_stages, stage_metrics
+
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.formats import guess_format, read_documents, write_documents
-from synthdeid.formats.jsonl import read_jsonl
-from synthdeid.formats.xml_inline import encode_tagged, read_xml_inline
+from synthdeid.corpus.formats import guess_format, read_documents, write_documents
+from synthdeid.corpus.formats.jsonl import read_jsonl
+from synthdeid.corpus.formats.xml_inline import encode_tagged, read_xml_inline
 
 LINES = [
     "n1\tPatient <First_Name>Ulrik</First_Name> <Last_Name>Nielsen</Last_Name> seen on <Date>12-03-2067</Date>.",

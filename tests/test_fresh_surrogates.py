@@ -6,11 +6,18 @@ from __future__ import annotations
 import pytest
 
 from synthdeid import Document, Span, SurrogateError
-from synthdeid.demo import generate_demo_corpus
-from synthdeid.fresh_surrogates import SHIFTED_LABELS, leakage_rates, refresh, refresh_corpus, span_strings, untagged_copies
 from synthdeid.api import LanguagePack
+from synthdeid.phi.fresh_surrogates import (
+    SHIFTED_LABELS,
+    leakage_rates,
+    refresh,
+    refresh_corpus,
+    span_strings,
+    untagged_copies,
+)
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins.languages.nl import factory
-from synthdeid.pseudonymize import pseudonymize
+from synthdeid.sources.demo import generate_demo_corpus
 
 
 @pytest.fixture(scope="module")
@@ -69,7 +76,7 @@ def test_a_note_without_phi_is_unchanged(pack: LanguagePack) -> None:
 
 
 def test_redraws_when_a_surrogate_repeats_another_span(pack: LanguagePack, monkeypatch: pytest.MonkeyPatch) -> None:
-    import synthdeid.fresh_surrogates as fs
+    import synthdeid.phi.fresh_surrogates as fs
 
     doc = Document.create("n1", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
     draws = iter(["Piet Jan", "Kees Joop"])  # first attempt: Jan -> Piet, Piet -> Jan
@@ -83,7 +90,7 @@ def test_redraws_when_a_surrogate_repeats_another_span(pack: LanguagePack, monke
 
 
 def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatch: pytest.MonkeyPatch) -> None:
-    import synthdeid.fresh_surrogates as fs
+    import synthdeid.phi.fresh_surrogates as fs
 
     doc = Document.create("n2", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
     monkeypatch.setattr(fs, "pseudonymize", lambda d, p, s, labels=None: Document.create(
@@ -94,7 +101,7 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
 
 def test_a_two_valued_label_may_repeat_strings_shared_by_training_notes() -> None:
     """MEDDOCAN's patient sex (Other): a note with "mujer" and "varón" cannot draw anything new."""
-    from synthdeid.fresh_surrogates import shared_strings
+    from synthdeid.phi.fresh_surrogates import shared_strings
     from synthdeid.plugins.languages.es import factory as es_factory
 
     es = es_factory({})
@@ -156,7 +163,7 @@ def test_spans_without_letters_or_digits_lose_their_label_and_are_counted(pack: 
 
 def test_settings_from_params() -> None:
     from synthdeid.errors import SynthdeidError
-    from synthdeid.fresh_surrogates import FreshSettings
+    from synthdeid.phi.fresh_surrogates import FreshSettings
 
     assert FreshSettings.from_param(False, "x") is None
     assert FreshSettings.from_param(True, "x") == FreshSettings(None, "generated")
@@ -170,7 +177,7 @@ def test_settings_from_params() -> None:
 
 
 def test_only_the_chosen_labels_are_redrawn(pack: LanguagePack, training: list[Document]) -> None:
-    from synthdeid.fresh_surrogates import FreshSettings
+    from synthdeid.phi.fresh_surrogates import FreshSettings
 
     settings = FreshSettings(frozenset({"Date", "Phone_fax"}))
     fresh, report = refresh_corpus(training, pack, seed=3, real=training, settings=settings)
@@ -193,8 +200,8 @@ def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(pack: Lan
                                                                         training: list[Document]) -> None:
     """A word-level generator writes a phone number as ``( 7 )``; modelled on the training notes'
     phone numbers the surrogate is a phone number, and no training number is copied."""
-    from synthdeid.fresh_surrogates import FreshSettings
-    from synthdeid.span_shapes import ShapeBank
+    from synthdeid.phi.fresh_surrogates import FreshSettings
+    from synthdeid.phi.span_shapes import ShapeBank
 
     text = "Bel ( 7 ) of mail Plástica, of ( 7 ) nogmaals. Jan belt."
     at = [text.index("( 7 )"), text.index("Plástica"), text.rindex("( 7 )"), text.index("Jan")]
@@ -215,7 +222,7 @@ def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(pack: Lan
 
 
 def test_shape_bank_keeps_labels_it_has_no_shapes_for() -> None:
-    from synthdeid.span_shapes import ShapeBank
+    from synthdeid.phi.span_shapes import ShapeBank
 
     doc = Document.create("s", "Op 3 mei belde X.", [Span(3, 8, "Date"), Span(15, 16, "Initials")])
     bank = ShapeBank.from_documents([Document.create("t", "Gezien 12-05-2020.", [Span(7, 17, "Date")])])

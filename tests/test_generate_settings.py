@@ -1,14 +1,14 @@
-"""``synthdeid.generation_settings.settings_for``: span limits and the tag distribution steer left-to-right models;
+"""``synthdeid.generation.settings.settings_for``: span limits and the tag distribution steer left-to-right models;
 a model that rewrites real notes (``mlm_fill``) keeps their spans, and a tag distribution other
 than ``real`` for it is refused with the fix (it crashed with an AttributeError before)."""
 
 from __future__ import annotations
 
 import pytest
+from stage_runner import repo_params
 
 from synthdeid import InputError
-from synthdeid.generation_settings import settings_for
-from stage_runner import repo_params
+from synthdeid.generation.settings import settings_for
 
 
 class Refiller:
@@ -58,16 +58,16 @@ def test_auto_lengths_follow_the_training_notes_in_the_models_tokens(tmp_path, m
     settings, _ = settings_for(_params(min_tokens="auto", max_tokens=500), "mlm_s", Refiller())
     assert (settings.min_tokens, settings.max_tokens) == (10, 500)
     # a left-to-right model: its own tokens (here characters, "<EOD>" included)
-    monkeypatch.setattr("synthdeid.generation_settings.AutoregressiveLM", CharLM)
-    monkeypatch.setattr("synthdeid.generation_settings.span_limits", lambda *a: ())
-    monkeypatch.setattr("synthdeid.generation_settings.start_bias", lambda *a: ())
+    monkeypatch.setattr("synthdeid.generation.settings.AutoregressiveLM", CharLM)
+    monkeypatch.setattr("synthdeid.generation.settings.span_limits", lambda *a: ())
+    monkeypatch.setattr("synthdeid.generation.settings.start_bias", lambda *a: ())
     settings, _ = settings_for(_params(min_tokens="auto", max_tokens="auto"), "mlm_s", CharLM())
     assert (settings.min_tokens, settings.max_tokens) == (len(lines[9]), len(lines[98]))
     assert not isinstance(CharLM(), AutoregressiveLM)  # the patch, not the protocol, made it left-to-right
 
 
 def test_length_settings_are_checked() -> None:
-    from synthdeid.note_lengths import quantile, resolve_lengths
+    from synthdeid.generation.note_lengths import quantile, resolve_lengths
 
     assert quantile([5, 1, 3, 2, 4], 0.1) == 1 and quantile([5, 1, 3, 2, 4], 0.99) == 5
     assert quantile(list(range(1, 11)), 0.5) == 5

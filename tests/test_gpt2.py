@@ -6,22 +6,25 @@ import json
 from pathlib import Path
 
 import pytest
-
+import torch  # noqa: E402
 from greedy_batching import assert_batch_equals_each_alone
 from hf_tiny import LABELS, inline_lines, restore_threads, save_tiny_gpt2, training_data  # noqa: F401
-
-import torch  # noqa: E402
 from safetensors.torch import load_file  # noqa: E402
 
 from synthdeid import SynthdeidError  # noqa: E402
-from synthdeid.generate import generate_corpus
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import decode, special_tokens  # noqa: E402
-from synthdeid.api import AutoregressiveLM
+from synthdeid.api import AutoregressiveLM, GenerationSettings
+from synthdeid.corpus.inline import decode, special_tokens
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.hf_lm import (
+    HFCausalLM,
+    InlineCodec,
+    apply_stage,
+    train_bpe,
+    train_loop,
+)
 from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
 from synthdeid.plugins import registry  # noqa: E402
 from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages  # noqa: E402
-from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, apply_stage, train_bpe, train_loop  # noqa: E402
 
 TINY = {"layers": 2, "n_embd": 32, "n_head": 2, "n_positions": 128, "vocab_size": 400, "max_epochs": 3,
         "batch_size": 4, "block_size": 64, "learning_rate": 3e-3, "threads": 1}
@@ -217,8 +220,8 @@ def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
     """Settings are hashed under their former names, so a checkpoint written before the renames resumes."""
     import dataclasses
 
+    from synthdeid.generation.hf_lm.common import fingerprint
     from synthdeid.plugins.gpt2.config import GPT2Settings
-    from synthdeid.plugins.hf_lm.common import fingerprint
 
     cfg = GPT2Settings(**TINY)
     former = {"layers": "n_layer", "max_epochs": "epochs", "learning_rate": "lr"}
@@ -339,7 +342,7 @@ def test_a_finished_row_kept_at_the_last_position_is_harmless(tiny_lm):
 
 def test_one_cycle_schedule_runs_on_any_number_of_steps():
     """A small corpus gives few steps: OneCycleLR's warm-up must still span 2 or more (it divides by it)."""
-    from synthdeid.plugins.hf_lm.train_loop import LoopSettings, _scheduler
+    from synthdeid.generation.hf_lm.train_loop import LoopSettings, _scheduler
 
     for steps in range(1, 41):
         opt = torch.optim.SGD([torch.nn.Parameter(torch.zeros(1))], lr=1.0)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +12,19 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from synthdeid import Document, Span, SynthdeidError  # noqa: E402
-from synthdeid.formats.conll import default_tokenize  # noqa: E402
 from toy_notes import long_doc as _long_doc  # noqa: E402
 from toy_notes import toy_doc, toy_docs, toy_sentence  # noqa: E402, F401
-from synthdeid.plugins.flair_tagger import words as W  # noqa: E402
+
+from synthdeid import Document, Span, SynthdeidError  # noqa: E402
+from synthdeid.corpus.formats.conll import default_tokenize
 from synthdeid.plugins.hf_tagger import create  # noqa: E402
-from synthdeid.plugins.hf_tagger.encoding import encode, load_tokenizer, max_length, train_wordpiece  # noqa: E402
+from synthdeid.plugins.hf_tagger.encoding import (  # noqa: E402
+    encode,
+    load_tokenizer,
+    max_length,
+    train_wordpiece,
+)
+from synthdeid.tagging import words as W
 
 FAST = {"threads": 1, "batch_size": 8}
 LABELS = {"Date", "Name"}

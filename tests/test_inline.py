@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
-from synthdeid.formats.conll import default_tokenize
-from synthdeid.inline import EOD, PAR, decode, encode, special_tokens
+from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.corpus.inline import EOD, PAR, decode, encode, special_tokens
 
 LABELS = ["Name", "Date", "Care_Institute", "Phone_fax"]
 

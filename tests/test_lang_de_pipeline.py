@@ -13,7 +13,7 @@ import pytest
 from stage_runner import FIRST_STAGES, repo_params, run_stages, stage_metrics
 
 from synthdeid import Document, Span
-from synthdeid.formats import read_jsonl, write_inline, write_jsonl
+from synthdeid.corpus.formats import read_jsonl, write_inline, write_jsonl
 
 
 def _installed() -> bool:

@@ -12,14 +12,14 @@ import re
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
-from synthdeid.canaries import DEFAULT_TEMPLATE, SLOT, check_template
 from synthdeid.api import LanguagePack
+from synthdeid.corpus.tags import builtin_mapping
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.en import factory
 from synthdeid.plugins.languages.en.data import MONTHS, STATES, name_lists
 from synthdeid.plugins.languages.en.surrogates import AREA_CODES, is_valid_ssn, make_ssn
-from synthdeid.pseudonymize import pseudonymize
-from synthdeid.tags import builtin_mapping
+from synthdeid.privacy.canaries import DEFAULT_TEMPLATE, SLOT, check_template
 
 
 @pytest.fixture(scope="module")

@@ -12,11 +12,17 @@ import pytest
 
 from synthdeid import Document, Span, SurrogateError
 from synthdeid.api import LanguagePack
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.es import factory
 from synthdeid.plugins.languages.es.data import MONTHS, countries, name_lists
-from synthdeid.plugins.languages.es.surrogates import is_valid_dni, is_valid_nss, make_dni, make_nie, make_nss
-from synthdeid.pseudonymize import pseudonymize
+from synthdeid.plugins.languages.es.surrogates import (
+    is_valid_dni,
+    is_valid_nss,
+    make_dni,
+    make_nie,
+    make_nss,
+)
 
 
 @pytest.fixture(scope="module")

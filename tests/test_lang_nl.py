@@ -12,13 +12,18 @@ from hypothesis import strategies as st
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
 from synthdeid.api import LanguagePack
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.nl import factory
-from synthdeid.plugins.languages.nl.data import MONTH_ABBR, MONTHS, WEEKDAY_ABBR, WEEKDAYS
+from synthdeid.plugins.languages.nl.data import (
+    MONTH_ABBR,
+    MONTHS,
+    WEEKDAY_ABBR,
+    WEEKDAYS,
+)
 from synthdeid.plugins.languages.nl.sentences import split_sentences
 from synthdeid.plugins.languages.nl.surrogates import is_valid_bsn, make_bsn
 from synthdeid.plugins.languages.nl.tokenizer import tokenize
-from synthdeid.pseudonymize import pseudonymize
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
 from synthdeid.api import LanguagePack
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins import registry
-from synthdeid.pseudonymize import pseudonymize
 
 # one example of every canonical tag, per language
 PHI: dict[str, dict[str, str]] = {

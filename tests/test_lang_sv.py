@@ -12,11 +12,15 @@ import pytest
 
 from synthdeid import Document, Span
 from synthdeid.api import LanguagePack
+from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugins import registry
 from synthdeid.plugins.languages.sv import factory
 from synthdeid.plugins.languages.sv.data import MONTHS
-from synthdeid.plugins.languages.sv.surrogates import is_valid_personnummer, luhn_digit, make_personnummer
-from synthdeid.pseudonymize import pseudonymize
+from synthdeid.plugins.languages.sv.surrogates import (
+    is_valid_personnummer,
+    luhn_digit,
+    make_personnummer,
+)
 
 
 @pytest.fixture(scope="module")

@@ -10,14 +10,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span, SynthdeidError
-from synthdeid.formats.conll import default_tokenize
-from synthdeid.learning_curve import CurveRun, check_fractions, nested_subset, run_curve, summarize_runs
-from synthdeid.metrics.curves import COLUMNS, write_curve_csv
+from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.evaluation.learning_curve import (
+    CurveRun,
+    check_fractions,
+    nested_subset,
+    run_curve,
+    summarize_runs,
+)
+from synthdeid.evaluation.metrics.curves import COLUMNS, write_curve_csv
+from synthdeid.evaluation.utility import hold_out, tagger_from, train_and_predict
 from synthdeid.plugins.flair_tagger import create
-from synthdeid.utility import hold_out, tagger_from, train_and_predict
-from toy_notes import toy_docs
 
 TINY = {"threads": 1, "batch_size": 8, "hidden_size": 64, "max_epochs": 8}
 

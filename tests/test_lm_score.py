@@ -1,4 +1,4 @@
-"""``synthdeid.lm_score``: teacher-forced log-likelihoods through ``start``/``step`` equal a direct
+"""``synthdeid.privacy.lm_score``: teacher-forced log-likelihoods through ``start``/``step`` equal a direct
 computation, for a bigram model (any batch size, prefixes, masked targets) and a tiny GPT-2."""
 
 from __future__ import annotations
@@ -6,14 +6,12 @@ from __future__ import annotations
 import math
 
 import pytest
-
+import torch  # noqa: E402
 from hf_tiny import LABELS, restore_threads, training_data  # noqa: F401
 
-import torch  # noqa: E402
-
-from synthdeid.inline import PAR, special_tokens  # noqa: E402
-from synthdeid.lm_score import context_limit, score_sequences, texts_to_score  # noqa: E402
-from synthdeid.toy_lm import BigramLM  # noqa: E402
+from synthdeid.corpus.inline import PAR, special_tokens
+from synthdeid.generation.toy_lm import BigramLM
+from synthdeid.privacy.lm_score import context_limit, score_sequences, texts_to_score
 
 WORDS = ["de", "patiënt", "sliep", "goed", "1", "2", "3"]
 
@@ -83,7 +81,7 @@ def tiny_gpt2():
     """An untrained tiny GPT-2 behind the adapter, with a short context."""
     from transformers import GPT2Config, GPT2LMHeadModel
 
-    from synthdeid.plugins.hf_lm import HFCausalLM, InlineCodec, train_bpe
+    from synthdeid.generation.hf_lm import HFCausalLM, InlineCodec, train_bpe
 
     data = training_data(30, 4)
     specials = special_tokens(LABELS)

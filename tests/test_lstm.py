@@ -10,17 +10,23 @@ from pathlib import Path
 
 import pytest
 import torch
+from greedy_batching import assert_batch_equals_each_alone
 
 from synthdeid import InputError, SynthdeidError
-from synthdeid.generate import generate_corpus
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import TAG_KINDS, decode, special_tokens
-from synthdeid.api import AutoregressiveLM, TrainingData
+from synthdeid.api import AutoregressiveLM, GenerationSettings, TrainingData
+from synthdeid.corpus.inline import TAG_KINDS, decode, special_tokens
+from synthdeid.generation.generate import generate_corpus
 from synthdeid.plugins import registry
 from synthdeid.plugins.lstm import UNK, LSTMConfig, LSTMGenerator, Vocab, next_lr
-from synthdeid.plugins.lstm.train import CHECKPOINT, CONFIG, HISTORY, MODEL, VOCAB, _stop, batchify
-
-from greedy_batching import assert_batch_equals_each_alone
+from synthdeid.plugins.lstm.train import (
+    CHECKPOINT,
+    CONFIG,
+    HISTORY,
+    MODEL,
+    VOCAB,
+    _stop,
+    batchify,
+)
 
 LABELS = ["Name", "Date", "Phone_fax"]  # Phone_fax never occurs in the toy text
 FIRST = ["Jan", "Piet", "Anna", "Sanne", "Kees", "Fleur"]

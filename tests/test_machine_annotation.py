@@ -11,22 +11,21 @@ from typing import Any
 
 import pytest
 import torch
+from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span, SynthdeidError
-from synthdeid.accounting import Counts
-from synthdeid.corpus_stats import write_phi_distribution
-from synthdeid.formats.conll import default_tokenize
-from synthdeid.generate import generate_corpus
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import EOD, PAR, decode, encode, special_tokens, strip_tags
-from synthdeid.lm import uses_tags
-from synthdeid.api import TrainingData
-from synthdeid.machine_annotate import annotation_stats, machine_annotate
+from synthdeid.api import GenerationSettings, TrainingData
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.corpus.inline import EOD, PAR, decode, encode, special_tokens, strip_tags
+from synthdeid.corpus.stats import write_phi_distribution
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.lm import uses_tags
+from synthdeid.generation.tagmask import TagMask
+from synthdeid.generation.toy_lm import BigramLM
+from synthdeid.phi.machine_annotate import annotation_stats, machine_annotate
 from synthdeid.plugins import registry
 from synthdeid.plugins.flair_tagger import create
-from synthdeid.tagmask import TagMask
-from synthdeid.toy_lm import BigramLM
-from toy_notes import toy_docs
 
 TAG = re.compile(r"<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
@@ -165,7 +164,7 @@ def test_bad_tagger_output_is_an_error_naming_the_note() -> None:
 
 
 def test_a_tagger_that_found_no_phi_anywhere_is_named_as_the_cause() -> None:
-    from synthdeid.machine_annotate import require_some_phi
+    from synthdeid.phi.machine_annotate import require_some_phi
 
     docs = [Document.create("a", "Jan belde."), Document.create("b", "Goed geslapen.")]
     nothing = machine_annotate(docs, FixedTagger({}), Counts("t"))
@@ -193,7 +192,7 @@ def test_phi_distribution_plot_file(tmp_path: Path) -> None:
     ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi must be true or false"),
     ({"corpus": "m", "tagger": "real"}, "overwrite its own input corpus")])
 def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
-    from synthdeid.machine_annotate_setup import spec_of
+    from synthdeid.phi.machine_annotate_setup import spec_of
 
     with pytest.raises(InputError, match=match):
         spec_of({"machine_annotated": {"m": spec}}, "m")

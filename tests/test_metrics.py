@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from synthdeid import Document, InputError, Span
-from synthdeid.metrics import (
+from synthdeid.evaluation.metrics import (
     MARK_BETTER,
     MARK_NONE,
     MARK_WORSE,
@@ -24,12 +24,12 @@ from synthdeid.metrics import (
     exact_randomization_test,
     prf,
     randomization_test,
+    significance,
     summarize,
     token_labels,
     token_scores,
     write_curve_csv,
 )
-from synthdeid.metrics import significance
 
 
 def ws_tokenize(text: str) -> list[tuple[int, int]]:

@@ -13,10 +13,9 @@ import pytest
 import torch
 
 from synthdeid import Document, InputError, Span, SynthdeidError
-from synthdeid.generate import count_tokens
-from synthdeid.api import GenerationSettings
-from synthdeid.inline import decode, encode, special_tokens
-from synthdeid.api import TrainingData
+from synthdeid.api import GenerationSettings, TrainingData
+from synthdeid.corpus.inline import decode, encode, special_tokens
+from synthdeid.generation.generate import count_tokens
 from synthdeid.plugins import registry
 from synthdeid.plugins.mlm_fill import MLMFillConfig, MLMFillGenerator, MLMFillModel
 from synthdeid.plugins.mlm_fill.fill import windows

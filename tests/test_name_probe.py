@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from synthdeid.formats.conll import default_tokenize
-from synthdeid.inline import decode, strip_tags
-from synthdeid.plugins import registry
 from synthdeid.api import PrivacyInput
-from synthdeid.probe import Probe, predict, probes_in
-from synthdeid.toy_lm import BigramLM
+from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.corpus.inline import decode, strip_tags
+from synthdeid.generation.toy_lm import BigramLM
+from synthdeid.plugins import registry
+from synthdeid.privacy.probe import Probe, predict, probes_in
 
 FIRST = ["Jan", "Piet", "Anna"]
 LAST = ["Jansen", "Bakker", "Smit"]

@@ -31,7 +31,9 @@ def test_wheel_has_only_synthdeid_at_top_level(tmp_path):
     names = zipfile.ZipFile(wheel).namelist()
     top = {n.split("/")[0] for n in names if not n.split("/")[0].endswith(".dist-info")}
     assert top == {"synthdeid"}
-    assert "synthdeid/plugin_manager.py" in names
+    assert "synthdeid/plugin_system/manager.py" in names
+    assert "synthdeid/corpus/tag_mappings/meddocan.yaml" in names  # package data moved with its group
+    assert any(n.startswith("synthdeid/tools/templates/language/") and n.endswith(".tmpl") for n in names)
     assert "synthdeid/plugins/deduce_annotator.py" in names
     assert "synthdeid/stages/prepare.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))

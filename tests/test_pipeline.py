@@ -69,7 +69,7 @@ def test_inline_text_and_prompts(repo):
 
 
 def test_pseudonymized_text_holds_no_original_phi(repo):
-    from synthdeid.formats import read_jsonl
+    from synthdeid.corpus.formats import read_jsonl
 
     before = {d.id: d for d in read_jsonl(repo / "data/annotated/train.jsonl")}
     after = {d.id: d for d in read_jsonl(repo / "data/pseudonymized/train.jsonl")}
@@ -136,7 +136,7 @@ def test_privacy_by_construction(repo):
 
 
 def test_machine_annotation_route(repo):
-    from synthdeid.formats import read_jsonl
+    from synthdeid.corpus.formats import read_jsonl
 
     assert json.loads((repo / "data/metrics/train_lm/lstm_raw.json").read_text())["tags"] is False
     vocab = json.loads((repo / "data/models/lstm_raw/vocab.json").read_text())
@@ -153,7 +153,7 @@ def test_machine_annotation_route(repo):
 
 
 def test_learning_curve(repo):
-    from synthdeid.metrics.curves import COLUMNS
+    from synthdeid.evaluation.metrics.curves import COLUMNS
 
     utility = yaml.safe_load((repo / "params.yaml").read_text())["utility"]
     curve = utility["learning_curve"]

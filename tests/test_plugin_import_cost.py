@@ -24,7 +24,7 @@ def _loaded_after(code: str) -> dict[str, object]:
 
 def test_registering_and_listing_plugins_loads_no_heavy_module():
     result = _loaded_after(
-        "from synthdeid.plugin_manager import KINDS, get_plugin_manager, registry\n"
+        "from synthdeid.plugin_system.manager import KINDS, get_plugin_manager, registry\n"
         "get_plugin_manager()\n"
         "result = {kind: registry(kind).names() for kind in KINDS.values()}")
     assert result.pop("heavy") == []
@@ -47,7 +47,7 @@ def test_the_plugins_command_loads_no_heavy_module():
 def test_decoders_and_metrics_are_created_and_checked_as_before():
     result = _loaded_after(
         "from synthdeid import SynthdeidError\n"
-        "from synthdeid.plugin_manager import registry\n"
+        "from synthdeid.plugin_system.manager import registry\n"
         "nucleus = registry('decoder').create('nucleus', {'top_p': 0.9})\n"
         "rouge = registry('privacy_metric').create('rouge', {'n': [2]})\n"
         "try:\n"

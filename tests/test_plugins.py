@@ -9,6 +9,7 @@ from importlib import metadata
 import pytest
 
 from synthdeid import Span, SynthdeidError, UnknownPluginError, api, hookimpl
+from synthdeid.plugin_system.registry import Registry
 from synthdeid.plugins import (
     DEFAULT_PLUGINS,
     KINDS,
@@ -16,7 +17,6 @@ from synthdeid.plugins import (
     get_plugin_manager,
     registry,
 )
-from synthdeid.registry import Registry
 
 HOOKS = (
     "register_annotators",

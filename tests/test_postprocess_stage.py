@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from synthdeid.formats import read_jsonl
 from stage_runner import run_stages
+
+from synthdeid.corpus.formats import read_jsonl
 
 RAW = ("Mw. <NameSTART> Jansen <NameEND> belde op <DateSTART> 3 mei <DateEND> met "
        "<Phone_faxSTART> ( 7 ) <Phone_faxEND> .")

@@ -5,9 +5,8 @@ import pytest
 import yaml
 
 from synthdeid import InputError
-
 from synthdeid.cli import main
-from synthdeid.presets import REMOVE, apply_preset, available, load_preset
+from synthdeid.tools.presets import REMOVE, apply_preset, available, load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -16,7 +16,7 @@ import pytest
 import yaml
 
 from synthdeid.errors import SynthdeidError
-from synthdeid.privacy_gate import THRESHOLDS, Gate
+from synthdeid.privacy.gate import THRESHOLDS, Gate
 from synthdeid.report.datasheet import override_banner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -68,8 +68,8 @@ def test_a_threshold_needs_its_metric_configured() -> None:
 
 
 def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:
-    from synthdeid.demo import generate_demo_corpus
-    from synthdeid.formats import write_jsonl
+    from synthdeid.corpus.formats import write_jsonl
+    from synthdeid.sources.demo import generate_demo_corpus
 
     real = generate_demo_corpus(12, 0)
     (tmp_path / "data/pseudonymized").mkdir(parents=True)
@@ -154,8 +154,8 @@ def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> No
     result declaring ``rows_are_pairs`` as the review pairs, whatever the metric is called."""
     from synthdeid import hookimpl
     from synthdeid.api import PrivacyInput, PrivacyResult
-    from synthdeid.privacy_measure import measure
-    from synthdeid.records import Document
+    from synthdeid.corpus.records import Document
+    from synthdeid.privacy.measure import measure
 
     class Pairs:
         name = "my_pairs"

@@ -1,4 +1,4 @@
-"""The privacy-audit math (synthdeid.audit) against rouge_score, rank_bm25, brute force and hand
+"""The privacy-audit math (synthdeid.privacy.audit) against rouge_score, rank_bm25, brute force and hand
 counts, and the privacy-metric plugins' configs and results."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from rank_bm25 import BM25Okapi
 from rouge_score import rouge_scorer
 
 from synthdeid import Document, Span, SynthdeidError
-from synthdeid.audit import (
+from synthdeid.api import PrivacyInput
+from synthdeid.privacy.audit import (
     AuditCorpus,
     BM25Index,
     exact_duplicates,
@@ -26,7 +27,6 @@ from synthdeid.audit import (
     rouge_best,
     tokenize_text,
 )
-from synthdeid.api import PrivacyInput
 
 _TOKEN = re.compile(r"<[A-Za-z]+>|\w+|[^\w\s]")
 
@@ -162,7 +162,7 @@ def test_longest_common_run(a: list, b: list, expected: tuple[int, int, int]) ->
 
 
 def test_longest_common_run_long_notes_use_the_row_dp(monkeypatch: pytest.MonkeyPatch) -> None:
-    import synthdeid.audit.leakage as leakage
+    import synthdeid.privacy.audit.leakage as leakage
 
     rng = np.random.default_rng(0)
     a, b = rng.integers(0, 4, 300), rng.integers(0, 4, 200)
@@ -270,7 +270,7 @@ def _input() -> PrivacyInput:
 
 
 def test_plugins_are_registered_and_compute() -> None:
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     reg = registry("privacy_metric")
     assert set(NAMES) <= set(reg.names())
@@ -303,7 +303,7 @@ def test_plugins_are_registered_and_compute() -> None:
     ("rouge", {"lowercase": "yes"}),
 ])
 def test_bad_config_raises(name: str, config: dict) -> None:
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     with pytest.raises(SynthdeidError):
         registry("privacy_metric").create(name, config)
@@ -312,7 +312,7 @@ def test_bad_config_raises(name: str, config: dict) -> None:
 def test_config_is_frozen_and_lowercase_is_a_setting() -> None:
     from dataclasses import FrozenInstanceError
 
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     metric = registry("privacy_metric").create("rouge", {"lowercase": False, "n": [3]})
     with pytest.raises(FrozenInstanceError):
@@ -324,7 +324,7 @@ def test_config_is_frozen_and_lowercase_is_a_setting() -> None:
 
 
 def test_no_real_notes_is_an_error_and_no_synthetic_notes_is_empty() -> None:
-    from synthdeid.plugin_manager import registry
+    from synthdeid.plugin_system.manager import registry
 
     with pytest.raises(SynthdeidError, match="real"):
         registry("privacy_metric").create("rouge", {}).compute(PrivacyInput([], [Document("s", "x")], tokenize))

@@ -1,7 +1,7 @@
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, InputError, Span, TagSet
-from synthdeid.records import label_counts
+from synthdeid.corpus.records import label_counts
 
 
 def test_create_sorts_and_validates():

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from synthdeid import Document, Span, SynthdeidError
-from synthdeid.plugin_manager import registry
 from synthdeid.api import PrivacyInput
-from synthdeid.privacy_measure import refill_sources
+from synthdeid.plugin_system.manager import registry
+from synthdeid.privacy.measure import refill_sources
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:

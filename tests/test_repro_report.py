@@ -1,4 +1,4 @@
-from synthdeid.repro_report import differing_stages, main
+from synthdeid.report.repro import differing_stages, main
 
 
 def lock(**stages):

@@ -11,11 +11,11 @@ import pytest
 from rich.console import Console
 
 from synthdeid import InputError
-from synthdeid.review import analyze, cohen_kappa, write_review_page
-from synthdeid.review.analyze import spearman
-from synthdeid.review.cli import add_review_commands
-from synthdeid.review.highlight import find_ranges, render_marked
-from synthdeid.review.page import build_review_html, read_pairs
+from synthdeid.report.review import analyze, cohen_kappa, write_review_page
+from synthdeid.report.review.analyze import spearman
+from synthdeid.report.review.cli import add_review_commands
+from synthdeid.report.review.highlight import find_ranges, render_marked
+from synthdeid.report.review.page import build_review_html, read_pairs
 
 PAIRS = [
     {"pair_id": "s1-rouge3", "synthetic_id": "s1", "real_id": "r7",

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from synthdeid.review import analyze, write_review_page
+from synthdeid.report.review import analyze, write_review_page
 
 CHROMIUM = Path("/usr/bin/chromium")
 sync_api = pytest.importorskip(

@@ -17,10 +17,17 @@ from pathlib import Path
 import pytest
 
 from synthdeid import CANONICAL_TAGS, InputError, SynthdeidError
-from synthdeid.canaries import check_template
 from synthdeid.cli import main
-from synthdeid.scaffold import ENGLISH_CANARY, FILES, TEMPLATE_DIR, new_language_pack, render, todo_tests
-from synthdeid.scaffold_locale import locale_facts
+from synthdeid.privacy.canaries import check_template
+from synthdeid.tools.scaffold import (
+    ENGLISH_CANARY,
+    FILES,
+    TEMPLATE_DIR,
+    new_language_pack,
+    render,
+    todo_tests,
+)
+from synthdeid.tools.scaffold_locale import locale_facts
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_SKIPS = {
@@ -201,8 +208,9 @@ def test_the_cli_reports_errors_and_exits_1(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_the_templates_are_package_data() -> None:
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["synthdeid"]
-    templates = sorted(p.relative_to(ROOT / "core").as_posix() for p in (ROOT / "core" / TEMPLATE_DIR).rglob("*.tmpl"))
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["synthdeid.tools"]
+    tools = ROOT / "core" / "tools"
+    templates = sorted(p.relative_to(tools).as_posix() for p in (tools / TEMPLATE_DIR).rglob("*.tmpl"))
     assert {f"{TEMPLATE_DIR}/{name}" for name, _ in FILES} <= set(templates)
     for path in templates:
         assert any(fnmatch.fnmatch(path, g) and path.count("/") == g.count("/") for g in globs), path

@@ -11,12 +11,16 @@ import pytest
 import torch
 
 from synthdeid import InputError
-from synthdeid.generate import generate_corpus
 from synthdeid.api import GenerationSettings
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.tag_distribution import (
+    expected_shares,
+    label_shares,
+    start_bias,
+)
+from synthdeid.generation.tagmask import TagMask
+from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
-from synthdeid.tag_distribution import expected_shares, label_shares, start_bias
-from synthdeid.tagmask import TagMask
-from synthdeid.toy_lm import BigramLM
 
 SHARES = {"Date": 0.1, "Name": 0.9}
 

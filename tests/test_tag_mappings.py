@@ -12,11 +12,17 @@ import pytest
 import yaml
 
 from synthdeid import CANONICAL_TAGS, Document, Span
-from synthdeid.accounting import Counts
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.split import prepare_splits, split_documents
+from synthdeid.corpus.tags import (
+    MAPPINGS_DIR,
+    TagSet,
+    builtin_mappings,
+    label_mapping,
+    tag_labels,
+)
 from synthdeid.errors import InputError
-from synthdeid.presets import apply_preset, load_preset
-from synthdeid.split import prepare_splits, split_documents
-from synthdeid.tags import MAPPINGS_DIR, TagSet, builtin_mappings, label_mapping, tag_labels
+from synthdeid.tools.presets import apply_preset, load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
@@ -79,8 +85,8 @@ def test_a_tagset_from_a_named_mapping_maps_and_rejects() -> None:
 
 def test_the_mappings_ship_with_the_package() -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
-    assert "tag_mappings/*.yaml" in data["synthdeid"]
-    assert MAPPINGS_DIR == ROOT / "core" / "tag_mappings"
+    assert "tag_mappings/*.yaml" in data["synthdeid.corpus"]
+    assert MAPPINGS_DIR == ROOT / "core" / "corpus" / "tag_mappings"
 
 
 @pytest.mark.skipif(not MEDDOCAN.is_dir(), reason="MEDDOCAN is not in ../shared/data/meddocan")
@@ -155,7 +161,7 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
 
 
 def test_without_a_mapping_the_language_packs_own_map_applies() -> None:
-    from synthdeid.tags import tagset_from_params
+    from synthdeid.corpus.tags import tagset_from_params
 
     params = {"language": "es", "tags": {"mapping": {}, "keep_unmapped": False}}
     assert tagset_from_params(params).map("NOMBRE_SUJETO_ASISTENCIA") == "Name"  # es knows MEDDOCAN's labels

@@ -11,12 +11,13 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from synthdeid import Document, Span, SynthdeidError  # noqa: E402
-from synthdeid.annotate import BATCH, annotate_documents  # noqa: E402
-from synthdeid.plugin_manager import registry  # noqa: E402
-from synthdeid.plugins.flair_tagger import words as W  # noqa: E402
-from synthdeid.plugins.hf_tagger import create  # noqa: E402
 from toy_notes import toy_docs  # noqa: E402
+
+from synthdeid import Document, Span, SynthdeidError  # noqa: E402
+from synthdeid.phi.annotate import BATCH, annotate_documents
+from synthdeid.plugin_system.manager import registry
+from synthdeid.plugins.hf_tagger import create  # noqa: E402
+from synthdeid.tagging import words as W
 
 
 @pytest.fixture(scope="module")

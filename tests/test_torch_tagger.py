@@ -9,14 +9,19 @@ from typing import Any
 
 import pytest
 import torch
+from toy_notes import long_doc, toy_docs
 
 from synthdeid import Document, Span, SynthdeidError
-from synthdeid.formats.conll import default_tokenize
-from synthdeid.plugins.flair_tagger import words as W
+from synthdeid.corpus.formats.conll import default_tokenize
 from synthdeid.plugins.torch_tagger import create
 from synthdeid.plugins.torch_tagger.crf import CRF, FORBIDDEN, allowed_transitions
-from synthdeid.plugins.torch_tagger.features import Vocab, doc_windows, normal_word, shape
-from toy_notes import long_doc, toy_docs
+from synthdeid.plugins.torch_tagger.features import (
+    Vocab,
+    doc_windows,
+    normal_word,
+    shape,
+)
+from synthdeid.tagging import words as W
 
 FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
 TAGS = ["O", "B-Name", "I-Name", "B-Date", "I-Date"]
@@ -224,7 +229,7 @@ def test_marginals_equal_enumerated_posteriors(crf: CRF) -> None:
 
 
 def test_recall_biased_tags_from_marginals() -> None:
-    from synthdeid.tagger import recall_biased_tags
+    from synthdeid.tagging.recall import recall_biased_tags
 
     #                 O    B-Name I-Name B-Date I-Date
     probs = torch.tensor([[0.9, 0.05, 0.0, 0.05, 0.0],   # O at 0.5 and 0.2; PHI (Name or Date, tie) at 0.05

@@ -12,8 +12,13 @@ import pytest
 
 from synthdeid import SynthdeidError
 from synthdeid.api import GenerationSettings
-from synthdeid.plugin_manager import registry
-from synthdeid.plugins.causal_lm.vllm_backend import NOTE_SEED_STRIDE, VLLMCausalLM, import_vllm, sampling_settings
+from synthdeid.plugin_system.manager import registry
+from synthdeid.plugins.causal_lm.vllm_backend import (
+    NOTE_SEED_STRIDE,
+    VLLMCausalLM,
+    import_vllm,
+    sampling_settings,
+)
 
 UNSAFE = GenerationSettings(min_tokens=5, max_tokens=60, tag_safe=False, batch_size=3)
 
@@ -128,6 +133,6 @@ def test_generate_corpus_beam_search_strips_the_prompt(monkeypatch: pytest.Monke
 
 def test_causal_lm_backend_setting_is_checked(tmp_path: Any) -> None:
     (tmp_path / "config.json").write_text("{}")
-    with pytest.raises(SynthdeidError, match="backend must be transformers or vllm"):
+    with pytest.raises(SynthdeidError, match="setting 'backend' must be one of transformers, vllm"):
         registry("generator").create("causal_lm", {"model": str(tmp_path), "backend": "tgi"})
     assert registry("generator").create("causal_lm", {"model": str(tmp_path), "backend": "vllm"}).config.backend == "vllm"

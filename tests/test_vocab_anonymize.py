@@ -8,15 +8,20 @@ from pathlib import Path
 
 import pytest
 import torch
+from test_lstm import FIRST, LAST, generator, toy_data
 
 from synthdeid import SynthdeidError
-from synthdeid.cli import main as cli
-from synthdeid.generate import generate_corpus
 from synthdeid.api import GenerationSettings, VocabAnonymizer
+from synthdeid.cli import main as cli
+from synthdeid.generation.generate import generate_corpus
+from synthdeid.generation.vocab_anonymize import (
+    REPORT,
+    UNK_PATTERN,
+    VocabAnonymization,
+    phi_tokens,
+    unk_tokens,
+)
 from synthdeid.plugins import registry
-from synthdeid.vocab_anonymize import REPORT, UNK_PATTERN, VocabAnonymization, phi_tokens, unk_tokens
-
-from test_lstm import FIRST, LAST, generator, toy_data
 
 LINES = ["Mw. <NameSTART> Anna de Vries <NameEND> belde op <DateSTART> 3 mei <DateEND> . <EOD>",
          "De dochter van <NameSTART> Jansen <NameEND> komt in mei . <EOD>",
@@ -73,7 +78,7 @@ def test_removed_tokens_cannot_be_generated(anonymized) -> None:
 
 
 def test_a_bpe_model_is_refused_with_the_reason(tmp_path: Path) -> None:
-    from synthdeid.vocab_anonymize import anonymize_model_dir
+    from synthdeid.generation.vocab_anonymize import anonymize_model_dir
 
     gpt2 = registry("generator").create("gpt2")
     assert not isinstance(gpt2, VocabAnonymizer) and isinstance(generator(), VocabAnonymizer)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from synthdeid import Document, Span
-from synthdeid.formats.conll import default_tokenize
+from synthdeid.corpus.formats.conll import default_tokenize
 
 NAMES = ["Jansen", "de Vries", "Bakker", "Visser", "Smit", "Meijer", "de Boer", "Mulder", "Bos", "Vos"]
 DATES = ["12 maart", "3 januari", "1 mei 2020", "24-12-2019", "8 juni", "15 augustus 2021"]

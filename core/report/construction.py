@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..utility import markdown_table
+from synthdeid.evaluation.utility import markdown_table
+
 from .tables import Metrics, _num, _pct
 
 

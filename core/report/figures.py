@@ -27,7 +27,7 @@ def _save(fig: Any, path: str | Path) -> Path:
 def phi_distribution_figure(corpora: Mapping[str, Rows], path: str | Path) -> Path:
     """Grouped horizontal bars: per tag, the difference in percentage points between the tag's
     share of the synthetic corpus's PHI and of the real corpus's PHI (rows from
-    ``synthdeid.corpus_stats.phi_distribution``: ``tag``, ``difference_pct``)."""
+    ``synthdeid.corpus.stats.phi_distribution``: ``tag``, ``difference_pct``)."""
     names = list(corpora)
     tags = [r["tag"] for r in next(iter(corpora.values()), [])]
     fig, ax = plt.subplots(figsize=(7, 0.32 * max(len(tags), 4) * max(1, len(names) / 2) + 1.2))
@@ -49,7 +49,7 @@ def phi_distribution_figure(corpora: Mapping[str, Rows], path: str | Path) -> Pa
 
 def learning_curve_figure(curves: Mapping[str, Rows], path: str | Path, metric: str = "entity F1") -> Path:
     """Mean score per training-set fraction with the 95% confidence band (rows from
-    ``synthdeid.metrics.curve_rows``: ``fraction``, ``mean``, ``ci_low``, ``ci_high``)."""
+    ``synthdeid.evaluation.metrics.curve_rows``: ``fraction``, ``mean``, ``ci_low``, ``ci_high``)."""
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, rows in curves.items():
         xs = [float(r["fraction"]) for r in rows]

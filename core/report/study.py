@@ -12,14 +12,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from synthdeid.evaluation.utility import setting_name
+from synthdeid.generation.lm import uses_tags
+
 from .. import paths
-from ..lm import uses_tags
 from ..params import corpus_generator, generation_params, get
-from ..utility import setting_name
 from .attacker import attacker_section
 from .construction import fresh_table, generator_table
 from .datasheet import datasheet
-from .tables import corpus_table, model_privacy_table, ngram_recall_table, privacy_table, tag_table
+from .tables import (
+    corpus_table,
+    model_privacy_table,
+    ngram_recall_table,
+    privacy_table,
+    tag_table,
+)
 
 Metrics = dict[str, dict[str, Any]]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..utility import markdown_table
+from synthdeid.evaluation.utility import markdown_table
 
 Metrics = Mapping[str, Mapping[str, Any]]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synthdeid import SynthdeidError
-from synthdeid.config import check_bounds, setting
-from synthdeid.distributed import DEVICE_HELP, torch_device, valid_device
+from synthdeid.generation.distributed import DEVICE_HELP, torch_device, valid_device
+from synthdeid.plugin_system.config import check_bounds, setting
 
 if TYPE_CHECKING:
     import torch
@@ -93,5 +93,5 @@ class CausalLMSettings:
                                      "available; set load_in_4bit: false to train LoRA on full-precision weights")
 
     def torch_device(self) -> torch.device:
-        """The ``device`` setting's torch device (``synthdeid.distributed.torch_device``)."""
+        """The ``device`` setting's torch device (``synthdeid.generation.distributed.torch_device``)."""
         return torch_device(self.device)

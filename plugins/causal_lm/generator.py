@@ -10,11 +10,25 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from synthdeid.accounting import split_timing, write_json
 from synthdeid.api import TrainingData
-from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, add_special_tokens, config_dict,
-                                     pack_blocks, read_meta, train_stages)
-from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
+from synthdeid.corpus.accounting import split_timing, write_json
+from synthdeid.generation.hf_lm import (
+    HFCausalLM,
+    InlineCodec,
+    LoopSettings,
+    Stage,
+    add_special_tokens,
+    config_dict,
+    pack_blocks,
+    read_meta,
+    train_stages,
+)
+from synthdeid.generation.hf_lm.common import (
+    META_FILE,
+    check_data,
+    fingerprint,
+    set_threads,
+)
 
 from .config import NAME, CausalLMSettings
 from .lora import add_token_rows, load_base, peft_model

@@ -31,7 +31,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import BeamSpec, Decoder, DescribedDecoder, GenerationSettings
-from synthdeid.generate import corpus_prompts, count_tokens
+from synthdeid.generation.generate import corpus_prompts, count_tokens
 
 NOTE_SEED_STRIDE = 1_000_003
 
@@ -78,7 +78,7 @@ def import_vllm() -> Any:
 
 class VLLMCausalLM:
     """A merged causal LM folder served by ``vllm.LLM``; implements ``generate_corpus`` like
-    ``synthdeid.generate.generate_corpus`` (the generate stage calls it instead of the shared loop)."""
+    ``synthdeid.generation.generate.generate_corpus`` (the generate stage calls it instead of the shared loop)."""
 
     def __init__(self, model_dir: str, codec: Any, tensor_parallel_size: int = 1, dtype: str = "auto") -> None:
         self.model_dir = model_dir

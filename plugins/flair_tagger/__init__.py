@@ -13,9 +13,9 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterTagger
+from synthdeid.plugin_system.config import from_mapping
 
 from .config import FlairTaggerConfig
-from synthdeid.config import from_mapping
 
 NAME = "flair_bilstm_crf"
 

@@ -18,9 +18,9 @@ import numpy as np
 import torch
 
 from synthdeid import SynthdeidError
+from synthdeid.tagging.runtime import quiet
 
 from .config import FlairTaggerConfig
-from .settings import quiet
 
 
 def _dictionary(items: Iterable[str], add_unk: bool = True) -> Any:
@@ -34,7 +34,11 @@ def _dictionary(items: Iterable[str], add_unk: bool = True) -> Any:
 
 def build_embeddings(config: FlairTaggerConfig, train_tokens: Sequence[Sequence[str]]) -> Any:
     """The stacked embeddings of ``config``, built from the training sentences' tokens."""
-    from flair.embeddings import CharacterEmbeddings, OneHotEmbeddings, StackedEmbeddings
+    from flair.embeddings import (
+        CharacterEmbeddings,
+        OneHotEmbeddings,
+        StackedEmbeddings,
+    )
 
     members: list[Any] = []
     if config.word_embedding_dim:

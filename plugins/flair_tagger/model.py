@@ -15,13 +15,20 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
+from synthdeid.corpus.records import Document, Span
 from synthdeid.progress import interactive
-from synthdeid.records import Document, Span
+from synthdeid.tagging import words as W
+from synthdeid.tagging.runtime import (
+    quiet,
+    read_meta,
+    saved_config,
+    seed_everything,
+    torch_threads,
+    write_meta,
+)
 
-from . import words as W
 from .config import FlairTaggerConfig
 from .embeddings import build_embeddings, embedding_names, restore_names
-from .settings import quiet, read_meta, saved_config, seed_everything, torch_threads, write_meta
 
 NAME = "flair_bilstm_crf"
 LABEL_TYPE = "ner"

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.config import from_mapping
-from synthdeid.lazy import lazy_exports
+from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.lazy import lazy_exports
 
 from .config import NAME, GPT2Settings
 

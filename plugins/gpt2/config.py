@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
-from synthdeid.config import check_bounds, setting
-from synthdeid.distributed import DEVICE_HELP, valid_device
-from synthdeid.dp import DPConfig
+from synthdeid.generation.distributed import DEVICE_HELP, valid_device
+from synthdeid.generation.dp import DPConfig
+from synthdeid.plugin_system.config import check_bounds, setting
 
 NAME = "gpt2"
 WHAT = f"generator {NAME!r}"
@@ -64,7 +64,7 @@ class GPT2Settings:
     """Where the model trains and generates: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
     dp: DPConfig | None = None
-    """Differentially private training (``synthdeid.dp.DPConfig``): DP-SGD with one note per sample
+    """Differentially private training (``synthdeid.generation.dp.DPConfig``): DP-SGD with one note per sample
     (no packed blocks), AdamW at ``learning_rate`` for ``max_epochs``; not with gradual unfreezing."""
 
     def __post_init__(self) -> None:

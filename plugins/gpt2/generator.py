@@ -10,14 +10,28 @@ from typing import Any
 
 import torch
 
-from synthdeid.accounting import split_timing, write_json
 from synthdeid import SynthdeidError
-from synthdeid.distributed import torch_device
 from synthdeid.api import TrainingData
-from synthdeid.plugins.hf_lm import (HFCausalLM, InlineCodec, LoopSettings, Stage, config_dict, pack_blocks,
-                                     read_meta, train_bpe, train_stages)
-from synthdeid.plugins.hf_lm.common import META_FILE, check_data, fingerprint, set_threads
-from synthdeid.plugins.hf_lm.dp_loop import note_samples, train_dp
+from synthdeid.corpus.accounting import split_timing, write_json
+from synthdeid.generation.distributed import torch_device
+from synthdeid.generation.hf_lm import (
+    HFCausalLM,
+    InlineCodec,
+    LoopSettings,
+    Stage,
+    config_dict,
+    pack_blocks,
+    read_meta,
+    train_bpe,
+    train_stages,
+)
+from synthdeid.generation.hf_lm.common import (
+    META_FILE,
+    check_data,
+    fingerprint,
+    set_threads,
+)
+from synthdeid.generation.hf_lm.dp_loop import note_samples, train_dp
 
 from .config import NAME, GPT2Settings
 from .unfreezing import unfreezing_stages

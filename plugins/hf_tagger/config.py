@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid.config import check_bounds, setting
-from synthdeid.distributed import DEVICE_HELP, valid_device
+from synthdeid.generation.distributed import DEVICE_HELP, valid_device
+from synthdeid.plugin_system.config import check_bounds, setting
 
 NAME = "hf_token_classification"
 

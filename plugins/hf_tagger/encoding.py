@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
-
-from ..flair_tagger import words as W
+from synthdeid.tagging import words as W
 
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -27,7 +26,14 @@ def train_wordpiece(texts: Iterable[str], vocab_size: int, model_max_length: int
     then the most frequent words (ties alphabetical) up to ``vocab_size``; rarer words are
     split into the longest known pieces. (tokenizers' ``WordPieceTrainer`` breaks ties
     differently from run to run, so the same data gave different vocabularies.)"""
-    from tokenizers import Tokenizer, decoders, models, normalizers, pre_tokenizers, processors
+    from tokenizers import (
+        Tokenizer,
+        decoders,
+        models,
+        normalizers,
+        pre_tokenizers,
+        processors,
+    )
     from transformers import PreTrainedTokenizerFast
 
     normalizer = normalizers.BertNormalizer(clean_text=True, lowercase=False, strip_accents=False)

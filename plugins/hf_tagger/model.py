@@ -12,11 +12,18 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.distributed import torch_device
-from synthdeid.records import Document, Span
+from synthdeid.corpus.records import Document, Span
+from synthdeid.generation.distributed import torch_device
+from synthdeid.tagging import words as W
+from synthdeid.tagging.runtime import (
+    quiet,
+    read_meta,
+    saved_config,
+    seed_everything,
+    torch_threads,
+    write_meta,
+)
 
-from ..flair_tagger import words as W
-from ..flair_tagger.settings import quiet, read_meta, saved_config, seed_everything, torch_threads, write_meta
 from .config import HFTaggerConfig
 from .encoding import add_labels, load_tokenizer, train_wordpiece
 from .predict import doc_windows, encode_docs, piece_tags, predict_docs
@@ -82,7 +89,11 @@ class HFTagger:
         """The model in memory after ``train`` (the selected epoch's weights)."""
 
     def _model(self, tag_labels: list[str], train: Sequence[Document], tokenize: W.Tokenize) -> tuple[Any, Any]:
-        from transformers import AutoModelForTokenClassification, BertConfig, BertForTokenClassification
+        from transformers import (
+            AutoModelForTokenClassification,
+            BertConfig,
+            BertForTokenClassification,
+        )
 
         cfg = self.config
         id2label = dict(enumerate(tag_labels))

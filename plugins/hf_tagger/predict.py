@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from synthdeid.records import Document, Span
-from synthdeid.tagger import recall_biased_tags
+from synthdeid.corpus.records import Document, Span
+from synthdeid.tagging import words as W
+from synthdeid.tagging.recall import recall_biased_tags
 
-from ..flair_tagger import words as W
 from .bio_viterbi import NEG, constraints, viterbi
 from .encoding import Piece, batches, encode, line_marker, max_length
 

@@ -1,6 +1,6 @@
 """The training loop of the transformers tagger: AdamW, linear warm-up and decay, seeded
 shuffling, the epoch with the best dev score kept in memory. Data-parallel under ``torchrun``
-(``synthdeid.distributed``): each process trains on its share of every batch, gradients are summed,
+(``synthdeid.generation.distributed``): each process trains on its share of every batch, gradients are summed,
 and every process takes the step one process would take on the whole batch."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from synthdeid import distributed
+from synthdeid.generation import distributed
 from synthdeid.progress import counter
 
 from .config import HFTaggerConfig

@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
-from synthdeid.lazy import lazy_exports
 from synthdeid.api import RegisterGenerator, TrainingData
+from synthdeid.plugin_system.lazy import lazy_exports
 
 from .config import LSTMConfig
 from .vocab import UNK, Vocab

@@ -1,5 +1,5 @@
 """Vocabulary anonymization of a trained LSTM (``LSTMGenerator.anonymize_vocab``, the
-``synthdeid.api.VocabAnonymizer`` capability that ``synthdeid.vocab_anonymize`` drives): the given tokens'
+``synthdeid.api.VocabAnonymizer`` capability that ``synthdeid.generation.vocab_anonymize`` drives): the given tokens'
 entries in ``vocab.json`` become random ``<unk_N>`` strings (same ids, so ``model.pt`` is
 unchanged), which the sampler never generates. ``checkpoint.pt`` holds the old vocabulary and is
 deleted: the model directory is then fit for release, and a further training starts afresh."""
@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
+from synthdeid.corpus.inline import EOD, PAR
 from synthdeid.errors import InputError
-from synthdeid.inline import EOD, PAR
-from synthdeid.vocab_anonymize import unk_tokens
+from synthdeid.generation.vocab_anonymize import unk_tokens
 
 from .train import CHECKPOINT, VOCAB
 from .vocab import UNK, Vocab

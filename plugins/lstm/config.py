@@ -7,8 +7,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.config import check_bounds, current_names, from_mapping, setting
-from synthdeid.dp import DPConfig
+from synthdeid.generation.dp import DPConfig
+from synthdeid.plugin_system.config import (
+    check_bounds,
+    current_names,
+    from_mapping,
+    setting,
+)
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")
@@ -73,7 +78,7 @@ class LSTMConfig:
     """``torch.set_num_threads`` for training and generation. Training is byte-identical for the
     same data, config and thread count (float sums differ slightly across thread counts)."""
     dp: DPConfig | None = None
-    """Differentially private training (``synthdeid.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
+    """Differentially private training (``synthdeid.generation.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
     DP-SGD with one note per sample (Opacus ``DPLSTM``) instead of truncated BPTT over the stream;
     ``grad_clip`` and ``batch_size`` are replaced by ``dp.max_grad_norm`` and ``dp.batch_size``."""
 

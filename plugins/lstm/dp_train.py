@@ -1,5 +1,5 @@
 """Differentially private LSTM training (``LSTMConfig.dp``): DP-SGD with one training note per
-sample (``synthdeid.dp``).
+sample (``synthdeid.generation.dp``).
 
 Truncated BPTT over the concatenated stream (the plain training) carries the hidden state from one
 note into the next, so a "sample" there is a window that mixes notes: no per-note guarantee. Here
@@ -16,7 +16,7 @@ from typing import Any
 
 import torch
 
-from synthdeid.dp import DPTraining
+from synthdeid.generation.dp import DPTraining
 from synthdeid.progress import track
 
 from .config import LSTMConfig

@@ -1,4 +1,4 @@
-"""A trained LSTM as an ``AutoregressiveLM``, driven step by step by ``synthdeid.generate``.
+"""A trained LSTM as an ``AutoregressiveLM``, driven step by step by ``synthdeid.generation.generate``.
 
 Every prompt starts from a fresh (zero) hidden state, primed with ``<EOD>`` (the token that
 precedes every note in the training stream), so a note never continues the previous one (the
@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from synthdeid import InputError
-from synthdeid.vocab_anonymize import UNK_PATTERN
+from synthdeid.generation.vocab_anonymize import UNK_PATTERN
 
 from .config import LSTMConfig
 from .model import Hidden, LSTMLanguageModel

@@ -27,7 +27,7 @@ import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.config import current_names
+from synthdeid.plugin_system.config import current_names
 from synthdeid.progress import track
 
 from .config import LSTMConfig

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from synthdeid import InputError
-from synthdeid.inline import EOD, PAR
+from synthdeid.corpus.inline import EOD, PAR
 
 UNK = "<unk>"
 

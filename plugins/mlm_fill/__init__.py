@@ -7,7 +7,7 @@ on those notes. The PHI spans stay annotated by construction: their positions ar
 
 ``train`` trains (or fine-tunes, with ``pretrained``) the masked LM and stores the source notes;
 ``load`` returns an ``MLMFillModel`` whose ``generate_corpus`` has the contract of
-``synthdeid.generate.generate_corpus``; the sampling decoders' ``choose`` picks the refills.
+``synthdeid.generation.generate.generate_corpus``; the sampling decoders' ``choose`` picks the refills.
 
 This module registers the plugin and parses its config; the model code (``generator``, ``fill``:
 torch, transformers) is imported when the factory builds a generator.
@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.config import from_mapping
-from synthdeid.lazy import lazy_exports
+from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.lazy import lazy_exports
 
 from .config import MLMFillConfig
 

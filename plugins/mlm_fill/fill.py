@@ -19,9 +19,9 @@ from typing import Any
 import torch
 
 from synthdeid import Document, InputError, SynthdeidError
-from synthdeid.generate import count_tokens
 from synthdeid.api import Decoder, GenerationSettings, TokenChooser
-from synthdeid.inline import encode
+from synthdeid.corpus.inline import encode
+from synthdeid.generation.generate import count_tokens
 
 from .config import MLMFillConfig
 from .model import Vocab, logit_fn
@@ -119,7 +119,7 @@ def refill(model: Any, vocab: Vocab, jobs: Sequence[Job], choose: Choose, rng: t
 class MLMFillModel:
     """A trained ``mlm_fill`` generator: source notes plus the masked LM that refills them.
 
-    It has ``generate_corpus`` (the contract of ``synthdeid.generate.generate_corpus``), which the
+    It has ``generate_corpus`` (the contract of ``synthdeid.generation.generate.generate_corpus``), which the
     sampling decoders accept; the decoders' ``choose`` picks each refill token."""
 
     name = "mlm_fill"
@@ -198,7 +198,7 @@ class MLMFillModel:
                 total += count_tokens(text)
                 if progress:
                     progress(count_tokens(text))
-            batch_no += 1  # the last batch is kept whole, as in synthdeid.generate
+            batch_no += 1  # the last batch is kept whole, as in synthdeid.generation.generate
         return pairs
 
 

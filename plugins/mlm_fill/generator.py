@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import InputError
-from synthdeid.formats.jsonl import read_jsonl
 from synthdeid.api import TrainingData
+from synthdeid.corpus.formats.jsonl import read_jsonl
 
 from .config import MLMFillConfig
 from .fill import MLMFillModel

@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from synthdeid import Document, InputError, Span
-from synthdeid.inline import decode
+from synthdeid.corpus.inline import decode
 
 _WORD = re.compile(r"\S+")
-# the reserved inline markers (synthdeid.inline): a refill must never spell one
+# the reserved inline markers (synthdeid.corpus.inline): a refill must never spell one
 _RESERVED = re.compile(r"<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
 

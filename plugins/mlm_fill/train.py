@@ -21,14 +21,21 @@ from typing import Any
 
 import torch
 
-from synthdeid.accounting import split_timing
 from synthdeid import Document, InputError, SynthdeidError
-from synthdeid.formats.jsonl import write_jsonl
 from synthdeid.api import TrainingData
+from synthdeid.corpus.accounting import split_timing
+from synthdeid.corpus.formats.jsonl import write_jsonl
 from synthdeid.progress import track
 
 from .config import MLMFillConfig
-from .model import Vocab, build_model, build_tokenizer, load_model, load_tokenizer, window_length
+from .model import (
+    Vocab,
+    build_model,
+    build_tokenizer,
+    load_model,
+    load_tokenizer,
+    window_length,
+)
 from .notes import source_notes, split_pieces
 
 CHECKPOINT = "checkpoint.pt"

@@ -1,7 +1,7 @@
 """Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage``, ``high_risk_pairs``,
 ``phi_reinjection`` and ``data_membership_inference`` on synthetic corpora (stage ``privacy``), and
 ``canary_exposure``, ``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
-``synthdeid.audit``.
+``synthdeid.privacy.audit``.
 
 A metric's module (numpy, scipy, torch) is imported when the metric is created, not when the plugin
 registers; its config and metric classes stay importable from here."""
@@ -13,8 +13,8 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterPrivacyMetric
-from synthdeid.config import from_mapping
-from synthdeid.lazy import lazy_exports
+from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.lazy import lazy_exports
 
 METRICS: dict[str, tuple[str, str, str]] = {
     "rouge": ("rouge", "RougeConfig", "RougeMetric"),

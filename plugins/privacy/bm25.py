@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import summary
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit import summary
 
 from .common import TokenSettings, audit_corpus
 

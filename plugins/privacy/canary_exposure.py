@@ -14,11 +14,15 @@ from typing import Any
 import numpy as np
 
 from synthdeid import SynthdeidError
-from synthdeid.audit.exposure import extrapolated_exposure, lower_or_equal, sampled_exposure
-from synthdeid.audit.membership import LOW_FPRS, tpr_at_fpr
-from synthdeid.canaries import CANARY_FILE, read_canaries
-from synthdeid.lm_score import score_sequences, texts_to_score
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit.exposure import (
+    extrapolated_exposure,
+    lower_or_equal,
+    sampled_exposure,
+)
+from synthdeid.privacy.audit.membership import LOW_FPRS, tpr_at_fpr
+from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
+from synthdeid.privacy.lm_score import score_sequences, texts_to_score
 
 from .model_input import check_integers, language_model, rounded, skipped
 

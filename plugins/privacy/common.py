@@ -6,9 +6,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import PAR, AuditCorpus
-from synthdeid.audit.rouge import DEFAULT_CHUNK_CELLS
 from synthdeid.api import PrivacyInput
+from synthdeid.privacy.audit import PAR, AuditCorpus
+from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
 
 
 @dataclass(frozen=True)

@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import tokenize_documents, tokenize_text
-from synthdeid.audit.membership import attack_summary
-from synthdeid.audit.ngram_lm import LaplaceNgramLM
-from synthdeid.data_canaries import read_data_canaries
-from synthdeid.inline import decode
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.corpus.inline import decode
+from synthdeid.privacy.audit import tokenize_documents, tokenize_text
+from synthdeid.privacy.audit.membership import attack_summary
+from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
+from synthdeid.privacy.data_canaries import read_data_canaries
 
 from .common import TokenSettings
 from .model_input import check_integers, rounded, skipped

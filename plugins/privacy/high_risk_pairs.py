@@ -9,8 +9,8 @@ import re
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import STRUCTURE_PATTERN, high_risk_pairs
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit import STRUCTURE_PATTERN, high_risk_pairs
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

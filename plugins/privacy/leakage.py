@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import (
+from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit import (
     exact_duplicates,
     longest_common_run,
     phi_leakage,
@@ -19,8 +20,7 @@ from synthdeid.audit import (
     summary,
     tokenize_documents,
 )
-from synthdeid.audit.leakage import distinct_texts
-from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit.leakage import distinct_texts
 
 from .common import TokenSettings, audit_corpus
 

@@ -20,12 +20,23 @@ from typing import Any
 
 import numpy as np
 
-from synthdeid.audit.membership import attack_summary, auc, best_advantage, bootstrap_auc
-from synthdeid.api import AutoregressiveLM
-from synthdeid.lm_score import SequenceScore, score_sequences, texts_to_score
-from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.api import AutoregressiveLM, PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit.membership import (
+    attack_summary,
+    auc,
+    best_advantage,
+    bootstrap_auc,
+)
+from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
 
-from .model_input import check_integers, language_model, lm_lines, note_ids, rounded, skipped
+from .model_input import (
+    check_integers,
+    language_model,
+    lm_lines,
+    note_ids,
+    rounded,
+    skipped,
+)
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.api import AutoregressiveLM
-from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.api import AutoregressiveLM, PrivacyInput, PrivacyResult
 
 LM = "lm"
 """``extra[LM]``: the loaded generator (``Generator.load`` of ``model_dir``)."""

@@ -1,6 +1,6 @@
 """``name_probe``: does a trained generator write the PHI of its training notes when asked for
 PHI? At every START tag (``labels``; default every tag) of the held-out (dev) notes the model
-gets the note up to the tag and proposes its ``k`` most likely span texts (``synthdeid.probe``),
+gets the note up to the tag and proposes its ``k`` most likely span texts (``synthdeid.privacy.probe``),
 in the spirit of Verkijk & Vossen's 4,000-prediction name probe of MedRoBERTa.nl. Reported: how
 many predictions are PHI strings of the training notes (any label, and the probe's own label),
 overall, for 2+ token strings and per label, how many distinct training PHI strings came out,
@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.audit import real_phi_strings, tokenize_text
-from synthdeid.inline import start_tag
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.probe import Probe, predict, probes_in
+from synthdeid.corpus.inline import start_tag
+from synthdeid.privacy.audit import real_phi_strings, tokenize_text
+from synthdeid.privacy.probe import Probe, predict, probes_in
 
 from .model_input import check_integers, language_model, lm_lines, rounded, skipped
 

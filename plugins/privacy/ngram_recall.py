@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from synthdeid.audit import ngram_recall, phi_token_mask
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit import ngram_recall, phi_token_mask
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.audit.leakage import normalise_whitespace
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit.leakage import normalise_whitespace
 
 from .model_input import check_integers
 

@@ -1,5 +1,5 @@
 """``rouge``: for each synthetic note the real note with the highest ROUGE-N recall (n = 3 and 5 by
-default), the synthetic note being the reference as in Libbi et al. (see ``synthdeid.audit.rouge``);
+default), the synthetic note being the reference as in Libbi et al. (see ``synthdeid.privacy.audit.rouge``);
 the summary is their Table 8 (mean, median, min, max of the best-match scores)."""
 
 from __future__ import annotations
@@ -7,8 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from synthdeid.audit import summary
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.privacy.audit import summary
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid.config import check_bounds, setting
+from synthdeid.plugin_system.config import check_bounds, setting
 
 NAME = "torch_bilstm_crf"
 CONTEXTS = ("line", "note")
@@ -41,7 +41,7 @@ class TorchTaggerConfig:
     lines learn faster per epoch (dev F1 0.96 after 4 epochs against 7) at the same final F1."""
     max_tokens: int = setting(128, ge=1)
     token_split: str = setting("suffix", choices=TOKEN_SPLITS)
-    """How the language pack's tokens are cut for tagging (``synthdeid.plugins.flair_tagger.words.split_tokens``):
+    """How the language pack's tokens are cut for tagging (``synthdeid.tagging.words.split_tokens``):
     ``suffix`` cuts punctuation off a token's end (``H.`` -> ``H`` ``.``), ``punctuation`` also
     inside it (word runs and single marks), ``pack`` keeps the pack's tokens. A gold span must
     start and end on token edges to be tagged exactly: with the ``es`` pack's tokens 5.8% of

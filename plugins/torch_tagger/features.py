@@ -9,8 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from synthdeid.plugins.flair_tagger import words as W
-from synthdeid.records import Document
+from synthdeid.corpus.records import Document
+from synthdeid.tagging import words as W
 
 PAD, UNK = "<pad>", "<unk>"
 _DIGITS = re.compile(r"\d")

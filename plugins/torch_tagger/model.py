@@ -12,12 +12,17 @@ from typing import Any
 import torch
 
 from synthdeid import SynthdeidError
-from synthdeid.accounting import write_json
-from synthdeid.plugins.flair_tagger import words as W
-from synthdeid.plugins.flair_tagger.settings import (read_meta, saved_config, seed_everything, torch_threads,
-                                                     write_meta)
-from synthdeid.records import Document, Span
-from synthdeid.tagger import recall_biased_tags
+from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.records import Document, Span
+from synthdeid.tagging import words as W
+from synthdeid.tagging.recall import recall_biased_tags
+from synthdeid.tagging.runtime import (
+    read_meta,
+    saved_config,
+    seed_everything,
+    torch_threads,
+    write_meta,
+)
 
 from .config import TorchTaggerConfig
 from .features import Vocab, Window, doc_windows

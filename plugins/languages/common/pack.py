@@ -7,8 +7,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from synthdeid.errors import InputError
 from synthdeid.api import LanguagePack, Offsets
+from synthdeid.errors import InputError
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from faker import Faker
 
 from synthdeid.errors import SurrogateError
-from synthdeid.language import derive_seed
+from synthdeid.phi.seeds import derive_seed
 
 from .dates import DateLocale, DateSurrogates
 from .names import NameLocale, NameSurrogates

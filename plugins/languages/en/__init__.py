@@ -11,7 +11,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.tags import builtin_mapping
+from synthdeid.corpus.tags import builtin_mapping
 
 from ..common.pack import SurrogateFactory, make_pack
 from .text import split_sentences, tokenize
@@ -19,7 +19,7 @@ from .text import split_sentences, tokenize
 __all__ = ["CANARY_TEMPLATE", "factory", "register_languages", "split_sentences", "tokenize"]
 
 CANARY_TEMPLATE = "New phone number : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
-"""The model canaries' sentence (``synthdeid.canaries``), as the pack tokenizes it."""
+"""The model canaries' sentence (``synthdeid.privacy.canaries``), as the pack tokenizes it."""
 
 
 def _build(doc_id: str, seed: int, faker: Any) -> Any:

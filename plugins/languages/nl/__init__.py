@@ -15,7 +15,7 @@ from .tokenizer import tokenize
 __all__ = ["CANARY_TEMPLATE", "DutchConfig", "factory", "register_languages", "split_sentences", "tokenize"]
 
 CANARY_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
-"""The model canaries' sentence (``synthdeid.canaries``), as the pack tokenizes it."""
+"""The model canaries' sentence (``synthdeid.privacy.canaries``), as the pack tokenizes it."""
 
 DutchConfig = PackConfig
 """Settings of the Dutch pack (the ``language`` section of params.yaml, minus its name)."""

@@ -1,0 +1,151 @@
+"""Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text,
+i2b2/n2c2 XML, XML-style inline tags; and a reader of plain ``.txt`` notes without annotations
+(``text``). Readers listed in ``READER_OPTIONS`` take an ``options`` mapping (params.yaml's
+``corpus.format_options``); the others refuse any option."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from synthdeid.corpus.formats.brat import read_brat, write_brat
+from synthdeid.corpus.formats.conll import read_conll, write_conll
+from synthdeid.corpus.formats.i2b2 import OPTIONS as I2B2_OPTIONS
+from synthdeid.corpus.formats.i2b2 import read_i2b2, write_i2b2
+from synthdeid.corpus.formats.inline_text import read_inline, write_inline
+from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
+from synthdeid.corpus.formats.plaintext import read_plain
+from synthdeid.corpus.formats.xml_inline import OPTIONS as XML_INLINE_OPTIONS
+from synthdeid.corpus.formats.xml_inline import read_xml_inline, write_xml_inline
+from synthdeid.corpus.records import Document
+from synthdeid.corpus.tags import TagSet
+from synthdeid.errors import InputError
+
+READERS: dict[str, Callable[..., Iterator[Document]]] = {
+    "jsonl": read_jsonl,
+    "brat": read_brat,
+    "conll": read_conll,
+    "inline": read_inline,
+    "i2b2": read_i2b2,
+    "xml_inline": read_xml_inline,
+    "text": read_plain,
+}
+WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
+    "jsonl": write_jsonl,
+    "brat": write_brat,
+    "conll": write_conll,
+    "inline": write_inline,
+    "i2b2": write_i2b2,
+    "xml_inline": write_xml_inline,
+}
+READER_OPTIONS: dict[str, tuple[str, ...]] = {"i2b2": I2B2_OPTIONS, "xml_inline": XML_INLINE_OPTIONS}
+"""The options each reader takes (``read_documents(..., options=...)``); other readers take none."""
+_SUFFIXES = {
+    ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
+    ".conll": "conll", ".bio": "conll", ".iob": "conll", ".conllu": "conll",
+    ".inline": "inline", ".ann": "brat", ".txt": "text",
+    ".xml": "i2b2", ".xmltags": "xml_inline",
+}
+
+
+def guess_format(path: str | Path, *, for_writing: bool = False) -> str:
+    """The format a path's name implies: ``*.xml`` is i2b2, ``*.xmltags``/``*.xml.txt`` XML-style
+    inline tags; a folder of ``*.xml`` files without ``*.ann`` files is i2b2, any other folder (or
+    a path without suffix, when writing) BRAT."""
+    p = Path(path)
+    if p.name.endswith(".inline.txt"):
+        return "inline"
+    if p.name.lower().endswith(".xml.txt"):
+        return "xml_inline"
+    if p.suffix.lower() in _SUFFIXES:
+        return _SUFFIXES[p.suffix.lower()]
+    if p.is_dir() and next(p.rglob("*.xml"), None) is not None and next(p.rglob("*.ann"), None) is None:
+        return "i2b2"
+    if p.is_dir() or (for_writing and not p.suffix and not p.exists()):
+        return "brat"
+    raise InputError(
+        "cannot tell the format from the name",
+        path=p,
+        fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt), *.xml (i2b2), *.xmltags/*.xml.txt (XML-style inline "
+        "tags), *.txt or a BRAT folder, or pass --from/--to (" + ", ".join(READERS) + ")",
+    )
+
+
+def check_format(fmt: str) -> str:
+    if fmt not in READERS:
+        raise InputError(f"unknown format {fmt!r}", fix="use one of " + ", ".join(READERS))
+    return fmt
+
+
+def read_documents(
+    path: str | Path,
+    fmt: str | None = None,
+    tagset: TagSet | None = None,
+    errors: list[InputError] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Iterator[Document]:
+    """Documents from ``path`` in ``fmt`` (guessed from the name when not given). With an
+    ``errors`` list, invalid records are collected there and skipped instead of raising. A
+    source that holds no document at all is an error: an empty corpus is never "valid".
+    ``options`` go to the reader (see ``READER_OPTIONS``); an option it does not take is an error."""
+    p = Path(path)
+    if not p.exists():
+        raise InputError("not found", path=p, fix="check the path (params.yaml or the command line)")
+    fmt = check_format(fmt or guess_format(p))
+    check_options(fmt, options)
+    kwargs = {"options": options} if fmt in READER_OPTIONS else {}
+    return _not_empty(READERS[fmt](p, tagset=tagset, errors=errors, **kwargs), p, errors)
+
+
+def check_options(fmt: str, options: Mapping[str, Any] | None) -> None:
+    """Refuse reader options that ``fmt`` does not take, naming those it does."""
+    if options is not None and not isinstance(options, Mapping):
+        raise InputError(f"format options must be a mapping, not {options!r}"[:120],
+                         fix="write corpus.format_options: {key: value} (or --format-option KEY=VALUE)")
+    accepted = READER_OPTIONS.get(fmt, ())
+    unknown = sorted(str(k) for k in (options or {}) if k not in accepted)
+    if unknown:
+        takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
+        raise InputError(f"format {fmt!r} has no option {unknown[0]!r}",
+                         fix=f"remove it from corpus.format_options (or --format-option): {takes}")
+
+
+def _not_empty(docs: Iterator[Document], path: Path, errors: list[InputError] | None) -> Iterator[Document]:
+    n_errors = len(errors) if errors is not None else 0
+    n = 0
+    for doc in docs:
+        n += 1
+        yield doc
+    if n == 0 and (errors is None or len(errors) == n_errors):
+        raise InputError("holds no documents", path=path,
+                         fix="check that this is the corpus you meant (an empty file or folder is not a corpus)")
+
+
+def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None = None) -> int:
+    """Write ``docs`` to ``path``; two documents with one id are refused (a reader would refuse the
+    file, and a BRAT folder would hold only one of them). Returns the number written."""
+    p = Path(path)
+    fmt = check_format(fmt or guess_format(p, for_writing=True))
+    if fmt not in WRITERS:
+        raise InputError(f"{fmt!r} is read only: it cannot hold PHI spans", path=p,
+                         fix="write " + ", ".join(WRITERS) + " (by the output's name or --to)")
+    return WRITERS[fmt](_unique_ids(docs), p)
+
+
+def _unique_ids(docs: Iterable[Document]) -> Iterable[Document]:
+    if isinstance(docs, (list, tuple)):  # checked before anything is written
+        for _ in _unique_ids(iter(docs)):
+            pass
+        return docs
+    return _check_ids(docs)
+
+
+def _check_ids(docs: Iterable[Document]) -> Iterator[Document]:
+    seen: set[str] = set()
+    for doc in docs:
+        if doc.id in seen:
+            raise InputError("a second document with this id", doc_id=doc.id,
+                             fix="give every document a unique id before writing")
+        seen.add(doc.id)
+        yield doc

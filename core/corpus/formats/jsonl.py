@@ -1,0 +1,159 @@
+"""JSONL standoff, the canonical format: one ``{"id", "text", "spans"}`` object per line.
+
+Reading is strict: a record holds exactly the keys ``id``, ``text`` and ``spans`` (each span
+``start``, ``end``, ``label`` and optionally its ``text``, which must match the note), no key
+twice, string ids, text and labels that are valid Unicode (no lone surrogate escapes), and
+every document id once. Anything else is an ``InputError`` naming the file, line and fix: a key
+synthdeid does not read would otherwise be dropped without a word.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from synthdeid.corpus.formats.textfile import atomic_write, each_record, read_lines
+from synthdeid.corpus.records import Document, Span
+from synthdeid.corpus.tags import TagSet
+from synthdeid.errors import InputError
+
+RECORD_KEYS = ("id", "text", "spans")
+SPAN_KEYS = ("start", "end", "label", "text")
+
+
+def read_jsonl(
+    path: str | Path, tagset: TagSet | None = None, errors: list[InputError] | None = None
+) -> Iterator[Document]:
+    """Documents of a JSONL file, validated; errors name the file and line. With an ``errors``
+    list, invalid records are collected there and skipped instead of raising."""
+    seen: dict[str, int] = {}
+    lines = ((line, path, n, tagset, seen) for n, line in read_lines(path) if line.strip())
+    return each_record(lines, _parse, errors)
+
+
+def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    keys = [k for k, _ in pairs]
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    if twice:
+        raise InputError(f"key {twice[0]!r} appears twice in one object (JSON keeps only the last)",
+                         fix="write each key once")
+    return dict(pairs)
+
+
+def parse_json_line(line: str) -> Any:
+    """One JSON value, with our error (not a Python one) for malformed, duplicate-key, too deeply
+    nested or absurdly long-number input."""
+    try:
+        return json.loads(line, object_pairs_hook=_no_duplicate_keys)
+    except json.JSONDecodeError as e:
+        raise InputError(f"malformed JSON ({e.msg} at column {e.colno})",
+                         fix="write one complete JSON object per line") from None
+    except InputError:
+        raise
+    except RecursionError:
+        raise InputError("the JSON is nested too deeply to be a record",
+                         fix='write {"id": ..., "text": ..., "spans": [...]}') from None
+    except ValueError as e:  # e.g. an integer of thousands of digits
+        raise InputError(f"unreadable JSON number ({str(e)[:80]})",
+                         fix="offsets are character positions: small non-negative integers") from None
+
+
+def _unknown_key(key: str, known: tuple[str, ...], what: str) -> InputError:
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return InputError(
+        f"unknown key {key!r} in {what}{hint}",
+        fix="synthdeid reads only " + ", ".join(repr(k) for k in known)
+        + ": rename it (PHI spans go under \"spans\") or remove it",
+    )
+
+
+def record_to_document(data: Any, tagset: TagSet | None = None) -> Document:
+    """The document of one JSON record, checked strictly (see the module docstring)."""
+    if not isinstance(data, dict):
+        raise InputError("a record must be a JSON object", fix='write {"id": ..., "text": ..., "spans": [...]}')
+    raw_id = data.get("id")
+    doc_id = raw_id if isinstance(raw_id, str) else None
+    for key in data:
+        if key not in RECORD_KEYS:
+            raise _unknown_key(key, RECORD_KEYS, "the record").located(doc_id=doc_id)
+    if "id" not in data or "text" not in data:
+        missing = [k for k in ("id", "text") if k not in data]
+        raise InputError(f"missing key(s) {', '.join(missing)}", doc_id=doc_id,
+                         fix='every record needs "id" and "text" ("spans" may be empty)')
+    if not isinstance(raw_id, str) or not raw_id.strip():
+        raise InputError(f'"id" must be a non-empty string, not {json.dumps(raw_id)[:40]}',
+                         fix='write the id as a JSON string, e.g. "id": "note-12"')
+    check_unicode(raw_id, '"id"', doc_id=None)
+    if not isinstance(data["text"], str):
+        raise InputError('"text" must be a string', doc_id=doc_id, fix="store the note as a JSON string")
+    check_unicode(data["text"], '"text"', doc_id)
+    raw = data.get("spans", [])
+    if not isinstance(raw, list):
+        raise InputError('"spans" must be a list', doc_id=doc_id, fix='write "spans": [{"start", "end", "label"}, ...]')
+    spans = [_span(i, s, data["text"], doc_id) for i, s in enumerate(raw)]
+    return Document.create(doc_id, data["text"], spans, tagset=tagset)
+
+
+def _span(i: int, s: Any, text: str, doc_id: str) -> Span:
+    if not isinstance(s, dict) or not {"start", "end", "label"} <= s.keys():
+        raise InputError(f"span #{i} needs start, end and label", doc_id=doc_id,
+                         fix='write each span as {"start": 0, "end": 3, "label": "Name"}')
+    for key in s:
+        if key not in SPAN_KEYS:
+            raise _unknown_key(key, SPAN_KEYS, f"span #{i}").located(doc_id=doc_id)
+    start, end = s["start"], s["end"]
+    if type(start) is not int or type(end) is not int:
+        raise InputError(f"span #{i} has non-integer offsets {json.dumps(start)[:20]}-{json.dumps(end)[:20]}",
+                         doc_id=doc_id, fix="offsets are character positions (integers)")
+    if not (0 <= start <= len(text) and 0 <= end <= len(text)):
+        raise InputError(f"span #{i} offsets {str(start)[:20]}-{str(end)[:20]} are outside the text "
+                         f"(length {len(text)})", doc_id=doc_id,
+                         fix="correct the offsets: they count characters of the text, end exclusive")
+    if not isinstance(s["label"], str) or not s["label"]:
+        raise InputError(f"span #{i} label must be a non-empty string, not {json.dumps(s['label'])[:40]}",
+                         doc_id=doc_id, fix='write the label as a string, e.g. "label": "Name"')
+    check_unicode(s["label"], f"span #{i} label", doc_id)
+    if "text" in s and s["text"] != text[start:end]:
+        raise InputError(f"span #{i} says its text is {str(s['text'])[:40]!r} but the note has "
+                         f"{text[start:end][:40]!r} at {start}-{end}", doc_id=doc_id,
+                         fix="the offsets do not match the text: fix them, or drop the span's \"text\"")
+    return Span(start, end, s["label"])
+
+
+def check_unicode(value: str, what: str, doc_id: str | None) -> None:
+    """Refuse a lone surrogate (a ``\\ud800`` JSON escape): it is not a character and no file
+    can hold it, so it would crash the first writer."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(f"{what} holds a lone surrogate {value[e.start]!r} at character {e.start}",
+                         doc_id=doc_id, fix="replace the \\udXXX escape with the character it should be "
+                         "(a surrogate pair, or the character itself)") from None
+
+
+def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int]) -> Document:
+    try:
+        doc = record_to_document(parse_json_line(line), tagset=tagset)
+    except InputError as e:
+        raise e.located(path=path, line=lineno) from None
+    if doc.id in seen:
+        raise InputError(
+            f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
+            path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id",
+        )
+    seen[doc.id] = lineno
+    return doc
+
+
+def write_jsonl(docs: Iterable[Document], path: str | Path) -> int:
+    """Write documents (byte-stable: sorted spans, fixed key order); returns the count."""
+    n = 0
+    with atomic_write(path) as f:
+        for doc in docs:
+            f.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")
+            n += 1
+    return n

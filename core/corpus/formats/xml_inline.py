@@ -1,0 +1,256 @@
+"""XML-style inline tags: PHI marked in the text itself, ``<First_Name>Ulrik</First_Name>`` (label
+= the element name), or i2b2 2006's attribute form ``<PHI TYPE="PATIENT">Jane Doe</PHI>`` (label =
+``TYPE``).
+
+Two layouts. A file (``*.xmltags``, ``*.xml.txt``): each non-empty line is one document; a line
+that starts with an id (characters other than whitespace, ``<`` and ``>``) and a tab is
+``id<TAB>text``, any other line gets the id ``{file stem}-{line number}``. Lines end at LF, CRLF
+or CR (a CR-only file is read line by line too). A folder: every ``*.txt`` file under it is one
+document (ids: relative paths without ``.txt``), its text kept exactly, line endings included. A
+UTF-8 byte-order mark at the start of a file is dropped.
+
+Tags: with the option ``labels`` (a list of element names), only those elements are tags and
+anything else (``<5 mg``, ``<br>``) is text. Without it, every ``<Name ...>`` / ``</Name>`` with a
+name matching ``[A-Za-z_][A-Za-z0-9_.-]*`` is a tag, and one without its partner is an error (as are
+nested or crossing tags, an empty tag, and attributes other than ``TYPE``), naming line and
+column. The five predefined XML entities (``&amp; &lt; &gt; &quot; &apos;``) are decoded in the
+text and in ``TYPE``; anything else after ``&`` stays as it is. The writer escapes ``&``, ``<`` and
+``>``, so reading what it wrote gives back the same documents.
+
+Writing: to a folder (an existing folder or a path without suffix) one ``ID.txt`` per document;
+to a file one ``id<TAB>text`` line per document, which refuses a text holding a line break (CR or
+LF), naming the document: write the folder form for those. A label that is not an element name
+is written in the attribute form ``<PHI TYPE="...">``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from synthdeid.corpus.formats.textfile import (
+    atomic_write,
+    each_record,
+    read_text,
+    write_each,
+)
+from synthdeid.corpus.records import Document, Span
+from synthdeid.corpus.tags import TagSet
+from synthdeid.errors import InputError
+
+OPTIONS = ("labels",)
+NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
+_NAME = re.compile(NAME)
+_TAG = re.compile(rf"<(/?)({NAME})((?:\s+{NAME}\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*)\s*>")
+_ATTRIBUTE = re.compile(rf"({NAME})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
+_ENTITY = re.compile(r"&(amp|lt|gt|quot|apos);")
+ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_ID = re.compile(r"([^\s<>]+)\t")
+LABELS_FIX = "set corpus.format_options.labels (or --format-option labels=...) to the tag names"
+
+
+def labels_option(options: Mapping[str, Any] | None) -> frozenset[str] | None:
+    """The ``labels`` option: the element names that are tags (a list, or one comma-separated
+    string), or None (every element name is a tag)."""
+    value = (options or {}).get("labels")
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [v.strip() for v in value.split(",")]
+    if not isinstance(value, (list, tuple)) or not value:
+        raise InputError(f"format option labels is {value!r}",
+                         fix="list the tag names, e.g. corpus.format_options: {labels: [First_Name, Date]} "
+                         "(or --format-option labels=First_Name,Date); leave it out to read every tag")
+    for name in value:
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise InputError(f"format option labels holds {name!r}, which is not an element name",
+                             fix="list element names (letters, digits, '_', '.', '-'; not starting with a digit)")
+    return frozenset(value)
+
+
+def decode_entities(text: str) -> str:
+    """``text`` with the five predefined XML entities decoded (nothing else)."""
+    return _ENTITY.sub(lambda m: ENTITIES[m.group(1)], text)
+
+
+def escape_text(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+class _Where:
+    """Line and column of an offset in a body (the body starts at ``line``, ``column``)."""
+
+    def __init__(self, path: Path, line: int, column: int, body: str) -> None:
+        self.path, self.line, self.column, self.body = path, line, column, body
+
+    def at(self, offset: int) -> tuple[int, int]:
+        breaks = list(_LINE_BREAK.finditer(self.body, 0, offset))
+        if not breaks:
+            return self.line, self.column + offset
+        return self.line + len(breaks), offset - breaks[-1].end() + 1
+
+    def error(self, problem: str, offset: int, fix: str, doc_id: str) -> InputError:
+        line, column = self.at(offset)
+        return InputError(f"{problem} (line {line}, column {column})", path=self.path, line=line, doc_id=doc_id,
+                          fix=fix)
+
+
+def _label(name: str, attributes: str, where: _Where, offset: int, doc_id: str) -> str:
+    found: dict[str, str] = {}
+    for m in _ATTRIBUTE.finditer(attributes):
+        key = m.group(1)
+        if key in found:
+            raise where.error(f"<{name}> has the attribute {key} twice", offset, "write each attribute once", doc_id)
+        found[key] = decode_entities(m.group(2) if m.group(2) is not None else m.group(3))
+    other = sorted(set(found) - {"TYPE"})
+    if other:
+        raise where.error(f"<{name}> has the attribute {other[0]!r}", offset,
+                          'only TYPE is read (<PHI TYPE="PATIENT">...</PHI>): remove the others; if this is no '
+                          f"PHI tag, {LABELS_FIX}", doc_id)
+    if "TYPE" in found and not found["TYPE"]:
+        raise where.error(f"<{name}> has an empty TYPE", offset, 'write the label, e.g. TYPE="PATIENT"', doc_id)
+    return found.get("TYPE", name)
+
+
+def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _Where,
+                 tagset: TagSet | None = None) -> Document:
+    """The document of one tagged text (see the module docstring)."""
+    text: list[str] = []
+    length = 0
+    spans: list[Span] = []
+    open_tag: tuple[str, str, int, int] | None = None  # name, label, start in the text, offset in the body
+    last = 0
+    unpaired_fix = "close every tag after its text: <Name>Jan</Name>" + ("" if labels else f"; if it is no PHI "
+                                                                           f"tag, {LABELS_FIX}")
+    for m in _TAG.finditer(body):
+        closing, name, attributes = m.groups()
+        if labels is not None and name not in labels:
+            continue
+        piece = decode_entities(body[last:m.start()])
+        text.append(piece)
+        length += len(piece)
+        last = m.end()
+        if closing and attributes.strip():
+            raise where.error(f"the closing tag {m.group()[:40]!r} has attributes", m.start(),
+                              f"write </{name}>", doc_id)
+        if closing and open_tag is None:
+            raise where.error(f"the closing tag </{name}> has no opening tag <{name}>", m.start(), unpaired_fix,
+                              doc_id)
+        if closing and open_tag is not None and open_tag[0] != name:
+            line, column = where.at(open_tag[3])
+            raise where.error(f"</{name}> closes <{open_tag[0]}> (opened at line {line}, column {column})",
+                              m.start(), f"close <{open_tag[0]}> with </{open_tag[0]}>; tags may not nest or cross",
+                              doc_id)
+        if closing and open_tag is not None:
+            if length == open_tag[2]:
+                raise where.error(f"the tag <{name}> is empty", open_tag[3],
+                                  "a PHI tag holds the PHI text: remove the empty tag", doc_id)
+            spans.append(Span(open_tag[2], length, open_tag[1]))
+            open_tag = None
+        elif open_tag is not None:
+            line, column = where.at(open_tag[3])
+            raise where.error(f"<{name}> inside <{open_tag[0]}> (opened at line {line}, column {column}): nested or "
+                              "crossing tags", m.start(),
+                              f"close <{open_tag[0]}> before the next tag opens (PHI spans are flat)"
+                              + ("" if labels else f"; if <{name}> is no PHI tag, {LABELS_FIX}"), doc_id)
+        else:
+            open_tag = (name, _label(name, attributes, where, m.start(), doc_id), length, m.start())
+    if open_tag is not None:
+        raise where.error(f"the opening tag <{open_tag[0]}> has no closing tag </{open_tag[0]}>", open_tag[3],
+                          unpaired_fix, doc_id)
+    text.append(decode_entities(body[last:]))
+    try:
+        return Document.create(doc_id, "".join(text), spans, tagset=tagset)
+    except InputError as e:
+        raise e.located(path=where.path, line=where.line) from None
+
+
+def _file_line(line: str, path: Path, lineno: int, labels: frozenset[str] | None, tagset: TagSet | None,
+               seen: dict[str, int]) -> Document:
+    m = _ID.match(line)
+    doc_id, body = (m.group(1), line[m.end():]) if m else (f"{path.stem}-{lineno}", line)
+    if doc_id in seen:
+        raise InputError(f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})", path=path,
+                         line=lineno, doc_id=doc_id, fix="give every document a unique id")
+    seen[doc_id] = lineno
+    return parse_tagged(body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset)
+
+
+def _folder_file(path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None) -> Document:
+    text = read_text(path)
+    text = text[1:] if text.startswith("\ufeff") else text
+    return parse_tagged(text, doc_id, labels, _Where(path, 1, 1, text), tagset)
+
+
+def read_xml_inline(
+    path: str | Path,
+    tagset: TagSet | None = None,
+    errors: list[InputError] | None = None,
+    options: Mapping[str, Any] | None = None,
+) -> Iterator[Document]:
+    """The documents of a tagged file (one per non-empty line) or of every ``*.txt`` file under a
+    folder (sorted). With an ``errors`` list, invalid documents are collected there and skipped.
+    ``options``: ``labels`` (the element names that are tags)."""
+    labels = labels_option(options)
+    root = Path(path)
+    if root.is_dir():
+        files = sorted(root.rglob("*.txt"))
+        if not files:
+            raise InputError("no .txt files in the folder", path=root,
+                             fix="put each tagged note in its own NAME.txt, or name a file with one note per line")
+        items = ((f, f.relative_to(root).with_suffix("").as_posix(), labels, tagset) for f in files)
+        return each_record(items, _folder_file, errors)
+    data = read_text(root)
+    data = data[1:] if data.startswith("\ufeff") else data
+    seen: dict[str, int] = {}
+    lines = ((line, root, n, labels, tagset, seen)
+             for n, line in enumerate(_LINE_BREAK.split(data), start=1) if line.strip())
+    return each_record(lines, _file_line, errors)
+
+
+def encode_tagged(doc: Document) -> str:
+    """The text of ``doc`` with its spans as XML-style tags, escaped (``&``, ``<``, ``>``)."""
+    out: list[str] = []
+    last = 0
+    for s in doc.spans:
+        if _NAME.fullmatch(s.label):
+            opening, closing = f"<{s.label}>", f"</{s.label}>"
+        else:
+            value = escape_text(s.label).replace('"', "&quot;")
+            opening, closing = f'<PHI TYPE="{value}">', "</PHI>"
+        out += [escape_text(doc.text[last:s.start]), opening, escape_text(doc.surface(s)), closing]
+        last = s.end
+    out.append(escape_text(doc.text[last:]))
+    return "".join(out)
+
+
+def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
+    """One ``id<TAB>tagged text`` line per document into a file, or one ``ID.txt`` per document
+    into a folder (an existing folder or a path without suffix); returns the count."""
+    p = Path(path)
+    if p.is_dir() or (not p.exists() and not p.suffix):
+        return _write_folder(docs, p)
+    n = 0
+    with atomic_write(p) as f:
+        for doc in docs:
+            if not _ID.fullmatch(doc.id + "\t"):
+                raise InputError("the document id is empty or holds whitespace, '<' or '>'", doc_id=doc.id,
+                                 fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)")
+            if _LINE_BREAK.search(doc.text) or any(_LINE_BREAK.search(s.label) for s in doc.spans):
+                raise InputError("the text holds a line break, which one line per document cannot hold",
+                                 doc_id=doc.id, fix="write the folder form (one ID.txt per document): name a "
+                                 "folder, a path without suffix, as the output")
+            if n == 0 and doc.id.startswith("\ufeff"):
+                f.write("\ufeff")  # a byte-order mark, which the reader drops: the id keeps its U+FEFF
+            f.write(f"{doc.id}\t{encode_tagged(doc)}\n")
+            n += 1
+    return n
+
+
+def _write_folder(docs: Iterable[Document], root: Path) -> int:
+    # a text that starts with U+FEFF gets a byte-order mark before it, which the reader drops
+    return write_each(docs, root, ".txt", lambda doc, out: out.write_text(
+        "\ufeff" * doc.text.startswith("\ufeff") + encode_tagged(doc), encoding="utf-8", newline=""), "xml_inline")

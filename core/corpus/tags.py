@@ -1,0 +1,127 @@
+"""The canonical PHI tag set (the Dutch NUT corpus) and label mapping onto it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from synthdeid.errors import InputError
+
+CANONICAL_TAGS: tuple[str, ...] = (
+    "Name",
+    "Initials",
+    "Date",
+    "Age",
+    "Address",
+    "Email",
+    "Phone_fax",
+    "URL_IP",
+    "SSN",
+    "ID",
+    "Hospital",
+    "Care_Institute",
+    "Organization_Company",
+    "Internal_Location",
+    "Profession",
+    "Other",
+)
+
+
+class TagSet:
+    """The labels a corpus may use, with an optional mapping of source labels onto them.
+
+    ``keep_unmapped`` keeps labels that are neither in the tag set nor in the mapping
+    (a corpus that uses its own labels); otherwise such a label is an error.
+    """
+
+    def __init__(
+        self,
+        tags: Iterable[str] = CANONICAL_TAGS,
+        mapping: Mapping[str, str] | None = None,
+        keep_unmapped: bool = False,
+    ) -> None:
+        self.tags = tuple(tags)
+        self.mapping = dict(mapping or {})
+        self.keep_unmapped = keep_unmapped
+        bad = sorted({v for v in self.mapping.values() if v not in self.tags})
+        if bad and not keep_unmapped:
+            raise InputError(
+                f"the label mapping targets labels outside the tag set: {', '.join(bad)}",
+                fix="map onto one of: " + ", ".join(self.tags),
+            )
+
+    def map(self, label: str) -> str:
+        """The tag-set label for ``label``; raises InputError when there is none."""
+        if label in self.mapping:
+            return self.mapping[label]
+        if label in self.tags or self.keep_unmapped:
+            return label
+        raise InputError(
+            f"unknown label {label!r}",
+            fix="use one of " + ", ".join(self.tags) + ", or add the label to the mapping"
+            " (params: tags.mapping) or set tags.keep_unmapped: true",
+        )
+
+
+MAPPINGS_DIR = Path(__file__).parent / "tag_mappings"
+
+
+def builtin_mappings() -> list[str]:
+    """Names of the label mappings shipped with synthdeid (``tags.mapping: NAME``)."""
+    return sorted(p.stem for p in MAPPINGS_DIR.glob("*.yaml"))
+
+
+@lru_cache(maxsize=None)
+def builtin_mapping(name: str) -> dict[str, str]:
+    """A shipped label mapping by name ("meddocan", "sepr")."""
+    path = MAPPINGS_DIR / f"{name}.yaml"
+    if not path.is_file():
+        raise InputError(
+            f"no built-in tag mapping {name!r}",
+            fix="set tags.mapping to one of " + ", ".join(builtin_mappings())
+            + " or to a mapping of your labels onto the canonical tags",
+        )
+    import yaml
+
+    data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    bad = sorted({str(v) for v in data.values() if v not in CANONICAL_TAGS})
+    if bad:
+        raise InputError(f"the built-in mapping {name!r} targets unknown tags: {', '.join(bad)}", path=path)
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def label_mapping(value: Any) -> dict[str, str]:
+    """The label mapping a ``tags.mapping`` param stands for: a mapping as it is, the name of a
+    built-in mapping, or nothing (``{}`` / null)."""
+    if not value:
+        return {}
+    if isinstance(value, str):
+        return dict(builtin_mapping(value))
+    if isinstance(value, Mapping):
+        return {str(k): str(v) for k, v in value.items()}
+    raise InputError(
+        f"tags.mapping must be a mapping or the name of a built-in mapping, got {value!r}",
+        path="params.yaml",
+        fix="e.g. `mapping: meddocan` or `mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}`",
+    )
+
+
+def tag_labels(mapping: Any) -> list[str]:
+    """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
+    return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))
+
+
+def tagset_from_params(params: Mapping[str, Any]) -> TagSet:
+    """The tag set of ``params.yaml``'s ``tags`` (canonical tags, ``mapping``, ``keep_unmapped``).
+    Without a ``tags.mapping``, the language pack's own ``tag_map`` maps the corpus's labels (``es``:
+    MEDDOCAN's, ``en``: i2b2 2006 and 2014); a mapping in params replaces it."""
+    from synthdeid.params import get
+
+    mapping = label_mapping(get(dict(params), "tags.mapping"))
+    if not mapping and params.get("language"):
+        from synthdeid.plugin_system.manager import registry
+
+        mapping = dict(registry("language").create(str(params["language"])).tag_map)
+    return TagSet(CANONICAL_TAGS, mapping, bool(get(dict(params), "tags.keep_unmapped")))

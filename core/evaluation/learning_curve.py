@@ -1,0 +1,98 @@
+"""The learning curve of Libbi et al. (2021), Appendix E: utility taggers trained on growing
+fractions of one synthetic corpus, several seeds per fraction, each scored on the real gold test
+split (entity-level micro F1), summarized as mean, standard deviation and a Student-t interval
+(:mod:`synthdeid.evaluation.metrics.curves`).
+
+For each seed the corpus is split once into training and validation notes, exactly like the
+synthetic-only utility setting (:func:`synthdeid.evaluation.utility.hold_out`); the fractions then take the
+first notes of a seeded shuffle of the training notes, so one seed's subsets are nested and all
+fractions validate on the same notes. The seed is also the tagger's training seed. The subset
+models are trained in a temporary folder and deleted after predicting the test split.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from synthdeid.api import Tagger, Tokenize
+from synthdeid.corpus.records import Document
+from synthdeid.corpus.split import share_indices
+from synthdeid.errors import InputError
+from synthdeid.evaluation.metrics import entity_scores
+from synthdeid.evaluation.metrics.curves import curve_rows
+from synthdeid.evaluation.utility import hold_out, train_and_predict
+from synthdeid.progress import track
+
+
+@dataclass(frozen=True)
+class CurveRun:
+    """One tagger of the curve: its training-set fraction and seed, what it trained on, its test scores."""
+
+    fraction: float
+    seed: int
+    train_documents: int
+    train_spans: int
+    validation_documents: int
+    precision: float
+    recall: float
+    f1: float
+    trained: bool
+    """False when the subset held no PHI span: no tagger can learn from it, it predicts nothing (F1 0)."""
+
+
+def check_fractions(fractions: Sequence[float], seeds: Sequence[int]) -> None:
+    """Fractions in (0, 1], none twice, and at least one seed; else an error naming the params key."""
+    bad = [f for f in fractions if not (isinstance(f, (int, float)) and 0 < f <= 1)]
+    if not fractions or bad or len(set(fractions)) != len(fractions):
+        raise InputError(f"utility.learning_curve.fractions must be distinct numbers in (0, 1], got {list(fractions)}",
+                         path="params.yaml", fix="e.g. [0.25, 0.5, 1.0]")
+    if not seeds or len(set(seeds)) != len(seeds) or not all(isinstance(s, int) for s in seeds):
+        raise InputError(f"utility.learning_curve.seeds must be distinct integers, got {list(seeds)}",
+                         path="params.yaml", fix="e.g. [0, 1, 2]")
+
+
+def nested_subset(docs: Sequence[Document], fraction: float, seed: int) -> list[Document]:
+    """``round(fraction * n)`` documents (at least one) of a seeded shuffle, in id order; for one
+    seed, a smaller fraction's subset lies inside a larger one's (``split.share_indices``)."""
+    by_id = sorted(docs, key=lambda d: d.id)
+    return [by_id[i] for i in share_indices(len(by_id), fraction, seed)]
+
+
+def run_curve(synthetic: Sequence[Document], test: Sequence[Document], fractions: Sequence[float],
+              seeds: Sequence[int], validation_share: float, make_tagger: Callable[[int], Tagger],
+              tokenize: Tokenize, description: str = "learning curve") -> list[CurveRun]:
+    """Train and score one tagger per (fraction, seed); ``make_tagger(seed)`` builds an untrained tagger."""
+    check_fractions(fractions, seeds)
+    if len(synthetic) < 2:
+        raise InputError(f"a learning curve needs at least 2 synthetic notes, got {len(synthetic)}",
+                         fix="generate a larger corpus (generate.target_tokens)")
+    cells = [(f, s) for s in seeds for f in sorted(fractions)]
+    splits = {s: hold_out(synthetic, validation_share, s) for s in seeds}
+    runs = []
+    for fraction, seed in track(cells, description, total=len(cells)):
+        pool, dev = splits[seed]
+        train = nested_subset(pool, fraction, seed)
+        trained = any(d.spans for d in train)
+        if trained:
+            with tempfile.TemporaryDirectory(prefix="synthdeid-curve-") as tmp:
+                _, predicted = train_and_predict(make_tagger(seed), train, dev, Path(tmp), tokenize, test)
+        else:
+            predicted = [[] for _ in test]
+        micro = entity_scores(test, predicted)["micro"]
+        runs.append(CurveRun(fraction=float(fraction), seed=seed, train_documents=len(train),
+                             train_spans=sum(len(d.spans) for d in train), validation_documents=len(dev),
+                             precision=micro["precision"], recall=micro["recall"], f1=micro["f1"], trained=trained))
+    return sorted(runs, key=lambda r: (r.fraction, r.seed))
+
+
+def summarize_runs(runs: Sequence[CurveRun], metric: str = "f1", confidence: float = 0.95) -> list[dict[str, Any]]:
+    """:func:`~synthdeid.evaluation.metrics.curves.curve_rows` of ``metric`` over the seeds of each fraction
+    (precision, recall and F1 lie in [0, 1]: the intervals are clipped there)."""
+    by_fraction: dict[float, list[float]] = {}
+    for r in runs:
+        by_fraction.setdefault(r.fraction, []).append(float(getattr(r, metric)))
+    return curve_rows(by_fraction, confidence, bounds=(0.0, 1.0))

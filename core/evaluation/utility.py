@@ -1,0 +1,100 @@
+"""Utility experiments (Libbi Table 6): which documents a tagger trains and validates on, for
+real, synthetic-only and real+synthetic (augmentation) settings, training the utility tagger and
+predicting the test split with it, and the summary tables."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from synthdeid.api import Tagger, Tokenize
+from synthdeid.corpus.records import Document, Span
+from synthdeid.errors import SynthdeidError
+from synthdeid.evaluation.metrics import compare_systems, entity_scores
+from synthdeid.params import get
+from synthdeid.plugin_system.manager import registry
+
+KINDS = ("real", "synthetic", "augmented")
+
+
+def setting_name(kind: str, corpus: str | None) -> str:
+    """``real``, ``synthetic-<corpus>`` or ``augmented-<corpus>``."""
+    return kind if kind == "real" else f"{kind}-{corpus}"
+
+
+def hold_out(docs: Sequence[Document], share: float, seed: int) -> tuple[list[Document], list[Document]]:
+    """A seeded (train, validation) split of a synthetic corpus: synthetic-only taggers are
+    validated on synthetic notes, as in the paper's Table 6."""
+    order = sorted(docs, key=lambda d: d.id)
+    random.Random(seed).shuffle(order)
+    n_val = max(1, round(len(order) * share)) if len(order) > 1 else 0
+    return sorted(order[n_val:], key=lambda d: d.id), sorted(order[:n_val], key=lambda d: d.id)
+
+
+def training_sets(kind: str, real_train: Sequence[Document], real_dev: Sequence[Document],
+                  synthetic: Sequence[Document], val_share: float, seed: int) -> tuple[list[Document], list[Document]]:
+    """(train, validation) documents of one utility setting."""
+    if kind == "real":
+        return list(real_train), list(real_dev)
+    if kind == "synthetic":
+        return hold_out(synthetic, val_share, seed)
+    if kind == "augmented":
+        return list(real_train) + list(synthetic), list(real_dev)
+    raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
+
+
+def tagger_from(params: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> Tagger:
+    """The utility tagger ``taggers.<utility.tagger>`` (``overrides`` replace its config keys)."""
+    name = get(dict(params), "utility.tagger")
+    spec = get(dict(params), f"taggers.{name}")
+    return registry("tagger").create(spec["plugin"], {**(spec.get("config") or {}), **(overrides or {})})
+
+
+def train_and_predict(tagger: Tagger, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
+                      tokenize: Tokenize, test: Sequence[Document]) -> tuple[dict[str, Any], list[list[Span]]]:
+    """Train ``tagger`` into ``out_dir`` and predict ``test`` with the model loaded back from there
+    (as any later user of the directory would); returns the training metrics and one list of spans
+    per test document."""
+    metrics = tagger.train(train, dev, out_dir, tokenize)
+    predicted = tagger.load(out_dir, tokenize).predict(test)
+    if len(predicted) != len(test):
+        raise SynthdeidError(f"tagger {tagger.name!r} predicted {len(predicted)} of {len(test)} test documents")
+    return metrics, predicted
+
+
+def summary_table(gold: Sequence[Document], predictions: Mapping[str, Sequence[Document]], baseline: str,
+                  trials: int, alpha: float, seed: int) -> list[dict[str, Any]]:
+    """One row per setting: entity-level micro P/R/F1 and a randomization test of each score
+    against the baseline (Table 6)."""
+    rows = []
+    for name, pred in predictions.items():
+        scores = entity_scores(gold, pred)["micro"]
+        row: dict[str, Any] = {"setting": name, **{k: scores[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")}}
+        for metric in ("precision", "recall", "f1"):
+            if name == baseline:
+                row[f"{metric}_p"], row[f"{metric}_mark"] = None, ""
+                continue
+            r = compare_systems(gold, pred, predictions[baseline], metric=metric, trials=trials, seed=seed, alpha=alpha)
+            row[f"{metric}_p"], row[f"{metric}_mark"] = round(r.p_value, 5), r.marker
+        rows.append(row)
+    return rows
+
+
+def per_tag_table(gold: Sequence[Document], predictions: Mapping[str, Sequence[Document]]) -> dict[str, dict[str, Any]]:
+    """Per-tag F1 (and support) of every setting (Table 7)."""
+    out: dict[str, dict[str, Any]] = {}
+    for name, pred in predictions.items():
+        for tag, s in entity_scores(gold, pred)["per_tag"].items():
+            out.setdefault(tag, {"support": s["support"]})[name] = s["f1"]
+    return dict(sorted(out.items(), key=lambda kv: -kv[1]["support"]))
+
+
+def markdown_table(header: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    def cell(v: Any) -> str:
+        return f"{v:.3f}" if isinstance(v, float) else ("" if v is None else str(v))
+
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(cell(v) for v in r) + " |" for r in rows]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,67 @@
+"""Postprocessing a generated corpus: its raw notes parsed into standoff documents (malformed tags
+removed and counted, no note dropped except by a counted rule), and the checks on the corpus and its
+``fresh_surrogates`` setting that stop the ``postprocess`` stage with the fix."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.inline import decode
+from synthdeid.corpus.records import Document
+from synthdeid.errors import SynthdeidError
+from synthdeid.generation.raw_notes import read_raw_notes
+from synthdeid.params import get
+from synthdeid.phi.fresh_surrogates import FreshSettings
+
+
+def decode_corpus(path: str | Path, labels: list[str], require_phi: bool,
+                  counts: Counts) -> tuple[list[Document], list[Any]]:
+    """The kept documents and every note's tag counts; empty notes (and, with ``require_phi``,
+    notes without PHI) are rejected and counted."""
+    docs, tag_counts = [], []
+    for raw in read_raw_notes(path):
+        counts.took()
+        decoded = decode(raw["text"], raw["id"], labels=labels)
+        tag_counts.append(decoded.counts)
+        if not decoded.document.text.strip():
+            counts.reject("empty note")
+        elif require_phi and not decoded.document.spans:
+            counts.reject("no PHI (the decoder's require_phi)")
+        else:
+            docs.append(decoded.document)
+            counts.kept()
+    return docs, tag_counts
+
+
+def require_tags_for_taggers(params: dict[str, Any], corpus: str, docs: list[Document], labels: list[str]) -> None:
+    """A corpus the utility taggers train on (``utility.synthetic``/``augmented``) must hold PHI tags."""
+    generator = get(params, f"corpora.{corpus}.generator")
+    utility = params.get("utility") or {}
+    trained_on = set(utility.get("synthetic") or []) | set(utility.get("augmented") or [])
+    if corpus in trained_on and docs and not any(d.spans for d in docs) and labels:
+        raise SynthdeidError(
+            f"postprocess@{corpus}: the {len(docs)} notes generate@{corpus} wrote hold no PHI tags, so the taggers "
+            f"of utility.synthetic/augmented cannot train on them: generator {generator!r} learned none (stage "
+            f"train_lm@{generator}; its validation loss is in data/metrics/train_lm/{generator}.json); train it "
+            f"longer or on more notes (generators.{generator}.config: max_epochs, max_train_tokens), or check that "
+            "the training notes hold PHI (`synthdeid check`)")
+
+
+def fresh_settings(params: dict[str, Any], corpus: str, labels: list[str]) -> FreshSettings | None:
+    """``corpora.CORPUS.fresh_surrogates``, checked: known labels, and no training shapes for a DP
+    generator."""
+    generator = get(params, f"corpora.{corpus}.generator")
+    fresh = FreshSettings.from_param(get(params, f"corpora.{corpus}").get("fresh_surrogates", False),
+                                     f"corpora.{corpus}.fresh_surrogates")
+    if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
+        raise SynthdeidError(
+            f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
+            f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
+    if fresh is not None and fresh.shapes == "training" and (get(params, f"generators.{generator}").get("config") or {}).get("dp"):
+        raise SynthdeidError(
+            f"corpora.{corpus}.fresh_surrogates.shapes: training models the surrogates on the training notes' spans, "
+            f"outside the differential-privacy guarantee of generator {generator!r}; use shapes: generated for a DP "
+            f"corpus (params.yaml)")
+    return fresh

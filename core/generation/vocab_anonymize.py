@@ -1,0 +1,146 @@
+"""Vocabulary anonymization (Verkijk & Vossen, MedRoBERTa.nl, section 4.3): the vocabulary entries
+that are PHI of the training notes are replaced by random ``<unk_N>`` tokens, so the model cannot
+write them, whatever it memorised.
+
+A token counts as PHI when at least ``min_share`` of its occurrences in the training text are
+inside spans of the chosen labels (``Name`` by default): "Jansen" is, "de" (from "de Vries") and
+"mei" (from dates) are not. The replaced strings are written nowhere. Supported: word-level
+generators (``lstm``). A byte-level BPE (``gpt2``) is refused: a name there is a sequence of
+subwords shared with ordinary words, and renaming entries would break the merges.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from synthdeid import paths
+from synthdeid.api import Generator, VocabAnonymizer
+from synthdeid.errors import InputError, SynthdeidError
+from synthdeid.plugin_system.config import check_bounds, setting
+
+_START = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)START>")
+_END = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)END>")
+UNK_PATTERN = re.compile(r"<unk_\d+>")
+"""What replaced entries look like; generators never emit a token that matches it."""
+REPORT = "vocab_anonymization.json"
+
+
+@dataclass(frozen=True)
+class VocabAnonymization:
+    """Which vocabulary entries count as PHI (``generators.NAME.anonymize_vocab`` in params)."""
+
+    labels: tuple[str, ...] | None = ("Name",)
+    """PHI labels whose tokens are removed (None: every label)."""
+    min_share: float = setting(0.5, gt=0, le=1)
+    """A token is removed when at least this share of its occurrences is inside such spans."""
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        check_bounds(self, "anonymize_vocab")
+        if self.labels is not None and not self.labels:
+            raise SynthdeidError("anonymize_vocab: labels must name at least one tag, or be null for all")
+
+    @classmethod
+    def parse(cls, value: Any, what: str = "anonymize_vocab") -> "VocabAnonymization | None":
+        """``true`` (the defaults), a mapping of settings, or ``null`` / ``false`` (off)."""
+        if value is None or value is False:
+            return None
+        if value is True:
+            return cls()
+        from synthdeid.plugin_system.config import from_mapping
+
+        if not isinstance(value, dict):
+            raise SynthdeidError(f"{what} must be true, false or a mapping such as {{labels: [Name]}}, not {value!r}")
+        return from_mapping(cls, value, what)
+
+
+def phi_tokens(lines: Iterable[str], labels: Sequence[str] | None = ("Name",), min_share: float = 0.5) -> set[str]:
+    """The tokens of inline LM lines (space-separated, tags as tokens) that occur inside spans of
+    ``labels`` (None: any) at least ``min_share`` of the time."""
+    inside: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    wanted = None if labels is None else set(labels)
+    for line in lines:
+        open_label: str | None = None
+        for tok in line.split():
+            if (m := _START.fullmatch(tok)) is not None:
+                open_label = m.group(1)
+            elif _END.fullmatch(tok) is not None:
+                open_label = None
+            elif not tok.startswith("<") or not tok.endswith(">"):
+                total[tok] += 1
+                if open_label is not None and (wanted is None or open_label in wanted):
+                    inside[tok] += 1
+    return {t for t, n in inside.items() if n / total[t] >= min_share}
+
+
+def unk_tokens(n: int, seed: int, taken: Iterable[str] = ()) -> list[str]:
+    """``n`` distinct random ``<unk_N>`` strings (seeded), none of them in ``taken``."""
+    rng = random.Random(seed)
+    used = set(taken)
+    out: list[str] = []
+    while len(out) < n:
+        tok = f"<unk_{rng.randrange(10**9, 10**10)}>"
+        if tok not in used:
+            used.add(tok)
+            out.append(tok)
+    return out
+
+
+def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[str],
+                        settings: VocabAnonymization) -> dict[str, Any]:
+    """Anonymize the vocabulary of the model ``generator`` trained in ``model_dir`` with the PHI
+    tokens of its training text ``lines``; returns (and writes to ``vocab_anonymization.json``) the
+    counts. The generator must declare the capability (``synthdeid.api.VocabAnonymizer``)."""
+    if not isinstance(generator, VocabAnonymizer):
+        raise SynthdeidError(
+            f"{model_dir}: vocabulary anonymization is not supported for the {generator.name!r} generator (it "
+            "declares no anonymize_vocab): a byte-level BPE writes a name as subwords shared with ordinary words, "
+            "and renaming vocabulary entries would break the merges; use a word-level generator (lstm), or fresh "
+            "surrogates after generation")
+    model_dir = Path(model_dir)
+    tokens = phi_tokens(lines, settings.labels, settings.min_share)
+    replaced = generator.anonymize_vocab(model_dir, tokens, settings.seed)
+    report = {"labels": list(settings.labels) if settings.labels else None, "min_share": settings.min_share,
+              "phi_tokens_found": len(tokens), "replaced": replaced}
+    from synthdeid.corpus.accounting import write_json
+
+    write_json(report, model_dir / REPORT)
+    return report
+
+
+def add_anonymize_command(sub: Any) -> None:
+    """``synthdeid anonymize-vocab MODEL_DIR [--text data/inline/train.txt] [--labels Name ...]``."""
+    p = sub.add_parser("anonymize-vocab", help="replace the PHI tokens of a trained generator's vocabulary "
+                                               "by random <unk_N> tokens (Verkijk & Vossen)")
+    p.add_argument("model_dir", type=Path)
+    p.add_argument("--text", type=Path, default=Path(paths.inline_text("train")),
+                   help="the inline training text the model learned from (default: data/inline/train.txt)")
+    p.add_argument("--labels", nargs="+", default=["Name"], help="PHI labels to remove (default: Name); 'all' for every label")
+    p.add_argument("--min-share", type=float, default=0.5,
+                   help="remove a token when at least this share of its occurrences is inside such spans")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--generator", default="lstm",
+                   help="the generator plugin that trained MODEL_DIR (default: lstm; generators.NAME.plugin in params)")
+    p.set_defaults(run=_cmd_anonymize)
+
+
+def _cmd_anonymize(args: Any, out: Any) -> int:
+    if not args.text.exists():
+        raise InputError("the training text is missing", path=args.text,
+                         fix="run the inline stage (dvc repro inline) or pass --text")
+    lines = [x for x in args.text.read_text(encoding="utf-8").split("\n") if x.strip()]
+    labels = None if args.labels == ["all"] else tuple(args.labels)
+    from synthdeid.plugin_system.manager import registry
+
+    generator = registry("generator").create(args.generator)
+    report = anonymize_model_dir(generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed))
+    out.print(f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
+              f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}")
+    return 0

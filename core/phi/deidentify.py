@@ -1,0 +1,115 @@
+"""De-identify notes with a trained tagger (any directory a tagger plugin wrote) or an annotator
+plugin (``deduce``): find the PHI spans, then keep them as annotations (``annotate``), replace
+them by surrogates from the language pack (``surrogate``, as the ``pseudonymize`` stage does:
+consistent within a note, seeded, never the original, failing closed), or by ``[LABEL]`` markers
+or a mask (``redact``). Notes stream through in batches: memory does not grow with the input."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from synthdeid.api import Annotator, LanguagePack
+from synthdeid.corpus.formats import guess_format, write_documents
+from synthdeid.corpus.formats.plaintext import write_plain
+from synthdeid.corpus.records import Document
+from synthdeid.errors import InputError
+from synthdeid.phi.annotate import annotate_documents
+from synthdeid.phi.pseudonymize import pseudonymize, substitute
+from synthdeid.plugin_system.manager import registry
+
+MODES = ("annotate", "surrogate", "redact")
+
+
+@dataclass
+class DeidCounts:
+    """Notes and spans through ``deidentify``: the input's own spans (replaced by the ones found)
+    and the spans found, per label."""
+
+    notes: int = 0
+    spans_in: int = 0
+    found: Counter[str] = field(default_factory=Counter)
+    started: float = field(default_factory=time.perf_counter)
+
+    @property
+    def spans_found(self) -> int:
+        return sum(self.found.values())
+
+    def notes_per_second(self) -> float:
+        return self.notes / max(time.perf_counter() - self.started, 1e-9)
+
+
+def load_annotator(model: str | Path | None, annotator: str | None, language: str,
+                   config: Mapping[str, Any] | None = None, min_confidence: float | None = None) -> Annotator:
+    """The ``tagger`` annotator over the tagger directory ``model`` (recall-biased with
+    ``min_confidence``), or the annotator plugin named ``annotator`` (with ``config``); exactly
+    one of the two."""
+    if (model is None) == (annotator is None):
+        raise InputError("name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
+                         fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce")
+    if model is not None:
+        if not Path(model).is_dir():
+            raise InputError("no such tagger directory", path=model,
+                             fix="name a folder a tagger stage wrote, e.g. data/taggers/real")
+        return registry("annotator").create("tagger", {"model": str(model), "language": language,
+                                                       "min_confidence": min_confidence})
+    if min_confidence is not None:
+        raise InputError("--min-confidence needs a trained tagger's probabilities", fix="use it with --model")
+    return registry("annotator").create(annotator, dict(config or {}))
+
+
+def redact(doc: Document, mask: str | None = None) -> Document:
+    """``doc`` with each span's text replaced by ``[LABEL]`` (or ``mask``); the spans cover them."""
+    if mask is not None and not mask:
+        raise InputError("the mask is empty", fix="give a visible mask, e.g. --mask '***'")
+    return substitute(doc, lambda span, text: f"[{span.label}]" if mask is None else mask)
+
+
+def deidentify(docs: Iterable[Document], annotator: Annotator, mode: str, pack: LanguagePack | None = None,
+               seed: int = 0, mask: str | None = None, counts: DeidCounts | None = None) -> Iterator[Document]:
+    """Each note with the annotator's spans, then surrogates or redaction by ``mode``."""
+    if mode not in MODES:
+        raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
+    if mode == "surrogate" and pack is None:
+        raise InputError("surrogates need a language pack", fix="pass --language")
+    counts = counts if counts is not None else DeidCounts()
+
+    def counted(items: Iterable[Document]) -> Iterator[Document]:
+        for doc in items:
+            counts.notes += 1
+            counts.spans_in += len(doc.spans)
+            yield doc
+
+    for doc in annotate_documents(counted(docs), annotator):
+        counts.found.update(s.label for s in doc.spans)
+        if mode == "annotate":
+            yield doc
+        elif mode == "surrogate":
+            yield pseudonymize(doc, pack, seed)  # type: ignore[arg-type]
+        else:
+            yield redact(doc, mask)
+
+
+def input_format(path: str | Path) -> str:
+    """The format of an input: a folder without any ``.ann`` file holds plain notes (``text``)."""
+    p = Path(path)
+    if p.is_dir() and not any(p.rglob("*.ann")):
+        return "text"
+    return guess_format(p)
+
+
+def write_output(docs: Iterable[Document], path: str | Path, fmt: str | None, mode: str) -> int:
+    """Write the de-identified notes: by the output's name (a folder is BRAT: the ``.txt`` files
+    are the de-identified notes, the ``.ann`` files their spans) or ``fmt``; ``text`` writes the
+    ``.txt`` files alone, which ``annotate`` refuses (its output is the spans)."""
+    fmt = fmt or guess_format(path, for_writing=True)
+    if fmt == "text":
+        if mode == "annotate":
+            raise InputError("annotate writes the spans it found, which plain text cannot hold", path=path,
+                             fix="write .jsonl, .inline, .conll or a BRAT folder, or use --mode surrogate/redact")
+        return write_plain(docs, path)
+    return write_documents(docs, path, fmt)

@@ -1,0 +1,115 @@
+"""The plugin manager: built-in plugins, then third-party ones from the ``synthdeid`` entry points."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from functools import lru_cache
+from typing import Any
+
+import pluggy
+
+from synthdeid import api
+from synthdeid.errors import SynthdeidError
+from synthdeid.plugin_system.registry import Entry, Registry
+
+DEFAULT_PLUGINS: tuple[str, ...] = (
+    "synthdeid.plugins.languages.nl",
+    "synthdeid.plugins.languages.sv",
+    "synthdeid.plugins.languages.es",
+    "synthdeid.plugins.languages.en",
+    "synthdeid.plugins.deduce_annotator",
+    "synthdeid.plugins.tagger_annotator",
+    "synthdeid.plugins.decoders",
+    "synthdeid.plugins.beam",
+    "synthdeid.plugins.lstm",
+    "synthdeid.plugins.gpt2",
+    "synthdeid.plugins.causal_lm",
+    "synthdeid.plugins.mlm_fill",
+    "synthdeid.plugins.flair_tagger",
+    "synthdeid.plugins.hf_tagger",
+    "synthdeid.plugins.torch_tagger",
+    "synthdeid.plugins.privacy",
+)
+
+KINDS: dict[str, str] = api.HOOK_KINDS
+"""Hook name -> registry kind."""
+
+LOAD_ENV = "SYNTHDEID_LOAD_PLUGINS"
+
+# plugins loaded one distribution at a time (LOAD_ENV): id(plugin) -> (distribution, version)
+_selected_sources: dict[int, tuple[str, str]] = {}
+
+
+@lru_cache(maxsize=1)
+def get_plugin_manager() -> pluggy.PluginManager:
+    """The process-wide plugin manager, loaded once.
+
+    ``SYNTHDEID_LOAD_PLUGINS`` (comma-separated distribution names, empty for none) limits
+    which third-party packages are loaded; built-ins are always loaded.
+    """
+    pm = pluggy.PluginManager("synthdeid")
+    pm.add_hookspecs(api)
+    for name in DEFAULT_PLUGINS:
+        pm.register(importlib.import_module(name), name=name)
+    only = os.environ.get(LOAD_ENV)
+    if only is None:
+        pm.load_setuptools_entrypoints("synthdeid")
+    else:
+        for dist in filter(None, (d.strip() for d in only.split(","))):
+            _load_distribution(pm, dist)
+    pm.check_pending()
+    return pm
+
+
+def _load_distribution(pm: pluggy.PluginManager, dist_name: str) -> None:
+    from importlib.metadata import PackageNotFoundError, distribution
+
+    try:
+        dist = distribution(dist_name)
+    except PackageNotFoundError:
+        raise SynthdeidError(
+            f"{LOAD_ENV} names {dist_name!r}, which is not installed; install it "
+            f"(pip install {dist_name}) or remove it from {LOAD_ENV}"
+        ) from None
+    for ep in dist.entry_points:
+        if ep.group == "synthdeid" and pm.get_plugin(ep.name) is None:
+            plugin = ep.load()
+            pm.register(plugin, name=ep.name)
+            _selected_sources[id(plugin)] = (dist.metadata["Name"], dist.version)
+
+
+def _sources(pm: pluggy.PluginManager) -> dict[int, tuple[str, str]]:
+    from synthdeid import __version__
+
+    found = {id(p): (d.project_name, d.version) for p, d in pm.list_plugin_distinfo()}
+    found.update(_selected_sources)
+    for name in DEFAULT_PLUGINS:
+        plugin = pm.get_plugin(name)
+        if plugin is not None:
+            found.setdefault(id(plugin), ("synthdeid", __version__))
+    return found
+
+
+def registry(kind: str) -> Registry:
+    """The registry of one kind ("annotator", "generator", "decoder", "tagger",
+    "privacy_metric", "language"), built from every loaded plugin."""
+    hook_name = next((h for h, k in KINDS.items() if k == kind), None)
+    if hook_name is None:
+        raise ValueError(f"unknown plugin kind {kind!r}; kinds: {', '.join(KINDS.values())}")
+    pm = get_plugin_manager()
+    sources = _sources(pm)
+    reg = Registry(kind)
+    for impl in getattr(pm.hook, hook_name).get_hookimpls():
+        package, version = sources.get(id(impl.plugin), ("(registered in-process)", ""))
+
+        def register(name: str, factory: Any, _impl: Any = impl, _p: str = package, _v: str = version) -> None:
+            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v))
+
+        impl.function(register=register)
+    return reg
+
+
+def all_entries() -> list[Entry]:
+    """Every registered plugin object of every kind, sorted by kind and name."""
+    return [e for kind in KINDS.values() for e in registry(kind)]

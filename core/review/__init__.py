@@ -1,7 +1,0 @@
-"""Human review of high-risk real/synthetic note pairs: the reviewer page and agreement analysis."""
-
-from .analyze import analyze, cohen_kappa
-from .page import read_pairs, write_review_page
-from .questions import LIKERT_KEYS, QUESTIONS, SCALE
-
-__all__ = ["LIKERT_KEYS", "QUESTIONS", "SCALE", "analyze", "cohen_kappa", "read_pairs", "write_review_page"]

@@ -1,0 +1,2 @@
+"""The command line's tools: ``synthdeid check``, presets, and the language-pack scaffold
+(``synthdeid new-plugin``) with its templates."""

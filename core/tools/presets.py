@@ -1,0 +1,88 @@
+"""Params presets: ``synthdeid preset NAME`` merges ``presets/NAME.yaml`` into params.yaml,
+keeping its comments. ``demo`` holds the default value of every key any other preset changes,
+and lists under ``remove`` every key another preset adds (a generator, a corpus), so
+``synthdeid preset demo`` always goes back to the defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from synthdeid.errors import InputError
+
+PRESETS_DIR = "presets"
+REMOVE = "remove"
+"""A preset's list of dotted keys to delete from params.yaml after merging (absent keys are fine)."""
+
+
+def available(root: str | Path = ".") -> list[str]:
+    return sorted(p.stem for p in (Path(root) / PRESETS_DIR).glob("*.yaml"))
+
+
+def _yaml() -> Any:
+    from ruamel.yaml import YAML  # DVC's own YAML library: round-trips comments
+
+    y = YAML()
+    y.preserve_quotes = True
+    y.width = 120
+    return y
+
+
+def load_preset(name: str, root: str | Path = ".") -> dict[str, Any]:
+    path = Path(root) / PRESETS_DIR / f"{name}.yaml"
+    if not path.exists():
+        raise InputError(f"no preset {name!r}", path=path,
+                         fix="choose one of: " + ", ".join(available(root)))
+    return _yaml().load(path.read_text(encoding="utf-8")) or {}
+
+
+def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
+    """Deep-merge ``overlay`` into ``target`` (mappings merge, anything else replaces; a plugin's
+    ``config`` mapping is opaque and replaced whole); returns the dotted keys that were set."""
+    changed = []
+    for key, value in overlay.items():
+        dotted = f"{prefix}{key}"
+        if isinstance(value, dict) and isinstance(target.get(key), dict) and key != "config":
+            changed += merge(target[key], value, dotted + ".")
+        else:
+            target[key] = value
+            changed.append(dotted)
+    return changed
+
+
+def remove_keys(target: Any, dotted: Any, preset: str) -> list[str]:
+    """Delete each dotted key (``dotted`` must be a list of them) from ``target`` where present;
+    returns the keys deleted."""
+    if not isinstance(dotted, list) or not all(isinstance(k, str) and k for k in dotted):
+        raise InputError(f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
+                         fix="write e.g. remove: [generators.mlm, corpora.mlm_s]")
+    removed = []
+    for key in dotted:
+        *parents, last = key.split(".")
+        node = target
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, dict) and last in node:
+            del node[last]
+            removed.append(f"-{key}")
+    return removed
+
+
+def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str | Path = ".") -> list[str]:
+    """Merge the preset into the params file in place, then delete its ``remove`` keys; returns the
+    keys set (and ``-key`` for each deleted). A preset that reads real data (``corpus.source`` other
+    than ``demo``) always leaves ``privacy.gate.override`` false."""
+    y = _yaml()
+    p = Path(params_path)
+    params = y.load(p.read_text(encoding="utf-8"))
+    preset = dict(load_preset(name, root))
+    drop = preset.pop(REMOVE, [])
+    changed = merge(params, preset)
+    changed += remove_keys(params, drop, name)
+    gate = (params.get("privacy") or {}).get("gate") or {}
+    if (params.get("corpus") or {}).get("source") != "demo" and gate.get("override"):
+        gate["override"] = False  # real data: the privacy gate is never overridden by a preset
+        changed.append("privacy.gate.override")
+    with open(p, "w", encoding="utf-8") as f:
+        y.dump(params, f)
+    return changed
