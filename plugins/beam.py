@@ -25,7 +25,12 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
-from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.config import (
+    SettingError,
+    check_bounds,
+    from_mapping,
+    setting,
+)
 
 if TYPE_CHECKING:
     import torch
@@ -35,6 +40,7 @@ if TYPE_CHECKING:
 
 NEG_INF = -math.inf
 """The log-probability of an impossible token (as ``synthdeid.generation.tagmask.NEG_INF``, which masks them)."""
+WHAT = "decoder 'beam'"
 
 
 def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -96,11 +102,11 @@ class _Finished:
 class BeamSearch:
     """Beam search settings (``generate.decoders.beam`` in params.yaml)."""
 
-    num_beams: int = 5
-    no_repeat_ngram_size: int = 2
+    num_beams: int = setting(5, ge=1)
+    no_repeat_ngram_size: int = setting(2, ge=0)
     """Ban a token that would repeat an n-gram of the beam's text (prompt included); 0 = off."""
-    length_penalty: float = 1.0
-    """Exponent of the length that divides a hypothesis' summed log-probabilities."""
+    length_penalty: float = setting(1.0, lt=math.inf)
+    """Exponent of the length that divides a hypothesis' summed log-probabilities (finite)."""
     prefer_phi: bool = False
     """Return the finished beam that generated the most PHI START tags (ties: the best score)."""
     require_phi: bool = False
@@ -108,17 +114,13 @@ class BeamSearch:
     name = "beam"
 
     def __post_init__(self) -> None:
-        if isinstance(self.num_beams, bool) or not isinstance(self.num_beams, int) or self.num_beams < 1:
-            raise SynthdeidError(f"decoder 'beam' needs an integer num_beams >= 1, got {self.num_beams!r}")
-        n = self.no_repeat_ngram_size
-        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-            raise SynthdeidError(f"decoder 'beam' needs an integer no_repeat_ngram_size >= 0 (0 = off), got {n!r}")
-        lp = self.length_penalty
-        if isinstance(lp, bool) or not isinstance(lp, (int, float)) or not math.isfinite(lp):
-            raise SynthdeidError(f"decoder 'beam' needs a finite number as length_penalty, got {lp!r}")
-        for key in ("prefer_phi", "require_phi"):
+        check_bounds(self, WHAT)
+        if self.length_penalty == NEG_INF:  # lt=math.inf alone lets -inf through
+            raise SettingError(f"{WHAT}: setting 'length_penalty' must be finite, got {self.length_penalty!r}; "
+                               "give a number (in its config in params.yaml)")
+        for key in ("prefer_phi", "require_phi"):  # from_mapping does not check bools
             if not isinstance(getattr(self, key), bool):
-                raise SynthdeidError(f"decoder 'beam' needs true or false as {key}, got {getattr(self, key)!r}")
+                raise SynthdeidError(f"{WHAT} needs true or false as {key}, got {getattr(self, key)!r}")
 
     def spec(self) -> BeamSpec:
         return BeamSpec(self.num_beams, float(self.length_penalty), self.no_repeat_ngram_size, self.prefer_phi)
@@ -237,4 +239,4 @@ def _candidates(logp: torch.Tensor, scores: torch.Tensor) -> list[list[tuple[flo
 
 @hookimpl
 def register_decoders(register: RegisterDecoder) -> None:
-    register("beam", lambda config: from_mapping(BeamSearch, config, "decoder 'beam'"))
+    register("beam", lambda config: from_mapping(BeamSearch, config, WHAT))

@@ -23,7 +23,7 @@ from synthdeid.api import (
     RegisterDecoder,
     SamplingSpec,
 )
-from synthdeid.plugin_system.config import from_mapping
+from synthdeid.plugin_system.config import check_bounds, from_mapping, setting
 
 if TYPE_CHECKING:
     import torch
@@ -87,6 +87,9 @@ def nucleus_threshold(probs: torch.Tensor, top_p: float) -> torch.Tensor:
 class _Sampling:
     name = "sampling"
 
+    def __post_init__(self) -> None:
+        check_bounds(self, f"decoder {self.name!r}")
+
     def check(self, model: Any) -> None:
         if not isinstance(model, (AutoregressiveLM, CorpusGenerator)):
             raise SynthdeidError(f"decoder {self.name!r} cannot drive {type(model).__name__}: it needs an "
@@ -115,12 +118,9 @@ class Greedy(_Sampling):
 
 @dataclass(frozen=True)
 class Temperature(_Sampling):
-    temperature: float = 1.0
+    temperature: float = setting(1.0, gt=0)
+    """Above 0 (the greedy decoder is the argmax)."""
     name = "temperature"
-
-    def __post_init__(self) -> None:
-        if self.temperature <= 0:
-            raise SynthdeidError("temperature must be > 0 (use the greedy decoder for argmax)")
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("temperature", temperature=self.temperature)
@@ -131,13 +131,9 @@ class Temperature(_Sampling):
 
 @dataclass(frozen=True)
 class TopK(_Sampling):
-    top_k: int = 40
-    temperature: float = 1.0
+    top_k: int = setting(40, ge=1)
+    temperature: float = setting(1.0, gt=0)
     name = "top_k"
-
-    def __post_init__(self) -> None:
-        if self.top_k < 1 or self.temperature <= 0:
-            raise SynthdeidError("top_k needs top_k >= 1 and temperature > 0")
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("top_k", temperature=self.temperature, top_k=self.top_k)
@@ -150,13 +146,9 @@ class TopK(_Sampling):
 
 @dataclass(frozen=True)
 class Nucleus(_Sampling):
-    top_p: float = 0.95
-    temperature: float = 1.0
+    top_p: float = setting(0.95, gt=0, le=1)
+    temperature: float = setting(1.0, gt=0)
     name = "nucleus"
-
-    def __post_init__(self) -> None:
-        if not 0 < self.top_p <= 1 or self.temperature <= 0:
-            raise SynthdeidError("nucleus needs 0 < top_p <= 1 and temperature > 0")
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("nucleus", temperature=self.temperature, top_p=self.top_p)

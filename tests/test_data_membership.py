@@ -184,8 +184,13 @@ def test_without_canaries_the_metric_says_so(tmp_path):
     data = PrivacyInput(real=[], synthetic=[Document("s", "a b")], tokenize=tokenize,
                         data_canaries=write_data_canaries(None, "x", tmp_path))
     assert "skipped" in metric.compute(data).summary
-    with pytest.raises(SynthdeidError, match="k must be"):
+    with pytest.raises(SynthdeidError, match="'data_membership_inference': setting 'k' must be > 0, got 0.0"):
         registry("privacy_metric").create("data_membership_inference", {"k": 0})
+    for bad, message in [({"n": 0}, "setting 'n' must be >= 1, got 0"),
+                         ({"bootstrap": -1}, "setting 'bootstrap' must be >= 0, got -1"),
+                         ({"seed": 0.5}, "setting 'seed' must be a whole number >= 0, got 0.5")]:
+        with pytest.raises(SynthdeidError, match=message):
+            registry("privacy_metric").create("data_membership_inference", bad)
 
 
 def test_a_corpus_is_audited_with_its_generators_canaries():

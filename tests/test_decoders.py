@@ -139,14 +139,32 @@ def test_same_seed_same_corpus() -> None:
         assert a == generate_corpus(lm, decoder(name), PROMPTS, settings, target_tokens=150, seed=9)
 
 
-@pytest.mark.parametrize(("name", "config"), [
-    ("nucleus", {"p": 0.9}), ("nucleus", {"top_p": 0}), ("nucleus", {"top_p": 1.5}),
-    ("nucleus", {"temperature": 0}), ("temperature", {"temperature": 0}), ("top_k", {"top_k": 0}),
-    ("greedy", {"top_p": 0.9}),
+@pytest.mark.parametrize(("name", "config", "message"), [
+    ("nucleus", {"p": 0.9}, r"'nucleus' has no setting\(s\) p"),
+    ("nucleus", {"top_p": 0}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 0.0; set it within"),
+    ("nucleus", {"top_p": 1.5}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 1.5"),
+    ("nucleus", {"temperature": 0}, "decoder 'nucleus': setting 'temperature' must be > 0, got 0.0; set it above 0"),
+    ("temperature", {"temperature": 0}, "decoder 'temperature': setting 'temperature' must be > 0, got 0.0"),
+    ("top_k", {"top_k": 0}, "decoder 'top_k': setting 'top_k' must be >= 1, got 0; set it to 1 or more"),
+    ("top_k", {"top_k": 2.5}, "decoder 'top_k': setting 'top_k' must be a whole number >= 1, got 2.5"),
+    ("top_k", {"temperature": True}, "decoder 'top_k': setting 'temperature' must be a number > 0, got True"),
+    ("greedy", {"top_p": 0.9}, r"'greedy' has no setting\(s\) top_p"),
 ])
-def test_config_errors(name: str, config: dict[str, Any]) -> None:
-    with pytest.raises(SynthdeidError):
+def test_config_errors(name: str, config: dict[str, Any], message: str) -> None:
+    with pytest.raises(SynthdeidError, match=message):
         decoder(name, **config)
+
+
+def test_direct_construction_is_checked_by_the_same_bounds() -> None:
+    from synthdeid.plugin_system.config import SettingError
+    from synthdeid.plugins.decoders import Nucleus, Temperature, TopK
+
+    assert (Nucleus().top_p, Nucleus().temperature, TopK().top_k, Temperature().temperature) == (0.95, 1.0, 40, 1.0)
+    for make, message in [(lambda: Nucleus(top_p=2.0), "decoder 'nucleus': setting 'top_p' must be in"),
+                          (lambda: TopK(top_k=0), "decoder 'top_k': setting 'top_k' must be >= 1"),
+                          (lambda: Temperature(temperature=-1.0), "setting 'temperature' must be > 0")]:
+        with pytest.raises(SettingError, match=message):
+            make()
 
 
 def test_unknown_setting_lists_the_valid_ones() -> None:

@@ -92,9 +92,16 @@ def test_the_probe_drives_a_trained_lstm(tmp_path) -> None:
     assert 0.0 <= s["train_phi_rate"] <= 1.0
 
 
-@pytest.mark.parametrize("config", [{"k": 0}, {"labels": []}, {"max_tokens": "x"}])
-def test_bad_settings(config) -> None:
+@pytest.mark.parametrize(("config", "message"), [
+    ({"k": 0}, "setting 'k' must be >= 1, got 0; set it to 1 or more"),
+    ({"top": -1}, "setting 'top' must be >= 0, got -1"),
+    ({"context": 2.5}, "setting 'context' must be a whole number >= 1, got 2.5"),
+    ({"labels": []}, "labels must be a list of tags or null"),
+    ({"labels": ["Name", 3]}, "labels must be a list of tags or null"),
+    ({"max_tokens": "x"}, "max_tokens must be a number"),
+])
+def test_bad_settings(config, message) -> None:
     from synthdeid import SynthdeidError
 
-    with pytest.raises(SynthdeidError):
+    with pytest.raises(SynthdeidError, match=f"privacy metric 'name_probe': {message}"):
         probe_metric(**config)

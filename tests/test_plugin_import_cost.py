@@ -56,7 +56,8 @@ def test_decoders_and_metrics_are_created_and_checked_as_before():
         "    error = str(err)\n"
         "result = {'top_p': nucleus.top_p, 'n': list(rouge.config.n), 'error': error}")
     assert result["top_p"] == 0.9 and result["n"] == [2]
-    assert result["error"] == "nucleus needs 0 < top_p <= 1 and temperature > 0"
+    assert result["error"] == ("decoder 'nucleus': setting 'top_p' must be in (0, 1], got 2.0; "
+                               "set it within (0, 1] (in its config in params.yaml)")
 
 
 @pytest.mark.parametrize("module, names", [

@@ -292,21 +292,51 @@ def test_plugins_are_registered_and_compute() -> None:
     assert set(recall.summary) == {"synthetic_notes", "real_notes", "n3"}
 
 
-@pytest.mark.parametrize(("name", "config"), [
-    ("rouge", {"n": [3], "ngram": 3}),
-    ("rouge", {"n": [0]}),
-    ("bm25", {"k1": -1}),
-    ("ngram_recall", {"n": "3"}),
-    ("leakage", {"rouge_n": 0}),
-    ("high_risk_pairs", {"k": 0}),
-    ("high_risk_pairs", {"structure_pattern": "("}),
-    ("rouge", {"lowercase": "yes"}),
+@pytest.mark.parametrize(("name", "config", "message"), [
+    ("rouge", {"n": [3], "ngram": 3}, r"'rouge' has no setting\(s\) ngram"),
+    ("rouge", {"n": [0]}, "'rouge': setting 'n' must be a list of whole numbers >= 1, got"),
+    ("bm25", {"k1": -1}, "'bm25': setting 'k1' must be >= 0, got -1.0; set it to 0 or more"),
+    ("bm25", {"b": 1.5}, r"'bm25': setting 'b' must be in \[0, 1\], got 1.5"),
+    ("bm25", {"epsilon": "x"}, "'bm25': epsilon must be a number"),
+    ("ngram_recall", {"n": "3"}, "'ngram_recall': setting 'n' must be a list"),
+    ("leakage", {"rouge_n": 0}, "'leakage': setting 'rouge_n' must be >= 1, got 0"),
+    ("leakage", {"top": -1}, "'leakage': setting 'top' must be >= 0, got -1"),
+    ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
+    ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
+    ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),
+    ("rouge", {"lowercase": "yes"}, "'rouge': lowercase must be true or false"),
+    ("rouge", {"paragraph_token": ""}, "'rouge': paragraph_token must be a non-empty string or null"),
+    ("rouge", {"chunk_cells": 0}, "'rouge': setting 'chunk_cells' must be >= 1, got 0"),
+    ("membership_inference", {"max_notes": 0}, "'membership_inference': setting 'max_notes' must be >= 1, got 0"),
+    ("membership_inference", {"top": True}, "'membership_inference': setting 'top' must be a number >= 0, got True"),
+    ("canary_exposure", {"candidates": 0}, "'canary_exposure': setting 'candidates' must be >= 1, got 0"),
+    ("canary_exposure", {"threads": 1.5}, "'canary_exposure': setting 'threads' must be a whole number >= 1"),
+    ("canary_exposure", {"extrapolate": 1}, "'canary_exposure': extrapolate must be true or false"),
 ])
-def test_bad_config_raises(name: str, config: dict) -> None:
+def test_bad_config_raises(name: str, config: dict, message: str) -> None:
     from synthdeid.plugin_system.manager import registry
 
-    with pytest.raises(SynthdeidError):
+    with pytest.raises(SynthdeidError, match=f"privacy metric {message}"):
         registry("privacy_metric").create(name, config)
+
+
+def test_config_defaults_and_direct_construction_use_the_declared_bounds() -> None:
+    from synthdeid.plugin_system.config import SettingError
+    from synthdeid.plugins.privacy import (
+        BM25Config,
+        LeakageConfig,
+        MembershipInferenceConfig,
+    )
+    from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
+
+    bm25 = BM25Config()
+    assert (bm25.k1, bm25.b, bm25.epsilon, bm25.lowercase) == (1.2, 0.75, 0.25, True)
+    assert bm25.chunk_cells == DEFAULT_CHUNK_CELLS
+    assert (LeakageConfig().rouge_n, LeakageConfig().multi_token_min, LeakageConfig().top) == (3, 2, 20)
+    with pytest.raises(SettingError, match="privacy metric 'bm25': setting 'b' must be in"):
+        BM25Config(b=2.0)
+    with pytest.raises(SettingError, match="privacy metric 'membership_inference': setting 'seed' must be >= 0"):
+        MembershipInferenceConfig(seed=-1)
 
 
 def test_config_is_frozen_and_lowercase_is_a_setting() -> None:

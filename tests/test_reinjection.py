@@ -79,7 +79,8 @@ def test_a_source_outside_the_training_notes_is_an_error() -> None:
 
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5])
 def test_bad_config(bad) -> None:
-    with pytest.raises(SynthdeidError, match="multi_token_min"):
+    with pytest.raises(SynthdeidError, match=f"privacy metric 'phi_reinjection': setting 'multi_token_min' must be "
+                                             rf"(a (whole )?number )?>= 1, got {bad!r}"):
         metric(multi_token_min=bad)
 
 

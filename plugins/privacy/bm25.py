@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import setting
 from synthdeid.privacy.audit import summary
 
 from .common import TokenSettings, audit_corpus
@@ -14,19 +14,13 @@ from .common import TokenSettings, audit_corpus
 
 @dataclass(frozen=True)
 class BM25Config(TokenSettings):
-    k1: float = 1.2
-    b: float = 0.75
-    epsilon: float = 0.25
+    k1: float = setting(1.2, ge=0)
+    b: float = setting(0.75, ge=0, le=1)
+    epsilon: float = setting(0.25, ge=0)
     """Negative idf values become epsilon x the mean idf (rank_bm25's floor)."""
 
     def __post_init__(self) -> None:
-        self.check("bm25")
-        for key in ("k1", "b", "epsilon"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-                raise SynthdeidError(f"privacy metric 'bm25': {key} must be a number >= 0, not {value!r}")
-        if self.b > 1:
-            raise SynthdeidError("privacy metric 'bm25': b must be between 0 and 1")
+        self.check("bm25")  # the declared bounds, and lowercase and paragraph_token
 
 
 class BM25Metric:

@@ -15,6 +15,7 @@ import numpy as np
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import check_bounds, setting
 from synthdeid.privacy.audit.exposure import (
     extrapolated_exposure,
     lower_or_equal,
@@ -24,23 +25,23 @@ from synthdeid.privacy.audit.membership import LOW_FPRS, tpr_at_fpr
 from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
 from synthdeid.privacy.lm_score import score_sequences, texts_to_score
 
-from .model_input import check_integers, language_model, rounded, skipped
+from .model_input import language_model, rounded, skipped
 
 
 @dataclass(frozen=True)
 class CanaryExposureConfig:
-    candidates: int = 2000
+    candidates: int = setting(2000, ge=1)
     """Candidates of the randomness space sampled as the reference (all of it when smaller)."""
-    seed: int = 0
-    batch_size: int = 64
-    threads: int = 1
+    seed: int = setting(0, ge=0)
+    batch_size: int = setting(64, ge=1)
+    threads: int = setting(1, ge=1)
     """torch threads while scoring (one is fastest for the small per-token steps)."""
     extrapolate: bool = True
     """Also estimate exposure past log2(candidates + 1) from a fitted skew-normal (Carlini 4.3)."""
 
     def __post_init__(self) -> None:
-        check_integers("canary_exposure", self, {"candidates": 1, "seed": 0, "batch_size": 1, "threads": 1})
-        if not isinstance(self.extrapolate, bool):
+        check_bounds(self, "privacy metric 'canary_exposure'")
+        if not isinstance(self.extrapolate, bool):  # from_mapping does not check bools
             raise SynthdeidError("privacy metric 'canary_exposure': extrapolate must be true or false")
 
 

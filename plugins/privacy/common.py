@@ -7,6 +7,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput
+from synthdeid.plugin_system.config import check_bounds, setting
 from synthdeid.privacy.audit import PAR, AuditCorpus
 from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
 
@@ -19,24 +20,28 @@ class TokenSettings:
     """Compare tokens lowercased."""
     paragraph_token: str | None = PAR
     """Each line break becomes this token (None: line breaks are not tokens)."""
-    chunk_cells: int = DEFAULT_CHUNK_CELLS
+    chunk_cells: int = setting(DEFAULT_CHUNK_CELLS, ge=1)
     """Synthetic x real cells per chunk of the all-pairs matrices (bounds memory)."""
 
     def check(self, name: str) -> None:
-        if not isinstance(self.lowercase, bool):
-            raise SynthdeidError(f"privacy metric {name!r}: lowercase must be true or false")
+        """Check the declared bounds of every field of the metric's config (its own too) and the
+        settings a bound cannot express; for the config's ``__post_init__``."""
+        what = f"privacy metric {name!r}"
+        check_bounds(self, what)
+        if not isinstance(self.lowercase, bool):  # from_mapping does not check bools
+            raise SynthdeidError(f"{what}: lowercase must be true or false")
         if self.paragraph_token is not None and (not isinstance(self.paragraph_token, str) or not self.paragraph_token):
-            raise SynthdeidError(f"privacy metric {name!r}: paragraph_token must be a non-empty string or null")
-        if not isinstance(self.chunk_cells, int) or self.chunk_cells < 1:
-            raise SynthdeidError(f"privacy metric {name!r}: chunk_cells must be a positive integer")
+            raise SynthdeidError(f"{what}: paragraph_token must be a non-empty string or null")
 
 
 def ns_setting(name: str, key: str, value: Any) -> tuple[int, ...]:
-    """A list of n-gram sizes from params (an int or a list of ints >= 1) as a sorted tuple."""
+    """A list of n-gram sizes from params (an int or a list of ints >= 1) as a sorted tuple (a
+    bound on every element of a list, which ``setting`` cannot declare)."""
     values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
     if (not isinstance(values, (list, tuple)) or not values
             or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)):
-        raise SynthdeidError(f"privacy metric {name!r}: {key} must be a list of integers >= 1, not {value!r}")
+        raise SynthdeidError(f"privacy metric {name!r}: setting {key!r} must be a list of whole numbers >= 1, "
+                             f"got {value!r}")
     return tuple(sorted(set(values)))
 
 

@@ -20,31 +20,28 @@ from typing import Any
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.corpus.inline import decode
+from synthdeid.plugin_system.config import setting
 from synthdeid.privacy.audit import tokenize_documents, tokenize_text
 from synthdeid.privacy.audit.membership import attack_summary
 from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
 from synthdeid.privacy.data_canaries import read_data_canaries
 
 from .common import TokenSettings
-from .model_input import check_integers, rounded, skipped
+from .model_input import rounded, skipped
 
 
 @dataclass(frozen=True)
 class DataMembershipConfig(TokenSettings):
-    n: int = 2
+    n: int = setting(2, ge=1)
     """Order of the attacker's n-gram model."""
-    k: float = 1.0
+    k: float = setting(1.0, gt=0)
     """Add-k smoothing (1: Laplace, as in the paper)."""
-    bootstrap: int = 1000
+    bootstrap: int = setting(1000, ge=0)
     """Resamples for the 95% intervals (0: none)."""
-    seed: int = 0
+    seed: int = setting(0, ge=0)
 
     def __post_init__(self) -> None:
-        self.check("data_membership_inference")
-        check_integers("data_membership_inference", self, {"n": 1, "bootstrap": 0, "seed": 0})
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, float)) or not self.k > 0:
-            raise SynthdeidError(f"privacy metric 'data_membership_inference': k must be a number above 0, "
-                                 f"not {self.k!r}")
+        self.check("data_membership_inference")  # the declared bounds, and lowercase and paragraph_token
 
 
 def _tokens(inline: str, data: PrivacyInput, c: DataMembershipConfig) -> list[str]:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import setting
 from synthdeid.privacy.audit import STRUCTURE_PATTERN, high_risk_pairs
 
 from .common import TokenSettings, audit_corpus, ns_setting
@@ -17,10 +18,10 @@ from .common import TokenSettings, audit_corpus, ns_setting
 
 @dataclass(frozen=True)
 class HighRiskPairsConfig(TokenSettings):
-    k: int = 10
+    k: int = setting(10, ge=1)
     """Synthetic notes kept from each ROUGE ranking (the paper: 100)."""
     n: tuple[int, ...] = (3, 5)
-    max_chars: int = 1000
+    max_chars: int = setting(1000, ge=1)
     structure_pattern: str = STRUCTURE_PATTERN
     """A token matching this (in full) is structure, e.g. ``<PAR>`` or punctuation."""
     filter_first: bool = False
@@ -30,13 +31,9 @@ class HighRiskPairsConfig(TokenSettings):
     epsilon: float = 0.25
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))
-        self.check("high_risk_pairs")
-        for key in ("k", "max_chars"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-                raise SynthdeidError(f"privacy metric 'high_risk_pairs': {key} must be a positive integer")
-        try:
+        object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))  # bounds each element
+        self.check("high_risk_pairs")  # the declared bounds, and lowercase and paragraph_token
+        try:  # a regex that must compile
             re.compile(self.structure_pattern)
         except (re.error, TypeError) as e:
             raise SynthdeidError(f"privacy metric 'high_risk_pairs': structure_pattern is not a regex: {e}") from None

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import setting
 from synthdeid.privacy.audit import (
     exact_duplicates,
     longest_common_run,
@@ -27,18 +27,14 @@ from .common import TokenSettings, audit_corpus
 
 @dataclass(frozen=True)
 class LeakageConfig(TokenSettings):
-    rouge_n: int = 3
+    rouge_n: int = setting(3, ge=1)
     """The ROUGE-n best match whose longest common run is measured."""
-    multi_token_min: int = 2
-    top: int = 20
+    multi_token_min: int = setting(2, ge=1)
+    top: int = setting(20, ge=0)
     """How many leaked PHI strings to list (most frequent first)."""
 
     def __post_init__(self) -> None:
-        self.check("leakage")
-        for key in ("rouge_n", "multi_token_min", "top"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value < (0 if key == "top" else 1):
-                raise SynthdeidError(f"privacy metric 'leakage': {key} must be a positive integer, not {value!r}")
+        self.check("leakage")  # the declared bounds, and lowercase and paragraph_token
 
 
 class LeakageMetric:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 
 from synthdeid.api import AutoregressiveLM, PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import check_bounds, setting
 from synthdeid.privacy.audit.membership import (
     attack_summary,
     auc,
@@ -30,7 +31,6 @@ from synthdeid.privacy.audit.membership import (
 from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
 
 from .model_input import (
-    check_integers,
     language_model,
     lm_lines,
     note_ids,
@@ -41,20 +41,19 @@ from .model_input import (
 
 @dataclass(frozen=True)
 class MembershipInferenceConfig:
-    max_notes: int = 200
+    max_notes: int = setting(200, ge=1)
     """Notes per side (training and held-out), a seeded sample when there are more."""
-    seed: int = 0
-    bootstrap: int = 1000
+    seed: int = setting(0, ge=0)
+    bootstrap: int = setting(1000, ge=0)
     """Resamples for the AUC's 95% interval (0: none)."""
-    batch_size: int = 64
-    threads: int = 1
+    batch_size: int = setting(64, ge=1)
+    threads: int = setting(1, ge=1)
     """torch threads while scoring (one is fastest for the small per-token steps)."""
-    top: int = 5
+    top: int = setting(5, ge=0)
     """How many training notes with the lowest loss to list (the most memorised-looking)."""
 
     def __post_init__(self) -> None:
-        check_integers("membership_inference", self,
-                       {"max_notes": 1, "seed": 0, "bootstrap": 0, "batch_size": 1, "threads": 1, "top": 0})
+        check_bounds(self, "privacy metric 'membership_inference'")
 
 
 class MembershipInferenceMetric:

@@ -46,14 +46,6 @@ def note_ids(docs: Sequence[Any], lines: Sequence[str], split: str) -> list[str]
     return [f"{split}-{i}" for i in range(len(lines))]
 
 
-def check_integers(name: str, config: Any, minimums: dict[str, int]) -> None:
-    """Each named setting of ``config`` is an integer at least its minimum."""
-    for key, low in minimums.items():
-        value = getattr(config, key)
-        if isinstance(value, bool) or not isinstance(value, int) or value < low:
-            raise SynthdeidError(f"privacy metric {name!r}: {key} must be an integer >= {low}, not {value!r}")
-
-
 def rounded(value: float | None, digits: int = 4) -> float | None:
     """Rounded for the metrics JSON (byte-stable across tiny float differences)."""
     return None if value is None else round(float(value), digits)

@@ -21,32 +21,32 @@ from typing import Any
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.corpus.inline import start_tag
+from synthdeid.plugin_system.config import check_bounds, setting
 from synthdeid.privacy.audit import real_phi_strings, tokenize_text
 from synthdeid.privacy.probe import Probe, predict, probes_in
 
-from .model_input import check_integers, language_model, lm_lines, rounded, skipped
+from .model_input import language_model, lm_lines, rounded, skipped
 
 
 @dataclass(frozen=True)
 class NameProbeConfig:
-    k: int = 10
+    k: int = setting(10, ge=1)
     """Predictions per probe."""
-    max_probes: int = 400
+    max_probes: int = setting(400, ge=1)
     """Probes at most (a seeded sample of all START tags in the dev notes)."""
-    max_tokens: int = 8
+    max_tokens: int = setting(8, ge=1)
     """Tokens a prediction may have before the END tag."""
-    context: int = 128
+    context: int = setting(128, ge=1)
     """Words of the note before the START tag the model is given."""
     labels: tuple[str, ...] | None = None
     """The tags to probe (None: all)."""
-    seed: int = 0
-    batch_size: int = 16
-    top: int = 20
+    seed: int = setting(0, ge=0)
+    batch_size: int = setting(16, ge=1)
+    top: int = setting(20, ge=0)
     """How many of the most predicted training PHI strings to list."""
 
     def __post_init__(self) -> None:
-        check_integers("name_probe", self, {"k": 1, "max_probes": 1, "max_tokens": 1, "context": 1, "seed": 0,
-                                            "batch_size": 1, "top": 0})
+        check_bounds(self, "privacy metric 'name_probe'")
         if self.labels is not None and (not self.labels or not all(isinstance(x, str) for x in self.labels)):
             raise SynthdeidError(f"privacy metric 'name_probe': labels must be a list of tags or null, not {self.labels!r}")
 

@@ -14,18 +14,17 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.plugin_system.config import check_bounds, setting
 from synthdeid.privacy.audit.leakage import normalise_whitespace
-
-from .model_input import check_integers
 
 
 @dataclass(frozen=True)
 class ReinjectionConfig:
-    multi_token_min: int = 2
+    multi_token_min: int = setting(2, ge=1)
     """Spans of at least this many tokens give the ``multi_token`` rate."""
 
     def __post_init__(self) -> None:
-        check_integers("phi_reinjection", self, {"multi_token_min": 1})
+        check_bounds(self, "privacy metric 'phi_reinjection'")
 
 
 def _norm(text: str) -> str:
