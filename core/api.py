@@ -180,6 +180,9 @@ class GenerationSettings:
     """(label, model tokens): a span of the label still open after this many tokens is closed."""
     start_bias: tuple[tuple[str, float], ...] = ()
     """(label, log-factor) added to the label's START tag where a span may open (``tag_distribution``)."""
+    span_labels: tuple[str, ...] | None = None
+    """The labels a generated span may carry: those the training notes have spans of. Every other
+    label's START tag is masked. ``None``: any tag in the model's vocabulary."""
 
     def __post_init__(self) -> None:
         if not 0 <= self.min_tokens < self.max_tokens:

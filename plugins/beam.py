@@ -146,7 +146,7 @@ class BeamSearch:
         rows = torch.arange(len(prompts)).repeat_interleave(k)
         state, logits = model.start([list(p) for p in prompts])
         state, logits = model.select(state, rows.to(logits.device)), logits[rows.to(logits.device)]
-        mask = TagMask(model.vocab, model.eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias))
+        mask = TagMask.for_settings(model.vocab, model.eod_id, settings)
         mask.reset([prompts[i] for i in rows.tolist()])
         width = max(len(p) for p in prompts)
         history = torch.tensor([[-1] * (width - len(p)) + list(p) for p in prompts], dtype=torch.long)

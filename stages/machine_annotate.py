@@ -16,6 +16,7 @@ from pathlib import Path
 from synthdeid import paths
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS
 from synthdeid.params import get, load_params
@@ -38,18 +39,20 @@ def main() -> None:
     source = paths.synthetic_corpus(spec["corpus"])
     docs = list(read_jsonl(source))
     counts = Counts(f"machine_annotate@{name}")
+    real = list(read_jsonl(paths.pseudonymized("train")))
+    bounds = SpanBounds.of(real, pack.tokenize)
     tagger_dir = paths.tagger_dir(spec["tagger"])
     with tempfile.TemporaryDirectory(prefix="synthdeid-annotator-") as scratch:
         tagger, figures = annotating_tagger(params, spec, pack.tokenize, tagger_dir, paths.prepared, Path(scratch))
-        annotated = machine_annotate(docs, tagger, counts, spec.get("require_phi", False), source)
+        annotated = machine_annotate(docs, tagger, counts, spec.get("require_phi", False), source,
+                                     (bounds, pack.tokenize))
     require_some_phi(docs, annotated, f"machine_annotate@{name}",
                      upstream(spec, figures, tagger_dir, paths.stage_metrics("train_tagger", spec["tagger"])), source)
     write_jsonl(annotated, paths.synthetic_corpus(name))
     counts.extra = {"corpus": spec["corpus"], "tagger": spec["tagger"], "tagger_share": spec["tagger_share"],
-                    **figures, **annotation_stats(docs, annotated)}
+                    **figures, **annotation_stats(docs, annotated), "span_bounds": bounds.as_dict()}
     counts.write(paths.stage_metrics("machine_annotate", name))
-    write_phi_distribution(list(read_jsonl(paths.pseudonymized("train"))), annotated, CANONICAL_TAGS,
-                           paths.phi_distribution_plot(name))
+    write_phi_distribution(real, annotated, CANONICAL_TAGS, paths.phi_distribution_plot(name))
 
 
 if __name__ == "__main__":

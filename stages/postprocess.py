@@ -1,5 +1,6 @@
 """Stage ``postprocess@CORPUS``: parse the generated inline tags into standoff documents (malformed
-tags removed and counted, no note dropped except by a counted rule), and write the corpus
+tags removed and counted, no note dropped except by a counted rule: a note with a span of a label
+the training notes have none of, or longer than its label's training spans, is rejected), and write the corpus
 statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5). With
 ``corpora.CORPUS.fresh_surrogates: true`` every PHI span gets a new surrogate from the language pack
 (``synthdeid.phi.fresh_surrogates``; a list of labels, or ``{labels: ..., shapes: training}`` to model
@@ -12,6 +13,7 @@ import sys
 from synthdeid import paths
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
 from synthdeid.generation.postprocess import (
@@ -33,9 +35,10 @@ def main() -> None:
     require_phi = bool((get(params, f"corpora.{corpus}").get("config") or {}).get("require_phi", False))
     labels = tag_labels(get(params, "tags.mapping"))
     counts = Counts(f"postprocess@{corpus}")
-    docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts)
-    require_tags_for_taggers(params, corpus, docs, labels)
     real = list(read_jsonl(paths.pseudonymized("train")))
+    bounds = SpanBounds.of(real, pack.tokenize)
+    docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts, bounds, pack.tokenize)
+    require_tags_for_taggers(params, corpus, docs, labels)
     fresh = fresh_settings(params, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
@@ -45,6 +48,7 @@ def main() -> None:
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),
         "real": size_stats(real, pack.tokenize, pack.split_sentences),
         "tags": tag_stats(tag_counts),
+        "span_bounds": bounds.as_dict(),
         **({"fresh_surrogates": report.as_dict()} if report else {}),
     }
     counts.write(paths.stage_metrics("postprocess", corpus))

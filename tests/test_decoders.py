@@ -381,3 +381,30 @@ def test_span_limits_from_the_training_spans() -> None:
     assert span_limits(lm, lines, 7) == (("Date", 7), ("Name", 7)) and span_limits(lm, lines, None) == ()
     with pytest.raises(SynthdeidError, match="max_span_tokens must be auto"):
         span_limits(lm, lines, "long")
+
+
+@pytest.mark.parametrize("name,config", [("temperature", {"temperature": 1.0}), ("temperature", {"temperature": 2.0}),
+                                         ("nucleus", {"top_p": 1.0}), ("top_k", {"top_k": 50}), ("beam", {"num_beams": 3})])
+@pytest.mark.parametrize("tag_safe", [True, False])
+def test_no_span_is_opened_for_a_label_without_training_spans(name: str, config: dict, tag_safe: bool) -> None:
+    """The vocabulary holds URL_IP and Age tags, the training notes have spans of Name and Date only:
+    however hot the sampling, no generated note opens URL_IP or Age (MEDDOCAN's lstm_temp corpus
+    opened URL_IP, a label with no training spans, and filled it with 500 characters of prose)."""
+    from synthdeid.generation.generate import span_labels
+
+    labels = ("Name", "Date", "URL_IP", "Age")
+    lm = random_lm(seed=3, labels=labels, scale=1.0)
+    for label in ("URL_IP", "Age"):  # the unseen labels' STARTs are the most likely tokens everywhere
+        lm.table[:, lm.index[f"<{label}START>"]] += 4.0
+    trained = span_labels(["w1 <NameSTART> w2 <NameEND> w3", "<DateSTART> w4 <DateEND> w5"])
+    assert trained == ("Date", "Name")
+    prompts = [lm.encode(p) for p in PROMPTS] * 4
+    free = GenerationSettings(min_tokens=5, max_tokens=40, tag_safe=tag_safe)
+    opened = " ".join(lm.decode(ids) for ids in run(decoder(name, **config), lm, prompts, free))
+    assert "<URL_IPSTART>" in opened and "<AgeSTART>" in opened  # without the labels, they open
+    settings = GenerationSettings(min_tokens=5, max_tokens=40, tag_safe=tag_safe, span_labels=trained)
+    for seed in range(3):
+        text = " ".join(lm.decode(ids) for ids in run(decoder(name, **config), lm, prompts, settings, seed))
+        assert "<URL_IPSTART>" not in text and "<AgeSTART>" not in text
+        if name != "beam":
+            assert "<NameSTART>" in text or "<DateSTART>" in text  # the trained labels still open

@@ -198,3 +198,30 @@ def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
         spec_of({"machine_annotated": {"m": spec}}, "m")
     good = {"corpus": "raw", "tagger": "real", "require_phi": True}
     assert spec_of({"machine_annotated": {"m": good}}, "m") == {**good, "tagger_share": 1.0}
+
+
+def test_spans_outside_the_training_bounds_reject_their_notes_counted() -> None:
+    """A tagger that annotates a long run, or a label the real training notes have no spans of,
+    rejects the note (counted by reason); notes within the bounds are kept."""
+    from synthdeid.corpus.span_bounds import SpanBounds
+
+    def tokenize(text: str) -> list[tuple[int, int]]:
+        out, pos = [], 0
+        for word in text.split():
+            pos = text.index(word, pos)
+            out.append((pos, pos + len(word)))
+            pos += len(word)
+        return out
+
+    real = [Document.create("r", "Jan Jansen belde op 3 mei.", [Span(0, 10, "Name"), Span(20, 25, "Date")])]
+    bounds = SpanBounds.of(real, tokenize)
+    assert bounds.longest == {"Name": 2, "Date": 2}
+    text = "Anna Maria van der Berg belde via www.x.nl gisteren."
+    docs = [Document.create("a", text), Document.create("b", text), Document.create("c", text)]
+    tagger = FixedTagger({"a": [Span(0, 10, "Name")], "b": [Span(0, 23, "Name")], "c": [Span(34, 42, "URL_IP")]})
+    counts = Counts("t")
+    out = machine_annotate(docs, tagger, counts, bounds=(bounds, tokenize))
+    assert [d.id for d in out] == ["a"]
+    assert counts.as_dict()["rejected_reasons"] == {
+        "a Name span longer than the training notes' longest (2 tokens, +2)": 1,
+        "a URL_IP span, a label the training notes have no spans of": 1}

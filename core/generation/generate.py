@@ -13,6 +13,7 @@ import torch
 
 from synthdeid import paths
 from synthdeid.api import AutoregressiveLM, CorpusGenerator, Decoder, GenerationSettings
+from synthdeid.corpus.span_bounds import SPAN_MARGIN
 from synthdeid.errors import InputError
 from synthdeid.generation.tagmask import TagMask
 
@@ -26,7 +27,7 @@ def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], setti
     out: list[list[int]] = [[] for _ in prompts]
     if not prompts:
         return out
-    mask = TagMask(model.vocab, model.eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias))
+    mask = TagMask.for_settings(model.vocab, model.eod_id, settings)
     mask.reset(prompts)
     state, logits = model.start([list(p) for p in prompts])
     alive = torch.arange(len(prompts))
@@ -64,9 +65,8 @@ def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str
 
 
 _SPAN = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)START> (.*?) <\1END>")
-SPAN_MARGIN = 2
-"""Model tokens a generated span may exceed its label's longest training span by (a subword
-tokenizer may split the same words differently in context)."""
+# SPAN_MARGIN: model tokens a generated span may exceed its label's longest training span by (a
+# subword tokenizer may split the same words differently in context); postprocess allows as much
 
 
 def span_limits(model: AutoregressiveLM, lines: Sequence[str], setting: Any) -> tuple[tuple[str, int], ...]:
@@ -88,6 +88,12 @@ def span_limits(model: AutoregressiveLM, lines: Sequence[str], setting: Any) -> 
                 seen.add((m.group(1), m.group(2)))
                 longest[m.group(1)] = max(longest.get(m.group(1), 0), len(model.encode(m.group(2))))
     return tuple((label, n + SPAN_MARGIN) for label, n in sorted(longest.items()))
+
+
+def span_labels(lines: Sequence[str]) -> tuple[str, ...]:
+    """The labels the inline training text ``lines`` has spans of: the only START tags a model may
+    open (``GenerationSettings.span_labels``)."""
+    return tuple(sorted({m.group(1) for line in lines for m in _SPAN.finditer(line)}))
 
 
 _MARKUP = re.compile(r"^(?:<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>)$")

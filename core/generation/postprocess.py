@@ -9,17 +9,20 @@ from typing import Any
 
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.inline import decode
+from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document
+from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.errors import SynthdeidError
 from synthdeid.generation.raw_notes import read_raw_notes
 from synthdeid.params import get
 from synthdeid.phi.fresh_surrogates import FreshSettings
 
 
-def decode_corpus(path: str | Path, labels: list[str], require_phi: bool,
-                  counts: Counts) -> tuple[list[Document], list[Any]]:
-    """The kept documents and every note's tag counts; empty notes (and, with ``require_phi``,
-    notes without PHI) are rejected and counted."""
+def decode_corpus(path: str | Path, labels: list[str], require_phi: bool, counts: Counts,
+                  bounds: SpanBounds, tokenize: Tokenize) -> tuple[list[Document], list[Any]]:
+    """The kept documents and every note's tag counts; empty notes, notes with a span outside
+    ``bounds`` (a label without training spans, a span longer than its label's training spans)
+    and, with ``require_phi``, notes without PHI are rejected and counted by reason."""
     docs, tag_counts = [], []
     for raw in read_raw_notes(path):
         counts.took()
@@ -29,6 +32,8 @@ def decode_corpus(path: str | Path, labels: list[str], require_phi: bool,
             counts.reject("empty note")
         elif require_phi and not decoded.document.spans:
             counts.reject("no PHI (the decoder's require_phi)")
+        elif why := bounds.violation(decoded.document, tokenize):
+            counts.reject(why)
         else:
             docs.append(decoded.document)
             counts.kept()

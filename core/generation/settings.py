@@ -10,7 +10,7 @@ from typing import Any
 from synthdeid import paths
 from synthdeid.api import AutoregressiveLM, GenerationSettings
 from synthdeid.errors import InputError
-from synthdeid.generation.generate import count_tokens, span_limits
+from synthdeid.generation.generate import count_tokens, span_labels, span_limits
 from synthdeid.generation.lm_text import nonblank_lines
 from synthdeid.generation.note_lengths import AUTO, resolve_lengths
 from synthdeid.generation.tag_distribution import label_shares, start_bias
@@ -20,13 +20,14 @@ from synthdeid.params import generation_params
 def settings_for(params: dict, corpus: str, model: Any = None,
                  train_text: str | Path = paths.inline_text("train")) -> tuple[GenerationSettings, int]:
     """Generation settings: ``generate`` defaults, overridden per corpus; with a left-to-right
-    ``model``, the span limits of ``max_span_tokens`` in its tokens and the START-tag offsets of
-    ``tag_distribution`` (both from the inline training text ``train_text``). A model that rewrites
+    ``model``, the span limits of ``max_span_tokens`` in its tokens, the START-tag offsets of
+    ``tag_distribution`` and the labels it may open (all from the inline training text ``train_text``). A model that rewrites
     real notes (``mlm_fill``) keeps their spans: neither applies, and a tag distribution other than
     ``real`` is an error. Returns the settings and the target size in tokens."""
     g = generation_params(params, corpus)
     limits: tuple[tuple[str, int], ...] = ()
     bias: tuple[tuple[str, float], ...] = ()
+    labels: tuple[str, ...] | None = None
     left_to_right = isinstance(model, AutoregressiveLM)
     lines = nonblank_lines(train_text) if left_to_right or AUTO in (g["min_tokens"], g["max_tokens"]) else []
     count = (lambda line: len(model.encode(line))) if left_to_right else count_tokens
@@ -34,6 +35,7 @@ def settings_for(params: dict, corpus: str, model: Any = None,
     if left_to_right:
         limits = span_limits(model, lines, g.get("max_span_tokens", "auto"))
         bias = start_bias(g.get("tag_distribution", "real"), label_shares(lines))
+        labels = span_labels(lines)
     elif model is not None and g.get("tag_distribution", "real") not in ("real", None):
         raise InputError(f"corpora.{corpus}.tag_distribution is {g['tag_distribution']!r}, but its generator "
                          f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
@@ -41,7 +43,7 @@ def settings_for(params: dict, corpus: str, model: Any = None,
                          fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)")
     settings = GenerationSettings(min_tokens=min_tokens, max_tokens=max_tokens,
                                   tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
-                                  start_bias=bias)
+                                  start_bias=bias, span_labels=labels)
     return settings, int(g["target_tokens"])
 
 

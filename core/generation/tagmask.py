@@ -13,15 +13,20 @@ push the probability onto words, and a span the model failed to close would run 
 the budget (Libbi et al.'s run-on spans; in the demo, most notes ran to ``max_tokens`` inside one
 span). ``span_limits`` (label -> model tokens) closes a span that reaches its label's limit.
 ``start_bias`` (label -> log-factor, ``synthdeid.generation.tag_distribution``) shifts how often each label's
-span is opened.
+span is opened. ``span_labels`` (the labels the training notes have spans of) bans every other
+label's START tag, with or without ``tag_safe``: a model whose vocabulary holds a tag it never saw
+used must not open it (on MEDDOCAN, temperature sampling opened a URL_IP span, a label with no
+training spans, and ran it for 500 characters of prose: one such span taught the tagger giant spans).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 import torch
+
+from synthdeid.api import GenerationSettings
 
 _TAG = re.compile(r"^<([A-Za-z][A-Za-z0-9_]*?)(START|END)>$")
 NEG_INF = float("-inf")
@@ -31,7 +36,8 @@ class TagMask:
     """Per-row tag state for a batch; ``rows`` are reordered with ``select`` like the model state."""
 
     def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True,
-                 span_limits: Mapping[str, int] | None = None, start_bias: Mapping[str, float] | None = None) -> None:
+                 span_limits: Mapping[str, int] | None = None, start_bias: Mapping[str, float] | None = None,
+                 span_labels: Collection[str] | None = None) -> None:
         self.eod_id = eod_id
         self.tag_safe = tag_safe
         self.par_id = next((i for i, tok in enumerate(vocab) if tok == "<PAR>"), None)
@@ -50,6 +56,9 @@ class TagMask:
         bias = start_bias or {}
         # log-factors added to the START tags where a span may open (generate.tag_distribution)
         self.start_bias = torch.tensor([float(bias.get(label, 0.0)) for label in self.labels])
+        # START tags of labels without training spans: never opened (None: every label may open)
+        self.banned_starts = torch.tensor([starts[label] for label in sorted(starts)
+                                           if span_labels is not None and label not in span_labels], dtype=torch.long)
         self.limits = torch.tensor([max(1, int(limits.get(label, 1 << 30))) for label in self.labels], dtype=torch.long)
         # tokens that cannot follow inside a span: their probability goes to the span's END
         breakers = [eod_id, *self.start_ids.tolist(), *self.end_ids.tolist()]
@@ -57,6 +66,12 @@ class TagMask:
         self.open = torch.empty(0, dtype=torch.long)  # label index of the open tag, -1 for none
         self.just_opened = torch.empty(0, dtype=torch.bool)
         self.span_len = torch.empty(0, dtype=torch.long)  # tokens inside the open span so far
+
+    @classmethod
+    def for_settings(cls, vocab: Sequence[str], eod_id: int, settings: GenerationSettings) -> "TagMask":
+        """The mask of a decoder that honours ``settings`` (tag safety, span limits and labels, START offsets)."""
+        return cls(vocab, eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias),
+                   settings.span_labels)
 
     def reset(self, prompts: Sequence[Sequence[int]]) -> None:
         """Start the rows from their prompts (a prompt may leave a tag open, or end in one)."""
@@ -82,6 +97,8 @@ class TagMask:
         logits = logits.clone()
         if n_generated < min_tokens:
             logits[:, self.eod_id] = NEG_INF
+        if self.banned_starts.numel():
+            logits[:, self.banned_starts] = NEG_INF
         if self.labels and bool(self.start_bias.any()):
             closed = (self.open < 0).nonzero().squeeze(1)
             logits[closed[:, None], self.start_ids[None, :]] += self.start_bias[None, :]

@@ -2,16 +2,18 @@
 notes of an untagged generator, which then form a synthetic corpus like any other.
 
 Every input note is accounted for: annotated, or rejected for a counted reason (an empty note; a
-note the tagger found no PHI in, with ``require_phi``). Spans the input already had are replaced by
+note the tagger found no PHI in, with ``require_phi``; a note with a span outside the real training
+notes' span bounds, ``synthdeid.corpus.span_bounds``). Spans the input already had are replaced by
 the tagger's (their number is reported)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from synthdeid.api import TrainedTagger
+from synthdeid.api import Tokenize, TrainedTagger
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.records import Document, label_counts
+from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.progress import track
 
@@ -20,9 +22,11 @@ BATCH = 256
 
 
 def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Counts, require_phi: bool = False,
-                     source: str = "the corpus") -> list[Document]:
+                     source: str = "the corpus", bounds: tuple[SpanBounds, Tokenize] | None = None) -> list[Document]:
     """The non-empty notes of ``docs`` with the tagger's spans, in input order; ``counts`` records
-    every note in, out and rejected. ``source`` names the input file in errors."""
+    every note in, out and rejected. ``source`` names the input file in errors. With ``bounds``
+    (the real training notes' span bounds and the tokenizer they count in), a note with a span
+    outside them is rejected, counted by reason."""
     notes = []
     for doc in docs:
         counts.took()
@@ -44,6 +48,9 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
                                  fix="this is a bug in the tagger plugin; report it with this note") from None
             if require_phi and not annotated.spans:
                 counts.reject("no PHI found (require_phi)")
+                continue
+            if bounds is not None and (why := bounds[0].violation(annotated, bounds[1])):
+                counts.reject(why)
                 continue
             out.append(annotated)
             counts.kept()
