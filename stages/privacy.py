@@ -49,7 +49,7 @@ def main() -> None:
     write_json({"corpus": corpus, **found.summary, "gate": gate.verdict(failures)},
                paths.stage_metrics("privacy", corpus))
     refusal = gate.refusal(corpus, failures, found.notes.values(), paths.stage_metrics("privacy", corpus),
-                           paths.review_page(corpus))
+                           paths.review_page(corpus), found.summary)
     if refusal is not None:
         raise refusal
 

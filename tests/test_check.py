@@ -88,3 +88,16 @@ def test_an_empty_test_split_is_a_problem(tmp_path) -> None:
 def test_f1_halfwidth() -> None:
     assert f1_halfwidth(100) == pytest.approx(1.96 * 0.04)
     assert f1_halfwidth(41) > 0.12 > f1_halfwidth(44)
+
+
+def test_check_warns_when_common_ages_would_dominate_the_raw_phi_leakage(tmp_path) -> None:
+    """The Norwegian-like corpus of issue #28: Age is a third of the distinct multi-token PHI, most
+    of it ages under 90 or common values; check says so, and that the gate's figure leaves them out."""
+    from norwegian_notes import real_notes
+
+    params = _project(tmp_path, real_notes())
+    age = [w for w in check(params).warnings if w.startswith("Age: ")]
+    assert len(age) == 1 and "raw PHI leakage figure (leakage.phi.multi_token_rate)" in age[0]
+    assert "the privacy gate limits the identifying figure, which leaves them out" in age[0]
+    del params["privacy"]["metrics"]["leakage"]  # no leakage measured: nothing to warn about
+    assert not any(w.startswith("Age: ") for w in check(params).warnings)

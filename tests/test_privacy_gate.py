@@ -20,9 +20,11 @@ from synthdeid.privacy.gate import THRESHOLDS, Gate
 from synthdeid.report.datasheet import override_banner
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = {"max_exact_duplicates": 0, "max_longest_run": 100, "max_phi_leakage": None,
-           "max_phi_leakage_multi": 0.25, "override": False}
-MEASURED = {"leakage": {"exact_duplicates": 0, "longest_run": {"max": 12}, "phi": {"rate": 0.3, "multi_token_rate": 0.1}}}
+DEFAULT = {"max_exact_duplicates": 0, "max_longest_run": 100, "max_identifying_phi_leakage": None,
+           "max_identifying_phi_leakage_multi": 0.25, "override": False}
+MEASURED = {"leakage": {"exact_duplicates": 0, "longest_run": {"max": 12},
+                        "phi": {"rate": 0.3, "multi_token_rate": 0.1, "identifying_rate": 0.2,
+                                "identifying_multi_token_rate": 0.05}}}
 
 
 def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None:
@@ -34,7 +36,8 @@ def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None
 
 @pytest.mark.parametrize("summary, figure", [
     ({}, "leakage.exact_duplicates"),  # the metric left out of privacy.metrics
-    ({"leakage": {**MEASURED["leakage"], "phi": {"rate": 0.3}}}, "leakage.phi.multi_token_rate"),
+    ({"leakage": {**MEASURED["leakage"], "phi": {"rate": 0.3, "multi_token_rate": 0.1}}},
+     "leakage.phi.identifying_multi_token_rate"),  # a leakage summary from before the identifying figures
     ({"leakage": {**MEASURED["leakage"], "longest_run": {"max": math.nan}}}, "leakage.longest_run.max"),
     ({"leakage": {**MEASURED["leakage"], "exact_duplicates": "0"}}, "leakage.exact_duplicates"),
 ])
@@ -44,8 +47,12 @@ def test_a_missing_or_non_finite_figure_fails_closed(summary: dict[str, Any], fi
 
 
 @pytest.mark.parametrize("gate, says", [
-    ({**DEFAULT, "max_phi_leakge": 0.1}, r"max_phi_leakge is not a gate key \(did you mean max_phi_leakage\?\)"),
-    ({**DEFAULT, "max_phi_leakage_multi": "1e-1"}, r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)"),
+    ({**DEFAULT, "max_identifying_phi_leakge": 0.1},
+     r"max_identifying_phi_leakge is not a gate key \(did you mean max_identifying_phi_leakage\?\)"),
+    ({**DEFAULT, "max_identifying_phi_leakage_multi": "1e-1"}, r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)"),
+    ({**DEFAULT, "max_phi_leakage_multi": 0.25}, r"max_phi_leakage_multi is now privacy.gate.max_identifying_phi_leakage_multi: "
+     r"the gate limits the share of \*identifying\* real PHI strings"),
+    ({"max_phi_leakage": None, "max_exact_duplicates": 0}, r"max_phi_leakage is now privacy.gate.max_identifying_phi_leakage:"),
     ({**DEFAULT, "max_longest_run": math.nan}, "max_longest_run must be a finite number"),
     ({**DEFAULT, "max_longest_run": -1}, "max_longest_run must be a finite number >= 0"),
     ({**DEFAULT, "max_exact_duplicates": True}, "max_exact_duplicates must be a finite number"),
@@ -63,7 +70,7 @@ def test_a_threshold_needs_its_metric_configured() -> None:
     gate.check_metrics({"rouge": {}, "leakage": {}})
     with pytest.raises(SynthdeidError, match="needs the privacy metric 'leakage'.*add `leakage: {}` to privacy.metrics"):
         gate.check_metrics({"rouge": {}, "bm25": {}})
-    Gate.parse({"max_longest_run": None, "max_exact_duplicates": None, "max_phi_leakage_multi": None,
+    Gate.parse({"max_longest_run": None, "max_exact_duplicates": None, "max_identifying_phi_leakage_multi": None,
                 "override": True}).check_metrics({})  # nothing to measure, published by an explicit override
 
 
@@ -117,6 +124,18 @@ def test_the_stage_fails_copies_and_an_override_warns_and_is_recorded(tmp_path: 
     assert override_banner({"passed": True, "override": False}) == ""
 
 
+def test_the_stage_names_what_drives_a_phi_leakage_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    _workspace(tmp_path, {"leakage": {}}, {"max_identifying_phi_leakage_multi": 0.1}, copies=True)
+    with pytest.raises(SystemExit):
+        _privacy_stage(tmp_path, monkeypatch)
+    err = capsys.readouterr().err
+    assert "max_identifying_phi_leakage_multi = 0.1" in err and "what drives it, by label" in err
+    assert "corpora.x.fresh_surrogates: {labels: [" in err and "4. last: privacy.gate.override: true" in err
+    phi = json.loads((tmp_path / "data/metrics/privacy/x.json").read_text())["leakage"]["phi"]
+    assert phi["identifying_multi_token_rate"] > 0.1 and phi["identifying_rule"].startswith("every real PHI string")
+
+
 def test_a_preset_that_reads_real_data_turns_the_override_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                capsys: pytest.CaptureFixture[str]) -> None:
     from synthdeid.cli import main
@@ -147,6 +166,54 @@ def test_the_verdict_and_the_refusal_come_from_the_gate() -> None:
     assert gate.refusal("x", [], notes, "m.json", "p.html") is None
     overridden = Gate.parse({**DEFAULT, "override": True})
     assert overridden.refusal("x", failures, notes, "m", "p") is None and overridden.verdict(failures)["overridden"]
+
+
+def _norwegian(leaked_names: int) -> dict[str, Any]:
+    """The leakage summary of the Norwegian-like corpus (``norwegian_notes``): common ages in
+    every synthetic note, ``leaked_names`` real names copied verbatim."""
+    from norwegian_notes import real_notes, synthetic_notes, tokenize
+
+    from synthdeid.api import PrivacyInput
+    from synthdeid.plugin_system.manager import registry
+
+    data = PrivacyInput(real_notes(), synthetic_notes(leaked_names), tokenize)
+    return {"leakage": registry("privacy_metric").create("leakage", {}).compute(data).summary}
+
+
+def test_chance_reuse_of_common_ages_passes_the_gate() -> None:
+    """Issue #28: a corpus whose multi-token PHI is mostly ages stopped at the gate on the raw
+    figure (25 of 66 strings, 24 of them ages); the gate limits the identifying figure (3 of 44)."""
+    summary = _norwegian(leaked_names=1)
+    phi = summary["leakage"]["phi"]
+    assert phi["multi_token_rate"] > DEFAULT["max_identifying_phi_leakage_multi"]  # what the gate used to limit
+    gate = Gate.parse(DEFAULT)
+    assert gate.failures(summary) == [] and phi["identifying_multi_token_rate"] == 3 / 44
+    assert gate.refusal("lstm_p", [], [], "m.json", "p.html", summary) is None
+
+
+def test_rare_names_copied_verbatim_fail_with_what_drives_the_figure_and_the_fixes_in_order() -> None:
+    summary = _norwegian(leaked_names=12)
+    gate = Gate.parse(DEFAULT)
+    failures = gate.failures(summary)
+    assert failures == ["share of identifying real multi-token PHI strings reappearing: 0.3181818181818182 > "
+                        "max_identifying_phi_leakage_multi = 0.25"]
+    notes = [{"synthetic_id": "s1", "longest_run": 6, "real_id": "r1"}]
+    message = str(gate.refusal("lstm_p", failures, notes, "m.json", "p.html", summary))
+    assert ("  what drives it, by label (identifying real PHI strings of 2+ tokens reappearing, of all; "
+            "leakage.phi_by_label):\n    Name: 12 of 42: 'ingrid bakken' (in 1 synthetic note), 'ingrid haugen' (in 1 "
+            "synthetic note), 'ingrid johansen' (in 1 synthetic note)\n    Age: 2 of 2: '92 år' (in 1 synthetic note), "
+            "'elleve år' (in 1 synthetic note)\n  identifying: every real PHI string except Age strings") in message
+    fixes = ["1. fresh surrogates for those labels: corpora.lstm_p.fresh_surrogates: {labels: [Name, Age]}",
+             "2. only if a label's values identify no one", "privacy.metrics.leakage: {common_notes: N,",
+             "3. a threshold you can defend in the datasheet: privacy.gate.max_identifying_phi_leakage_multi (now 0.25)",
+             "4. last: privacy.gate.override: true"]
+    at = [message.index(fix) for fix in fixes]
+    assert at == sorted(at) and message.count("override") == 1
+    # a failure that is no PHI leakage keeps the short message, the override its only way out
+    copies = gate.failures({"leakage": {**summary["leakage"], "exact_duplicates": 1}})
+    short = str(gate.refusal("x", copies[:1], notes, "m.json", "p.html", summary))
+    assert "what drives it" not in short and short.endswith("to publish anyway set privacy.gate.override: true "
+                                                             "(and say why in the datasheet)")
 
 
 def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> None:

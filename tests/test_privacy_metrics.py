@@ -193,6 +193,7 @@ def test_phi_leakage_hand_case() -> None:
     ]
     phi = real_phi_strings(real, tokenize)
     assert [(p.text, p.real_count) for p in phi] == [("jan jansen", 1), ("piet", 2), ("utrecht centraal", 1)]
+    assert [p.real_notes for p in phi] == [1, 2, 1]
     result = phi_leakage(phi, [tokenize_text(t, tokenize).tokens for t in syn], min_tokens=2)
     rates = result.rates()
     assert (rates["phi_strings"], rates["leaked"], rates["rate"]) == (3, 2, 2 / 3)
@@ -203,6 +204,83 @@ def test_phi_leakage_hand_case() -> None:
     assert top[0] == {"text": "piet", "labels": ["Name"], "tokens": 1, "synthetic_notes": 1, "real_spans": 2}
     # "jan" inside "januari" is not a token match
     assert phi_leakage(phi, [["januari"]]).rates()["leaked"] == 0
+
+
+def test_the_identifying_rule_leaves_out_young_ages_and_common_quasi_identifiers_never_names() -> None:
+    from synthdeid.privacy.audit import PhiString
+    from synthdeid.privacy.audit.identifying import IdentifyingRule
+
+    def phi(text: str, labels: list[str], notes: int) -> PhiString:
+        return PhiString(tuple(text.split()), text, tuple(labels), notes, notes)
+
+    rule = IdentifyingRule()  # the leakage metric's defaults: Age < 90, common in 3+ notes
+    assert rule.reason(phi("60 år", ["Age"], 1)) == "age"
+    assert rule.reason(phi("46-jarige", ["Age"], 1)) == "age"
+    assert rule.reason(phi("92 år", ["Age"], 9)) is None  # over 89: identifying however common (HIPAA)
+    assert rule.reason(phi("tre år", ["Age"], 3)) == "common"  # no digits: judged by commonness only
+    assert rule.reason(phi("elleve år", ["Age"], 2)) is None
+    assert rule.reason(phi("kari nordmann", ["Name"], 30)) is None  # a direct identifier: never excused
+    assert rule.reason(phi("40", ["Age", "Internal_Location"], 3)) == "common"
+    assert rule.reason(phi("40", ["Age", "Internal_Location"], 2)) is None
+    assert rule.reason(phi("de wit", ["Hospital", "Name"], 9)) is None  # one direct-identifier label is enough
+    assert rule.reason(phi("afdeling 3", ["WARD"], 9)) is None  # a label of its own: not excused unless listed
+    assert IdentifyingRule(common_labels=frozenset({"WARD"})).reason(phi("afdeling 3", ["WARD"], 9)) == "common"
+    off = IdentifyingRule(common_notes=None, age_below=None)
+    assert off.reason(phi("60 år", ["Age"], 9)) is None and off.describe() == "every real PHI string (no exclusion)"
+    assert rule.identifying([phi("60 år", ["Age"], 1), phi("kari nordmann", ["Name"], 1)]).tolist() == [False, True]
+
+
+def _norwegian(leaked_names: int, config: dict | None = None) -> dict:
+    from norwegian_notes import real_notes, synthetic_notes
+    from norwegian_notes import tokenize as nb_tokenize
+
+    from synthdeid.plugin_system.manager import registry
+
+    data = PrivacyInput(real_notes(), synthetic_notes(leaked_names), nb_tokenize)
+    return registry("privacy_metric").create("leakage", config or {}).compute(data).summary
+
+
+def test_common_ages_dominate_the_raw_figure_not_the_identifying_one() -> None:
+    """42 Norwegian-like notes, an age and a name each; the synthetic notes reuse every age (24
+    distinct, most in several notes) and copy one name: the raw multi-token figure is 25/66 = 0.38,
+    the identifying one 3/44 (the name, "92 år" and "elleve år", an age in words in one note)."""
+    leak = _norwegian(leaked_names=1)
+    phi = leak["phi"]
+    assert (phi["multi_token_strings"], phi["multi_token_leaked"], phi["multi_token_rate"]) == (66, 25, 25 / 66)
+    assert (phi["identifying_multi_token_strings"], phi["identifying_multi_token_leaked"]) == (44, 3)
+    assert phi["identifying_multi_token_rate"] == 3 / 44 and phi["identifying_rate"] == 3 / 44
+    assert phi["not_identifying"] == {"age": 19, "common": 3}  # 20 digit ages but "92 år"; tre år, to år, fire måneder
+    assert phi["identifying_rule"] == (
+        "every real PHI string except Age strings whose numbers are all below 90 (HIPAA Safe Harbor) and strings of "
+        "Age, Care_Institute, Date, Hospital, Internal_Location, Organization_Company, Other, Profession found in 3+ "
+        "real notes (common values)")
+    assert leak["phi_by_label"]["Age"] == {
+        "strings": 24, "leaked": 24, "identifying_strings": 2, "identifying_leaked": 2, "multi_token_strings": 24,
+        "multi_token_leaked": 24, "identifying_multi_token_strings": 2, "identifying_multi_token_leaked": 2}
+    assert leak["phi_by_label"]["Name"]["identifying_multi_token_leaked"] == 1
+    assert [t["text"] for t in leak["phi_top_leaked_identifying"]] == ["92 år", "elleve år", "kari nordmann"]
+    assert len(leak["phi_top_leaked"]) == 20  # the raw list as before: every leaked string
+    # without the rule the identifying figures are the raw ones
+    off = _norwegian(1, {"common_notes": None, "age_below": None})["phi"]
+    assert off["identifying_multi_token_rate"] == off["multi_token_rate"] and off["not_identifying"] == {"age": 0, "common": 0}
+    assert _norwegian(1, {"common_notes": 5})["phi"]["not_identifying"] == {"age": 19, "common": 0}
+
+
+def test_leakage_warnings_name_a_label_whose_common_values_dominate() -> None:
+    from norwegian_notes import real_notes
+    from norwegian_notes import tokenize as nb_tokenize
+
+    from synthdeid.privacy.audit.identifying import IdentifyingRule, leakage_warnings
+
+    warnings = leakage_warnings(real_notes(), nb_tokenize)
+    assert len(warnings) == 1 and warnings[0].startswith(
+        "Age: 22 of the 66 distinct PHI strings of 2+ tokens in the training notes (33%) are ages under 90 or "
+        "common Age values (in 3+ notes) that identify no one (e.g. '60 år', 'tre år', '3 måneder')")
+    assert "leaves them out" in warnings[0] and "corpora.NAME.fresh_surrogates: {labels: [Age]}" in warnings[0]
+    off = leakage_warnings(real_notes(), nb_tokenize, IdentifyingRule(None, frozenset(), None))
+    assert len(off) == 1 and "the identifying figure the privacy gate limits counts 22 of them" in off[0]
+    names_only = [Document.create(d.id, d.text, [s for s in d.spans if s.label == "Name"]) for d in real_notes()]
+    assert leakage_warnings(names_only, nb_tokenize) == []
 
 
 def _pairs_corpus() -> tuple[list[Document], list[Document]]:
@@ -301,6 +379,10 @@ def test_plugins_are_registered_and_compute() -> None:
     ("ngram_recall", {"n": "3"}, "'ngram_recall': setting 'n' must be a list"),
     ("leakage", {"rouge_n": 0}, "'leakage': setting 'rouge_n' must be >= 1, got 0"),
     ("leakage", {"top": -1}, "'leakage': setting 'top' must be >= 0, got -1"),
+    ("leakage", {"common_notes": 1}, "'leakage': setting 'common_notes' must be >= 2, got 1; set it to 2 or more"),
+    ("leakage", {"age_below": 0}, "'leakage': setting 'age_below' must be >= 1, got 0"),
+    ("leakage", {"common_labels": "Age"}, "'leakage': common_labels must be a list of labels"),
+    ("leakage", {"common_labels": ["Age", "Name"]}, "'leakage': common_labels lists Name, a direct identifier"),
     ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
     ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
     ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),

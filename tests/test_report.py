@@ -26,7 +26,8 @@ PRIVACY = {
           "high_risk_pairs": {"pairs": 2, "rouge3_recall": {**STATS, "mean": 0.3}},
           "bm25": {"score": {**STATS, "max": 42.0}},
           "leakage": {"exact_duplicates": 1, "longest_run": {**STATS, "max": 31.0},
-                      "phi": {"rate": 0.125, "multi_token_rate": 0.05}},
+                      "phi": {"rate": 0.125, "multi_token_rate": 0.05, "identifying_rate": 0.1,
+                              "identifying_multi_token_rate": 0.02, "identifying_rule": "every real PHI string except X"}},
           "ngram_recall": {"n3": {"recall": 0.2, "phi_recall": 0.01, "shared_ngrams": 20, "real_ngrams": 100},
                            "n10": {"recall": 0.0, "phi_recall": 0.0, "shared_ngrams": 0, "real_ngrams": 90}},
           "gate": {"passed": False, "overridden": False, "failures": ["synthetic notes identical to a real note: 1 > 0"]}},
@@ -59,7 +60,7 @@ def test_privacy_tables_show_table8_leakage_and_gate() -> None:
     assert "| a | rouge3 recall, all notes | 0.100 | 0.090 | 0.000 | 0.500 |" in text
     assert "| a | rouge3 recall, 2 high-risk pairs | 0.300 |" in text
     assert "| a | longest verbatim run (tokens) | 0.100 | 0.090 | 0.000 | 31.000 |" in text
-    assert "| a | 1 | 12.50% | 5.00% | failed |" in text
+    assert "| a | 1 | 12.50% | 5.00% | 2.00% | failed |" in text and "… identifying, 2+ tokens (gated)" in text
     ngram = ngram_recall_table(PRIVACY).splitlines()
     assert ngram[2].startswith("| a | 3 | 20.00% | 1.00% |") and ngram[3].startswith("| a | 10 |")  # numeric order
 
@@ -86,7 +87,9 @@ def test_datasheet_states_recipe_privacy_utility_and_versions() -> None:
                       versions={"torch": "2.13.0"})
     for expected in ['`nucleus` `{"top_p": 0.95}`', '{"seed": 3}', "val_perplexity 7.5", "**Notes:** 5 (2 generated notes dropped",
                      "5 of 25 (20.00%)", "NOT passed (synthetic notes identical", "F1 0.333 ▼", "**torch:** 2.13.0",
-                     "data/reports/review/a.html"]:
+                     "data/reports/review/a.html",
+                     "**Identifying real PHI strings reappearing (the gate's figure):** 0.1 (2+ tokens: 0.02; identifying: "
+                     "every real PHI string except X)"]:
         assert expected in sheet, expected
     bare = datasheet("b", recipe={"kind": "k"}, source={}, lm=None, postprocess={}, privacy=None, utility=None, versions={})
     assert "Not audited" in bare and "Not evaluated" in bare

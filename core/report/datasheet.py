@@ -101,14 +101,16 @@ def datasheet(name: str, *, recipe: Mapping[str, Any], source: Mapping[str, Any]
     out.append("\n## Privacy\n\n")
     if privacy:
         leak, gate = privacy.get("leakage", {}), privacy.get("gate", {})
-        rouge = privacy.get("rouge", {})
+        rouge, phi = privacy.get("rouge", {}), leak.get("phi") or {}
         out.append(_lines(
             [(f"{k.upper()} recall of the best real match", f"mean {_fmt(v['recall']['mean'])}, max {_fmt(v['recall']['max'])}")
              for k, v in sorted(rouge.items()) if isinstance(v, Mapping) and "recall" in v]
             + [("Longest verbatim run", f"{_fmt((leak.get('longest_run') or {}).get('max'))} tokens"),
                ("Exact copies of real notes", _fmt(leak.get("exact_duplicates"))),
-               ("Real PHI strings reappearing", f"{_fmt((leak.get('phi') or {}).get('rate'))} (2+ tokens: "
-                f"{_fmt((leak.get('phi') or {}).get('multi_token_rate'))})"),
+               ("Real PHI strings reappearing", f"{_fmt(phi.get('rate'))} (2+ tokens: {_fmt(phi.get('multi_token_rate'))})"),
+               ("Identifying real PHI strings reappearing (the gate's figure)",
+                f"{_fmt(phi.get('identifying_rate'))} (2+ tokens: {_fmt(phi.get('identifying_multi_token_rate'))}; "
+                f"identifying: {phi['identifying_rule']})" if phi.get("identifying_rule") else None),
                ("Privacy gate", "passed" if gate.get("passed") else
                 f"NOT passed ({'; '.join(gate.get('failures', []))})" + (", published by override" if gate.get("overridden") else "")),
                ]))

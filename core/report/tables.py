@@ -88,9 +88,10 @@ def privacy_table(privacy: Metrics) -> str:
         phi = leak.get("phi", {})
         verdict = "passed" if gate.get("passed") else ("over the gate, published by override" if gate.get("overridden") else "failed")
         verdicts.append([corpus, _num(leak.get("exact_duplicates")), _pct(phi.get("rate")),
-                         _pct(phi.get("multi_token_rate")), verdict])
+                         _pct(phi.get("multi_token_rate")), _pct(phi.get("identifying_multi_token_rate")), verdict])
     return table + "\n" + markdown_table(
-        ["corpus", "exact copies of real notes", "real PHI strings reappearing", "… of 2+ tokens", "privacy gate"], verdicts)
+        ["corpus", "exact copies of real notes", "real PHI strings reappearing", "… of 2+ tokens",
+         "… identifying, 2+ tokens (gated)", "privacy gate"], verdicts)
 
 
 def ngram_recall_table(privacy: Metrics) -> str:

@@ -83,6 +83,8 @@ def check(params: Mapping[str, Any]) -> CheckReport:
     _split_facts(report, parts)
     if parts["train"]:
         _resolve(report, params, parts["train"])
+        from synthdeid.privacy.audit.identifying import check_warnings  # labels dominating the raw PHI leakage
+        report.warnings.extend(check_warnings(params, parts["train"]))
     return report
 
 

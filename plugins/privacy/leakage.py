@@ -3,13 +3,25 @@ ROUGE-n real note, whether it duplicates a real note exactly (whitespace normali
 the real notes' PHI strings it contains. Summary: the share of the real training notes' distinct PHI
 strings (case and whitespace normalised, matched as token sequences anywhere in the synthetic text)
 that reappear, overall and for strings of ``multi_token_min`` tokens or more (Belkadi et al.'s
-re-identification rate), and the ``top`` most frequent leaked strings."""
+re-identification rate), and the ``top`` most frequent leaked strings.
+
+The same two figures over the *identifying* real PHI strings only (``identifying_rate``,
+``identifying_multi_token_rate``) are what the privacy gate limits: a generic value reused by
+chance ("60 år", a weekday, a common profession) is not a memorised identity. The rule
+(``synthdeid.privacy.audit.identifying``) leaves out Age strings whose numbers are all below
+``age_below`` (HIPAA Safe Harbor) and strings of ``common_labels`` found in ``common_notes`` or more
+real notes; names and the other direct identifiers always count. ``phi.identifying_rule`` states
+the rule applied, ``phi.not_identifying`` counts the strings each part of it left out (any length), ``phi_by_label`` breaks the leaked strings down by label and
+``phi_top_leaked_identifying`` lists the identifying multi-token strings leaked most (what drives
+the gate's figure). ``common_notes: null, age_below: null`` makes the identifying figures equal the
+raw ones."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
+from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.plugin_system.config import setting
 from synthdeid.privacy.audit import (
@@ -19,6 +31,14 @@ from synthdeid.privacy.audit import (
     real_phi_strings,
     summary,
     tokenize_documents,
+)
+from synthdeid.privacy.audit.identifying import (
+    AGE_BELOW,
+    COMMON_LABELS,
+    COMMON_NOTES,
+    DIRECT_IDENTIFIERS,
+    IdentifyingRule,
+    leakage_by_label,
 )
 from synthdeid.privacy.audit.leakage import distinct_texts
 
@@ -32,9 +52,36 @@ class LeakageConfig(TokenSettings):
     multi_token_min: int = setting(2, ge=1)
     top: int = setting(20, ge=0)
     """How many leaked PHI strings to list (most frequent first)."""
+    common_notes: int | None = setting(COMMON_NOTES, ge=2)
+    """A PHI string of ``common_labels`` in at least this many distinct real training notes is a
+    common value, left out of the identifying figures (null: no commonness rule). 3: the training
+    notes are pseudonymized with surrogates drawn per note, so a quasi-identifier value in three
+    unrelated notes is a common one (fresh surrogates' ``SHARED_NOTES`` is 3 too); 1 would excuse
+    every string, hence >= 2."""
+    common_labels: tuple[str, ...] = COMMON_LABELS
+    """The labels the commonness rule may excuse: quasi-identifiers whose values many people share.
+    Names, initials, addresses, contact details and identifiers (``DIRECT_IDENTIFIERS``) may not be
+    listed: one patient's notes repeat them; a corpus's own labels only if they are none of those."""
+    age_below: int | None = setting(AGE_BELOW, ge=1)
+    """Age strings whose numbers are all below this are not identifying (HIPAA Safe Harbor keeps
+    ages under 90; null: ages count like any PHI). An Age of this or more always counts."""
 
     def __post_init__(self) -> None:
         self.check("leakage")  # the declared bounds, and lowercase and paragraph_token
+        if not isinstance(self.common_labels, tuple) or not all(
+                isinstance(label, str) and label for label in self.common_labels):
+            raise SynthdeidError(f"privacy metric 'leakage': common_labels must be a list of labels, "
+                                 f"got {self.common_labels!r}")
+        direct = sorted(DIRECT_IDENTIFIERS.intersection(self.common_labels))
+        if direct:
+            raise SynthdeidError(
+                f"privacy metric 'leakage': common_labels lists {', '.join(direct)}, a direct identifier: how many "
+                "notes hold a name says nothing about how many people share it (one patient's notes repeat it), so "
+                "its values always count as identifying; give it fresh surrogates instead "
+                "(corpora.NAME.fresh_surrogates: {labels: [...]})")
+
+    def rule(self) -> IdentifyingRule:
+        return IdentifyingRule(self.common_notes, frozenset(self.common_labels), self.age_below)
 
 
 class LeakageMetric:
@@ -54,6 +101,9 @@ class LeakageMetric:
             syn_docs, data.tokenize, True, c.paragraph_token)
         phi = phi_leakage(real_phi_strings(real_docs, data.tokenize, c.paragraph_token),
                           [t.tokens for t in lower], c.multi_token_min)
+        rule = c.rule()
+        identifying = rule.identifying(phi.phi)
+        excluded = [rule.reason(p) for p in phi.phi]
         rows: list[dict[str, Any]] = []
         runs = []
         for i, doc in enumerate(syn_docs):
@@ -78,7 +128,11 @@ class LeakageMetric:
             "exact_duplicates": n_dup,
             "exact_duplicate_share": n_dup / len(syn_docs) if syn_docs else None,
             "synthetic_distinct_texts": distinct_texts([d.text for d in syn_docs]),
-            "phi": phi.rates(),
+            "phi": {**phi.rates(), **phi.identifying_rates(identifying),
+                    "not_identifying": {"age": excluded.count("age"), "common": excluded.count("common")},
+                    "identifying_rule": rule.describe()},
+            "phi_by_label": leakage_by_label(phi, identifying),
             "phi_top_leaked": phi.top(c.top),
+            "phi_top_leaked_identifying": phi.top(c.top, identifying & phi.multi_token()),
         }
         return PrivacyResult(out, rows)

@@ -1,6 +1,8 @@
 """Verbatim reuse of real notes in synthetic ones: longest common token run, exact duplicates and
 PHI leakage (the share of the real notes' PHI strings that reappear in the synthetic notes;
 Belkadi et al. 2025, section 5.4, report it for PHI of two tokens or more as re-identification rate).
+``PhiLeakage.identifying_rates`` gives the same figures over the identifying strings only (the rule:
+``synthdeid.privacy.audit.identifying``).
 """
 
 from __future__ import annotations
@@ -92,12 +94,14 @@ def distinct_texts(texts: Sequence[str]) -> int:
 @dataclass(frozen=True)
 class PhiString:
     """A distinct PHI string of the real notes: its normalised tokens (the matching key), its text
-    (lowercased, whitespace normalised), its labels and how many spans of the real notes have it."""
+    (lowercased, whitespace normalised), its labels, how many spans of the real notes have it and
+    in how many distinct real notes."""
 
     key: tuple[str, ...]
     text: str
     labels: tuple[str, ...]
     real_count: int
+    real_notes: int = 0
 
 
 def real_phi_strings(docs: Sequence[Document], tokenize: Tokenize, paragraph_token: str | None = PAR
@@ -105,18 +109,22 @@ def real_phi_strings(docs: Sequence[Document], tokenize: Tokenize, paragraph_tok
     """The distinct PHI strings of ``docs`` (case and whitespace normalised, compared as token
     sequences), in order of first appearance."""
     counts: Counter[tuple[str, ...]] = Counter()
+    notes: Counter[tuple[str, ...]] = Counter()
     texts: dict[tuple[str, ...], str] = {}
     labels: dict[tuple[str, ...], set[str]] = {}
     for doc in docs:
+        in_doc: set[tuple[str, ...]] = set()
         for span in doc.spans:
             surface = doc.surface(span)
             key = tuple(tokenize_text(surface, tokenize, True, paragraph_token).tokens)
             if not key:
                 continue
             counts[key] += 1
+            in_doc.add(key)
             texts.setdefault(key, normalise_whitespace(surface).lower())
             labels.setdefault(key, set()).add(span.label)
-    return [PhiString(k, texts[k], tuple(sorted(labels[k])), c) for k, c in counts.items()]
+        notes.update(in_doc)
+    return [PhiString(k, texts[k], tuple(sorted(labels[k])), c, notes[k]) for k, c in counts.items()]
 
 
 @dataclass(frozen=True)
@@ -132,9 +140,13 @@ class PhiLeakage:
     """The same for PHI strings of at least ``min_tokens`` tokens."""
     min_tokens: int
 
+    def multi_token(self) -> np.ndarray:
+        """Per PHI string: whether it has ``min_tokens`` tokens or more."""
+        return np.array([len(p.key) >= self.min_tokens for p in self.phi], dtype=bool)
+
     def rates(self) -> dict[str, float | int | None]:
         leaked = self.notes_with > 0
-        multi = np.array([len(p.key) >= self.min_tokens for p in self.phi], dtype=bool)
+        multi = self.multi_token()
         total, n_multi = len(self.phi), int(multi.sum())
         return {
             "phi_strings": total,
@@ -146,10 +158,27 @@ class PhiLeakage:
             "multi_token_rate": float((leaked & multi).sum() / n_multi) if n_multi else None,
         }
 
-    def top(self, k: int = 20) -> list[dict[str, Any]]:
+    def identifying_rates(self, identifying: np.ndarray) -> dict[str, float | int | None]:
+        """``rates`` over the strings ``identifying`` marks (``IdentifyingRule.identifying``): the
+        figures the privacy gate limits. A corpus with multi-token PHI strings none of which is
+        identifying has rate 0 (nothing identifying to leak); without any, ``None`` as in ``rates``."""
+        leaked = (self.notes_with > 0) & identifying
+        multi = self.multi_token()
+        total, n_multi = int(identifying.sum()), int((identifying & multi).sum())
+        return {
+            "identifying_strings": total,
+            "identifying_leaked": int(leaked.sum()),
+            "identifying_rate": float(leaked.sum() / total) if total else (0.0 if self.phi else None),
+            "identifying_multi_token_strings": n_multi,
+            "identifying_multi_token_leaked": int((leaked & multi).sum()),
+            "identifying_multi_token_rate": float((leaked & multi).sum() / n_multi) if n_multi else (
+                0.0 if multi.any() else None),
+        }
+
+    def top(self, k: int = 20, among: np.ndarray | None = None) -> list[dict[str, Any]]:
         """The ``k`` leaked strings found in the most synthetic notes (then most frequent in the
-        real notes, then alphabetical)."""
-        found = [i for i in range(len(self.phi)) if self.notes_with[i] > 0]
+        real notes, then alphabetical); ``among``: of the strings it marks only."""
+        found = [i for i in range(len(self.phi)) if self.notes_with[i] > 0 and (among is None or among[i])]
         found.sort(key=lambda i: (-int(self.notes_with[i]), -self.phi[i].real_count, self.phi[i].text))
         return [{"text": self.phi[i].text, "labels": list(self.phi[i].labels), "tokens": len(self.phi[i].key),
                  "synthetic_notes": int(self.notes_with[i]), "real_spans": self.phi[i].real_count}
