@@ -13,7 +13,6 @@ whose tokenizer the tagger was trained with (the same pack as the study's, norma
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.api import RecallTunable, RegisterAnnotator
 from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
+from synthdeid.model_files import read_json
 from synthdeid.tagging.runtime import CONFIG_FILE as META_FILE
 
 
@@ -46,12 +46,8 @@ def tagger_plugin(model_dir: Path) -> str:
     if not meta_path.exists():
         raise SynthdeidError(f"annotator 'tagger': {model_dir} holds no trained tagger ({META_FILE} is missing); "
                              "point `annotate.config.model` at a directory a tagger wrote, e.g. data/taggers/real")
-    try:
-        name = json.loads(meta_path.read_text(encoding="utf-8"))["tagger"]
-    except (ValueError, KeyError, TypeError):
-        raise SynthdeidError(f"annotator 'tagger': {meta_path} does not name its tagger plugin "
-                             "(a 'tagger' key); retrain the tagger with this version of synthdeid") from None
-    return str(name)
+    return read_json(meta_path, "retrain the tagger with this version of synthdeid (its 'tagger' key names "
+                     "the plugin), or copy the folder again", lambda meta: str(meta["tagger"]))
 
 
 class TaggerAnnotator:

@@ -93,6 +93,12 @@ def test_read_word2vec_text_and_binary(tmp_path: Path) -> None:
     assert words2 == words and (vecs2 == vecs).all()
 
 
+def test_gensim_files_are_pickles_and_not_read(tmp_path: Path) -> None:
+    (tmp_path / "v.kv").write_bytes(b"\x80\x04N.")  # a pickle, as gensim's KeyedVectors.save writes
+    with pytest.raises(SynthdeidError, match="(?s)pickles.*save_word2vec_format"):
+        read_vectors(tmp_path / "v.kv")
+
+
 # ---- the tagger -------------------------------------------------------------------------------
 
 def test_unknown_setting_lists_valid_ones() -> None:
@@ -146,7 +152,7 @@ def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) ->
     assert loaded.model.embeddings.get_names() == trained["tagger"].trained.model.embeddings.get_names()
     assert loaded.predict(docs) == before
     assert (trained["out"] / "tagger.json").exists()
-    assert {p.name for p in trained["out"].iterdir()} <= {"tagger.json", "best-model.pt", "final-model.pt"}
+    assert {p.name for p in trained["out"].iterdir()} == {"tagger.json", "model.safetensors", "embeddings.json"}
 
 
 def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any], tmp_path: Path) -> None:

@@ -199,7 +199,7 @@ def test_no_spans_in_training_is_a_clear_error(tmp_path: Path) -> None:
 
 def test_loading_a_folder_without_weights_names_the_fix(trained: dict[str, Any], tmp_path: Path) -> None:
     (tmp_path / "tagger.json").write_bytes((trained["out"] / "tagger.json").read_bytes())
-    with pytest.raises(SynthdeidError, match="model.safetensors, vocab.json; retrain"):
+    with pytest.raises(SynthdeidError, match="has no model.safetensors, vocab.json\n  fix: retrain"):
         create({}).load(tmp_path, default_tokenize)
 
 

@@ -21,6 +21,7 @@ from synthdeid.errors import InputError
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.pseudonymize import pseudonymize, substitute
 from synthdeid.plugin_system.manager import registry
+from synthdeid.model_files import trusting_pickles
 
 MODES = ("annotate", "surrogate", "redact")
 
@@ -44,10 +45,13 @@ class DeidCounts:
 
 
 def load_annotator(model: str | Path | None, annotator: str | None, language: str,
-                   config: Mapping[str, Any] | None = None, min_confidence: float | None = None) -> Annotator:
+                   config: Mapping[str, Any] | None = None, min_confidence: float | None = None,
+                   trust_model: bool = False) -> Annotator:
     """The ``tagger`` annotator over the tagger directory ``model`` (recall-biased with
     ``min_confidence``), or the annotator plugin named ``annotator`` (with ``config``); exactly
-    one of the two."""
+    one of the two. A tagger folder is read as data (safetensors, JSON): one holding only a
+    pickle (a flair ``best-model.pt`` of an older version) is refused, unless ``trust_model``
+    (``--trust-model``): unpickling runs whatever code the file holds."""
     if (model is None) == (annotator is None):
         raise InputError("name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
                          fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce")
@@ -55,8 +59,9 @@ def load_annotator(model: str | Path | None, annotator: str | None, language: st
         if not Path(model).is_dir():
             raise InputError("no such tagger directory", path=model,
                              fix="name a folder a tagger stage wrote, e.g. data/taggers/real")
-        return registry("annotator").create("tagger", {"model": str(model), "language": language,
-                                                       "min_confidence": min_confidence})
+        with trusting_pickles(trust_model):
+            return registry("annotator").create("tagger", {"model": str(model), "language": language,
+                                                           "min_confidence": min_confidence})
     if min_confidence is not None:
         raise InputError("--min-confidence needs a trained tagger's probabilities", fix="use it with --model")
     return registry("annotator").create(annotator, dict(config or {}))
@@ -95,11 +100,9 @@ def deidentify(docs: Iterable[Document], annotator: Annotator, mode: str, pack: 
 
 
 def input_format(path: str | Path) -> str:
-    """The format of an input: a folder without any ``.ann`` file holds plain notes (``text``)."""
-    p = Path(path)
-    if p.is_dir() and not any(p.rglob("*.ann")):
-        return "text"
-    return guess_format(p)
+    """The format of an input: a folder that is no BRAT, i2b2 or xml_inline corpus holds plain
+    notes (``text``)."""
+    return guess_format(path, folder="text")
 
 
 def write_output(docs: Iterable[Document], path: str | Path, fmt: str | None, mode: str) -> int:

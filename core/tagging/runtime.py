@@ -1,10 +1,8 @@
-"""Helpers shared by the tagger plugins: the
-resolved config written next to the model (and read back), quiet library logging, torch threads and seeds."""
+"""Helpers shared by the tagger plugins: the resolved config written next to the model (and read back), quiet library logging, torch threads and seeds."""
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import random
 from collections.abc import Iterator
@@ -12,13 +10,16 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from synthdeid import SynthdeidError
 from synthdeid.corpus.accounting import write_json
+from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.plugin_system.config import current_names
+
+from synthdeid.model_files import read_json
 
 C = TypeVar("C")
 
 CONFIG_FILE = "tagger.json"
+RETRAIN = "retrain the tagger with this version of synthdeid (dvc repro the train_tagger stage), or copy the folder again"
 
 
 def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
@@ -27,21 +28,30 @@ def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
+    """``tagger.json`` of ``out_dir``, which must name ``plugin`` and hold its ``config``."""
     path = Path(out_dir) / CONFIG_FILE
     if not path.exists():
-        raise SynthdeidError(f"{out_dir} holds no trained {plugin!r} tagger ({CONFIG_FILE} is "
-                             "missing); train it first (dvc repro the train_tagger stage)")
-    meta = json.loads(path.read_text(encoding="utf-8"))
+        raise InputError(f"holds no trained {plugin!r} tagger ({CONFIG_FILE} is missing)", path=out_dir,
+                         fix="train it first (dvc repro the train_tagger stage)")
+    meta: dict[str, Any] = read_json(path, RETRAIN)
     if meta.get("tagger") != plugin:
-        raise SynthdeidError(f"{out_dir} holds a {meta.get('tagger')!r} tagger, not {plugin!r}")
+        raise InputError(f"holds a {meta.get('tagger')!r} tagger, not {plugin!r}", path=path, fix=RETRAIN)
+    if not isinstance(meta.get("config"), dict):
+        raise InputError("lacks the key 'config' (the tagger's settings)", path=path, fix=RETRAIN)
     return meta
 
 
-def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, **missing: Any) -> C:
+def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Path | None = None,
+                 **missing: Any) -> C:
     """The config saved in ``tagger.json`` (``meta`` from ``read_meta``); settings saved under a
     former name by an earlier version are mapped silently (the user cannot edit a trained model),
-    and ``missing`` gives values for settings saved before they existed."""
-    return cls(**{**missing, **current_names(cls, meta["config"], f"tagger {plugin!r}", warn=False)})
+    and ``missing`` gives values for settings saved before they existed. A config this version
+    cannot use is an ``InputError`` naming ``out_dir``'s ``tagger.json``."""
+    try:
+        return cls(**{**missing, **current_names(cls, meta["config"], f"tagger {plugin!r}", warn=False)})
+    except (SynthdeidError, TypeError, ValueError) as e:
+        where = CONFIG_FILE if out_dir is None else Path(out_dir) / CONFIG_FILE
+        raise InputError(f"holds settings this version cannot use ({e})", path=where, fix=RETRAIN) from None
 
 
 @contextmanager

@@ -26,6 +26,10 @@ NO_MODEL = (
     "plus `AutoTokenizer.from_pretrained(id).save_pretrained(dir)`, and copy the folder here. "
     "Without a pretrained model use the gpt2 or lstm generator."
 )
+MODEL_FIX = ("save the model and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
+             "weights (pytorch_model.bin) where you trust them: AutoModelForCausalLM.from_pretrained(dir)"
+             ".save_pretrained(dir)")
+RETRAIN = "retrain the generator (dvc repro its train_lm stage), or copy the folder again"
 DTYPE_NAMES = ("float32", "bfloat16", "float16")
 """The ``dtype`` settings besides ``auto``: names of torch dtypes."""
 

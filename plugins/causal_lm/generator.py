@@ -29,8 +29,9 @@ from synthdeid.generation.hf_lm.common import (
     fingerprint,
     set_threads,
 )
+from synthdeid.model_files import safetensors_folder, tokenizer_from
 
-from .config import NAME, CausalLMSettings
+from .config import MODEL_FIX, NAME, RETRAIN, CausalLMSettings
 from .lora import add_token_rows, load_base, peft_model
 from .vllm_backend import VLLMCausalLM, import_vllm
 
@@ -48,7 +49,7 @@ class CausalLMGenerator:
 
         cfg = self.config
         cfg = dataclasses.replace(cfg, seed=data.seed if cfg.seed is None else cfg.seed)
-        tok = AutoTokenizer.from_pretrained(cfg.model)
+        tok = tokenizer_from(AutoTokenizer.from_pretrained, str(cfg.model), MODEL_FIX)
         n_old = len(tok)
         new_ids = add_special_tokens(tok, data.special_tokens)
         base = load_base(cfg)
@@ -92,7 +93,8 @@ class CausalLMGenerator:
         meta = read_meta(out_dir, NAME)
         cfg = self.config  # the load-time settings (model folder, dtype, device, merge, threads)
         set_threads(cfg.threads)
-        tok = AutoTokenizer.from_pretrained(out_dir / "adapter")
+        tok = tokenizer_from(AutoTokenizer.from_pretrained, out_dir / "adapter", RETRAIN)
+        safetensors_folder(out_dir / "adapter", RETRAIN)  # peft would unpickle an adapter_model.bin
         base = load_base(cfg)
         add_token_rows(base, meta["new_token_ids"], meta["n_old_tokens"], len(tok))
         model = PeftModel.from_pretrained(base, out_dir / "adapter")

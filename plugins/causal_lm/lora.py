@@ -7,7 +7,9 @@ from typing import Any
 
 import torch
 
-from .config import CausalLMSettings
+from synthdeid.model_files import from_pretrained
+
+from .config import MODEL_FIX, CausalLMSettings
 
 
 def load_base(cfg: CausalLMSettings) -> Any:
@@ -22,7 +24,7 @@ def load_base(cfg: CausalLMSettings) -> Any:
             load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,
             bnb_4bit_compute_dtype=torch.bfloat16)
         kwargs["device_map"] = {"": cfg.torch_device().index or 0}
-    model = AutoModelForCausalLM.from_pretrained(cfg.model, **kwargs)
+    model = from_pretrained(AutoModelForCausalLM.from_pretrained, str(cfg.model), MODEL_FIX, **kwargs)
     if not cfg.load_in_4bit:
         model.to(cfg.torch_device())
     return model

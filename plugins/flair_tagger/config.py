@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from synthdeid.plugin_system.config import check_bounds, setting
 
 NAME = "flair_bilstm_crf"
+LABEL_TYPE = "ner"
+"""The flair label type of the PHI spans."""
 
 
 @dataclass(frozen=True)
@@ -33,8 +35,8 @@ class FlairTaggerConfig:
     word_min_freq: int = setting(2, ge=1)
     """Words seen fewer times in training share the unknown-word vector (which thereby learns)."""
     word_embeddings: str | None = None
-    """A local word-vector file (word2vec .txt/.vec/.bin; gensim .kv/.gensim needs gensim),
-    stacked with the others and kept fixed."""
+    """A local word2vec file (.txt/.vec/.bin), stacked with the others and kept fixed (gensim's
+    own files are pickles, not read: convert them with ``save_word2vec_format``)."""
     learning_rate: float = setting(0.1, gt=0)
     batch_size: int = setting(32, ge=1, renamed_from="mini_batch_size")
     """Sentences per update (flair's ``mini_batch_size``)."""

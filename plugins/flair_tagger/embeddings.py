@@ -1,10 +1,13 @@
-"""flair embeddings that need no download, and the repair of stacked embeddings after loading.
+"""flair embeddings that need no download, described in JSON and rebuilt from it (``storage``),
+and the repair of stacked embeddings loaded from a flair pickle.
 
 flair 0.15.1 saves a ``StackedEmbeddings`` without the ``"0-"``, ``"1-"`` prefixes it gives its
 members' names, except for members that store their name (``CharacterEmbeddings``,
 ``WordEmbeddings``); tokens concatenate their vectors in the sorted order of those names, so a
 reloaded one-hot + character stack is fed to the LSTM in the wrong order (0.0 F1 on a real
-corpus). ``restore_names`` puts the names saved at training time back.
+corpus). ``describe`` records each member's name with its vocabulary and sizes, and ``rebuild``
+gives the members those names again; ``restore_names`` puts the names saved at training time back
+on a stack flair unpickled.
 """
 
 from __future__ import annotations
@@ -17,13 +20,13 @@ from typing import Any
 import numpy as np
 import torch
 
-from synthdeid import SynthdeidError
+from synthdeid import InputError, SynthdeidError
 from synthdeid.tagging.runtime import quiet
 
 from .config import FlairTaggerConfig
 
 
-def _dictionary(items: Iterable[str], add_unk: bool = True) -> Any:
+def dictionary(items: Iterable[str], add_unk: bool = True) -> Any:
     from flair.data import Dictionary
 
     d = Dictionary(add_unk=add_unk)
@@ -45,11 +48,11 @@ def build_embeddings(config: FlairTaggerConfig, train_tokens: Sequence[Sequence[
         counts = Counter(t for sent in train_tokens for t in sent)
         vocab = [w for w, n in counts.most_common() if n >= config.word_min_freq]
         with quiet("flair"):  # OneHotEmbeddings logs the whole vocabulary
-            members.append(OneHotEmbeddings(_dictionary(vocab), field="text",
+            members.append(OneHotEmbeddings(dictionary(vocab), field="text",
                                             embedding_length=config.word_embedding_dim))
     if config.use_characters:
         chars = sorted({c for sent in train_tokens for t in sent for c in t})
-        members.append(CharacterEmbeddings(path_to_char_dict=_dictionary(chars),
+        members.append(CharacterEmbeddings(path_to_char_dict=dictionary(chars),
                                            char_embedding_dim=config.char_embedding_dim,
                                            hidden_size_char=config.char_hidden_size))
     if config.word_embeddings:
@@ -59,6 +62,60 @@ def build_embeddings(config: FlairTaggerConfig, train_tokens: Sequence[Sequence[
 
 def embedding_names(stack: Any) -> list[str]:
     return [e.name for e in stack.embeddings]
+
+
+def describe(stack: Any) -> list[dict[str, Any]]:
+    """What ``rebuild`` needs of each member of a stack ``build_embeddings`` made (JSON)."""
+    from flair.embeddings import CharacterEmbeddings, OneHotEmbeddings, WordEmbeddings
+
+    out: list[dict[str, Any]] = []
+    for e in stack.embeddings:
+        if isinstance(e, OneHotEmbeddings):
+            out.append({"kind": "one_hot", "name": e.name, "field": e.field, "embedding_length": e.embedding_length,
+                        "vocab": e.vocab_dictionary.get_items()})
+        elif isinstance(e, CharacterEmbeddings):
+            out.append({"kind": "characters", "name": e.name, "chars": e.char_dictionary.get_items(),
+                        "char_embedding_dim": e.char_embedding_dim, "hidden_size_char": e.hidden_size_char})
+        elif isinstance(e, WordEmbeddings):
+            out.append({"kind": "word_vectors", "name": e.name, "embedding_length": e.embedding_length,
+                        "words": sorted(e.vocab, key=e.vocab.__getitem__)})
+        else:
+            raise SynthdeidError(f"cannot save flair {type(e).__name__} embeddings")
+    return out
+
+
+def _saved_dictionary(items: Sequence[str]) -> Any:
+    d = dictionary(items)  # the "<unk>" saved first is the one the dictionary starts with
+    if d.get_items() != list(items):
+        raise ValueError("a saved vocabulary is not a flair dictionary's (duplicates, or <unk> not first)")
+    return d
+
+
+def rebuild(specs: Sequence[dict[str, Any]]) -> Any:
+    """The stack ``describe`` described, its members named as in training (untrained weights)."""
+    from flair.embeddings import CharacterEmbeddings, OneHotEmbeddings, StackedEmbeddings, WordEmbeddings
+
+    members: list[Any] = []
+    for spec in specs:
+        kind = spec["kind"]
+        if kind == "one_hot":
+            with quiet("flair"):
+                emb = OneHotEmbeddings(_saved_dictionary(spec["vocab"]), field=str(spec["field"]),
+                                       embedding_length=int(spec["embedding_length"]))
+        elif kind == "characters":
+            emb = CharacterEmbeddings(path_to_char_dict=_saved_dictionary(spec["chars"]),
+                                      char_embedding_dim=int(spec["char_embedding_dim"]),
+                                      hidden_size_char=int(spec["hidden_size_char"]))
+        elif kind == "word_vectors":
+            vocab = {str(w): i for i, w in enumerate(spec["words"])}
+            emb = WordEmbeddings(None, vocab=vocab, embedding_length=int(spec["embedding_length"]), name="vectors")
+        else:
+            raise ValueError(f"unknown embedding kind {kind!r}")
+        emb.name = str(spec["name"])
+        members.append(emb)
+    if not members:
+        raise ValueError("no embeddings")
+    return StackedEmbeddings(members, overwrite_names=False)
 
 
 def restore_names(stack: Any, names: Sequence[str] | None) -> None:
@@ -78,21 +135,18 @@ def restore_names(stack: Any, names: Sequence[str] | None) -> None:
 
 def read_vectors(path: Path) -> tuple[list[str], np.ndarray]:
     """Words and vectors of a word2vec file: text (``.txt``/``.vec``, header optional) or binary
-    (``.bin``); any other suffix is read with gensim's ``KeyedVectors.load``."""
+    (``.bin``). gensim's own files are pickles (they can run code when loaded): not read."""
     if not path.exists():
-        raise SynthdeidError(f"word_embeddings file {path} does not exist; give the path of a "
-                             "local word2vec (.txt/.vec/.bin) or gensim KeyedVectors file")
+        raise InputError("word_embeddings file does not exist", path=path,
+                         fix="give the path of a local word2vec file (.txt/.vec/.bin)")
     if path.suffix == ".bin":
         return _read_binary(path)
     if path.suffix in (".txt", ".vec"):
         return _read_text(path)
-    try:
-        from gensim.models import KeyedVectors
-    except ImportError:
-        raise SynthdeidError(f"reading {path} needs gensim (pip install gensim), or convert "
-                             "the vectors to word2vec text format (.txt/.vec)") from None
-    kv = KeyedVectors.load(str(path))
-    return list(kv.index_to_key), np.asarray(kv.vectors, dtype=np.float32)
+    raise InputError("is not a word2vec file (.txt/.vec/.bin); gensim's files are pickles, which run the code "
+                     "they hold when loaded, and are not read", path=path,
+                     fix="convert it where you trust it: gensim's KeyedVectors.load(path)"
+                     ".save_word2vec_format('vectors.bin', binary=True)")
 
 
 def _read_text(path: Path) -> tuple[list[str], np.ndarray]:

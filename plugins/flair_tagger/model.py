@@ -1,6 +1,6 @@
 """The ``flair_bilstm_crf`` tagger: flair's ``SequenceTagger`` (BiLSTM-CRF) trained on the lines
 of the notes, cut into windows of at most ``max_tokens`` tokens, with character offsets kept so
-predictions map back to exact document spans."""
+predictions map back to exact document spans. Saved and loaded without pickles (``storage``)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from synthdeid import SynthdeidError
 from synthdeid.corpus.records import Document, Span
+from synthdeid.errors import InputError
 from synthdeid.progress import interactive
 from synthdeid.tagging import words as W
 from synthdeid.tagging.runtime import (
+    CONFIG_FILE,
+    RETRAIN,
     quiet,
     read_meta,
     saved_config,
@@ -27,12 +29,10 @@ from synthdeid.tagging.runtime import (
     write_meta,
 )
 
-from .config import FlairTaggerConfig
-from .embeddings import build_embeddings, embedding_names, restore_names
+from .config import LABEL_TYPE, FlairTaggerConfig
+from .embeddings import build_embeddings, embedding_names
 
 NAME = "flair_bilstm_crf"
-LABEL_TYPE = "ner"
-MODEL_FILES = ("best-model.pt", "final-model.pt")
 
 
 def private_cache_dir() -> Path:
@@ -45,9 +45,7 @@ def private_cache_dir() -> Path:
 
 
 def _import_flair() -> Any:
-    """Import flair with its cache in a private folder (nothing is downloaded). flair saves and
-    loads its models as pickles (flair unpickles them in full): load only flair models you
-    trained; the default tagger (``torch_bilstm_crf``) stores safetensors."""
+    """Import flair with its cache in a private folder (nothing is downloaded)."""
     os.environ.setdefault("FLAIR_CACHE_ROOT", str(private_cache_dir()))
     import flair
 
@@ -140,14 +138,13 @@ class FlairTagger:
     def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
               tokenize: W.Tokenize) -> dict[str, Any]:
         flair = _import_flair()
-        from flair.data import Corpus, Dictionary
+        from flair.data import Corpus
         from flair.datasets import FlairDatapointDataset
-        from flair.models import SequenceTagger
-        from flair.trainers import ModelTrainer
         from flair.trainers.plugins import MetricHistoryPlugin
 
         from .crf_loss import use_fast_loss
         from .sampler import bucket_sampler
+        from .storage import FILES, SafeTrainer, new_tagger, save
 
         cfg = self.config
         out_dir = Path(out_dir)
@@ -161,33 +158,23 @@ class FlairTagger:
             corpus = Corpus(train=FlairDatapointDataset([s for s, _ in train_windows]),
                             dev=FlairDatapointDataset([s for s, _ in dev_windows]) if dev_windows else None,
                             test=None, sample_missing_splits=False)
-            tag_dictionary = Dictionary(add_unk=False)
-            for label in labels:
-                tag_dictionary.add_item(label)
-            tag_dictionary.span_labels = True
             embeddings = build_embeddings(cfg, [[t.text for t in s] for s, _ in train_windows])
-            model = SequenceTagger(embeddings=embeddings, tag_dictionary=tag_dictionary, tag_type=LABEL_TYPE,
-                                   hidden_size=cfg.hidden_size, use_crf=True, dropout=cfg.dropout,
-                                   word_dropout=cfg.word_dropout, locked_dropout=cfg.locked_dropout)
+            model = new_tagger(embeddings, labels, cfg)
             use_fast_loss(model)
             out_dir.mkdir(parents=True, exist_ok=True)
-            for f in MODEL_FILES:
+            for f in FILES:  # no model of an earlier run stays if this one fails
                 (out_dir / f).unlink(missing_ok=True)
-            work = out_dir / ".flair-training"  # a fixed name: flair records it in the model card
+            work = out_dir / ".flair-training"  # its best epoch's weights, as safetensors
             shutil.rmtree(work, ignore_errors=True)
             try:
-                result = ModelTrainer(model, corpus).train(
+                result = SafeTrainer(model, corpus).train(
                     work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.batch_size,
                     max_epochs=cfg.max_epochs, patience=cfg.anneal_patience,
                     embeddings_storage_mode=cfg.embeddings_storage_mode, save_final_model=False,
                     create_file_logs=False, create_loss_file=False,
                     sampler=bucket_sampler(cfg.batch_size, cfg.seed),
                     plugins=[MetricHistoryPlugin()])
-                best = work / "best-model.pt"
-                if best.exists():  # the trainer has loaded its weights into `model`
-                    shutil.move(best, out_dir / "best-model.pt")
-                else:
-                    model.save(out_dir / "final-model.pt")
+                save(model, out_dir)  # the trainer has loaded the best epoch's weights into `model`
             finally:
                 shutil.rmtree(work, ignore_errors=True)
         seconds = time.perf_counter() - started
@@ -210,16 +197,17 @@ class FlairTagger:
         return metrics
 
     def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedFlairTagger:
+        """The tagger in ``out_dir`` (``storage.load``: no pickle unless trusted)."""
         _import_flair()
-        from flair.models import SequenceTagger
+        from .storage import load
 
         out_dir = Path(out_dir)
         meta = read_meta(out_dir, NAME)
-        path = next((out_dir / f for f in MODEL_FILES if (out_dir / f).exists()), None)
-        if path is None:
-            raise SynthdeidError(f"{out_dir} has no {' or '.join(MODEL_FILES)}; retrain the tagger")
+        config = saved_config(FlairTaggerConfig, meta, NAME, out_dir=out_dir)
+        labels = meta.get("labels")
+        if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
+            raise InputError("lacks the key 'labels' (a list of the labels the tagger predicts)",
+                             path=out_dir / CONFIG_FILE, fix=RETRAIN)
         with _flair_quiet():
-            model = SequenceTagger.load(path)
-        restore_names(model.embeddings, meta.get("embedding_names"))
-        config = saved_config(FlairTaggerConfig, meta, NAME)
-        return TrainedFlairTagger(model, meta["labels"], config, tokenize)
+            model = load(out_dir, labels, config, meta.get("embedding_names"))
+        return TrainedFlairTagger(model, labels, config, tokenize)

@@ -32,12 +32,16 @@ from synthdeid.generation.hf_lm.common import (
     set_threads,
 )
 from synthdeid.generation.hf_lm.dp_loop import note_samples, train_dp
+from synthdeid.model_files import from_pretrained, tokenizer_from
 
 from .config import NAME, GPT2Settings
 from .unfreezing import unfreezing_stages
 from .vocab_transfer import transfer_embeddings
 
 DEFAULT_VOCAB = 8000
+PRETRAINED_FIX = ("save the pretrained GPT-2 with save_pretrained() (safetensors weights); convert pickled weights "
+                  "(pytorch_model.bin) where you trust them: GPT2LMHeadModel.from_pretrained(dir).save_pretrained(dir)")
+RETRAIN = "retrain the generator (dvc repro its train_lm stage), or copy the folder again"
 
 
 class GPT2Generator:
@@ -73,8 +77,8 @@ class GPT2Generator:
                 resid_pdrop=c.dropout, embd_pdrop=c.dropout, attn_pdrop=c.dropout,
                 bos_token_id=eod, eos_token_id=eod, pad_token_id=eod))
             return model, tok, cfg, {}
-        old_tok = AutoTokenizer.from_pretrained(c.pretrained)
-        model = GPT2LMHeadModel.from_pretrained(c.pretrained)
+        old_tok = tokenizer_from(AutoTokenizer.from_pretrained, c.pretrained, PRETRAINED_FIX)
+        model = from_pretrained(GPT2LMHeadModel.from_pretrained, c.pretrained, PRETRAINED_FIX)
         m = model.config
         cfg = dataclasses.replace(self.resolved(data, len(old_tok), m.n_positions), layers=m.n_layer,
                                   n_embd=m.n_embd, n_head=m.n_head, n_positions=m.n_positions)
@@ -131,8 +135,9 @@ class GPT2Generator:
         out_dir = Path(out_dir)
         meta = read_meta(out_dir, NAME)
         set_threads(self.config.threads)
-        model = GPT2LMHeadModel.from_pretrained(out_dir / "model").to(torch_device(self.config.device))
-        tok = PreTrainedTokenizerFast.from_pretrained(out_dir / "model")
+        model = from_pretrained(GPT2LMHeadModel.from_pretrained, out_dir / "model", RETRAIN)
+        model.to(torch_device(self.config.device))
+        tok = tokenizer_from(PreTrainedTokenizerFast.from_pretrained, out_dir / "model", RETRAIN)
         return HFCausalLM(model, InlineCodec(tok, meta["special_tokens"]))
 
 

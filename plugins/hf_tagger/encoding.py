@@ -12,6 +12,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.tagging import words as W
+from synthdeid.model_files import tokenizer_from
 
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -64,19 +65,19 @@ def train_wordpiece(texts: Iterable[str], vocab_size: int, model_max_length: int
                                    model_max_length=model_max_length)
 
 
-def load_tokenizer(path: Path) -> Any:
+def load_tokenizer(path: Path, fix: str = "save the tokenizer with save_pretrained() into the folder") -> Any:
     """A fast tokenizer from a local directory that accepts pre-split words (byte-level BPE
-    tokenizers are reloaded with ``add_prefix_space=True``)."""
+    tokenizers are reloaded with ``add_prefix_space=True``); no code from the folder runs."""
     from transformers import AutoTokenizer
 
-    tok = AutoTokenizer.from_pretrained(str(path), local_files_only=True)
+    tok = tokenizer_from(AutoTokenizer.from_pretrained, path, fix)
     if not tok.is_fast:
         raise SynthdeidError(f"the tokenizer in {path} is not a fast tokenizer; word alignment "
                              "needs one (save it with a tokenizer.json)")
     try:
         tok(["a", "b"], is_split_into_words=True)
     except (ValueError, AssertionError):
-        tok = AutoTokenizer.from_pretrained(str(path), local_files_only=True, add_prefix_space=True)
+        tok = tokenizer_from(AutoTokenizer.from_pretrained, path, fix, add_prefix_space=True)
     if tok.pad_token is None:
         tok.pad_token = tok.eos_token or tok.unk_token
     return tok

@@ -11,11 +11,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from synthdeid import SynthdeidError
+from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.records import Document, Span
 from synthdeid.generation.distributed import torch_device
 from synthdeid.tagging import words as W
+from synthdeid.model_files import from_pretrained
 from synthdeid.tagging.runtime import (
+    RETRAIN,
     quiet,
     read_meta,
     saved_config,
@@ -31,6 +33,8 @@ from .train_loop import train_model
 
 NAME = "hf_token_classification"
 MODEL_DIR = "model"
+USER_FIX = ("save the encoder and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
+            "weights (pytorch_model.bin) where you trust them: from_pretrained(dir).save_pretrained(dir)")
 
 
 @contextmanager
@@ -100,10 +104,10 @@ class HFTagger:
         label2id = {v: k for k, v in id2label.items()}
         if cfg.model:
             path = _local_dir(cfg.model, "model")
-            tokenizer = load_tokenizer(_local_dir(cfg.tokenizer, "tokenizer") if cfg.tokenizer else path)
-            model = AutoModelForTokenClassification.from_pretrained(
-                str(path), num_labels=len(tag_labels), id2label=id2label, label2id=label2id,
-                ignore_mismatched_sizes=True, local_files_only=True)
+            tokenizer = load_tokenizer(_local_dir(cfg.tokenizer, "tokenizer") if cfg.tokenizer else path, USER_FIX)
+            model = from_pretrained(AutoModelForTokenClassification.from_pretrained, path, USER_FIX,
+                                    num_labels=len(tag_labels), id2label=id2label, label2id=label2id,
+                                    ignore_mismatched_sizes=True)
             return model, tokenizer
         texts = (" ".join(d.text[a:b] for a, b in win)
                  for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0])
@@ -166,17 +170,18 @@ class HFTagger:
                             if k.startswith("dev_")}} if dev else {})}
 
     def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedHFTagger:
+        """The tagger in ``out_dir``: safetensors weights and JSON only, no code from the folder."""
         from transformers import AutoModelForTokenClassification
 
         out_dir = Path(out_dir)
         meta = read_meta(out_dir, NAME)
         path = out_dir / MODEL_DIR
         if not (path / "config.json").exists():
-            raise SynthdeidError(f"{path} holds no saved model; retrain the tagger")
-        config = saved_config(HFTaggerConfig, meta, NAME)
+            raise InputError("holds no saved model (config.json)", path=path, fix=RETRAIN)
+        config = saved_config(HFTaggerConfig, meta, NAME, out_dir=out_dir)
         with _offline():
-            model = AutoModelForTokenClassification.from_pretrained(str(path), local_files_only=True)
-            tokenizer = load_tokenizer(path)
+            model = from_pretrained(AutoModelForTokenClassification.from_pretrained, path, RETRAIN)
+            tokenizer = load_tokenizer(path, RETRAIN)
         model.to(torch_device(config.device))
         model.eval()
         return TrainedHFTagger(model, tokenizer, config, tokenize)

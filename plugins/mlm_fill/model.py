@@ -12,6 +12,7 @@ from typing import Any
 import torch
 
 from synthdeid import Document, InputError
+from synthdeid.model_files import from_pretrained, tokenizer_from
 
 from .config import MLMFillConfig
 from .notes import Piece, clean_fill
@@ -19,6 +20,9 @@ from .notes import Piece, clean_fill
 SPECIALS = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
 # position-embedding rows a model family reserves (RoBERTa counts from padding_idx + 1)
 _POSITION_OFFSET = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer": 2}
+FIX = ("save the masked LM and its tokenizer with save_pretrained() (safetensors weights; a trained mlm_fill "
+       "folder: retrain it); convert pickled weights (pytorch_model.bin) where you trust them: "
+       "AutoModelForMaskedLM.from_pretrained(dir).save_pretrained(dir)")
 
 
 def build_tokenizer(texts: Sequence[str], cfg: MLMFillConfig) -> Any:
@@ -65,7 +69,7 @@ def local_dir(path: str | Path, what: str) -> Path:
 def load_tokenizer(path: str | Path) -> Any:
     from transformers import AutoTokenizer
 
-    tok = AutoTokenizer.from_pretrained(str(local_dir(path, "tokenizer")), local_files_only=True)
+    tok = tokenizer_from(AutoTokenizer.from_pretrained, local_dir(path, "tokenizer"), FIX)
     if not tok.is_fast:
         raise InputError("the tokenizer has no fast (Rust) version", path=path,
                          fix="save the tokenizer with tokenizers/transformers so tokenizer.json exists")
@@ -77,7 +81,7 @@ def load_tokenizer(path: str | Path) -> Any:
 def load_model(path: str | Path) -> Any:
     from transformers import AutoModelForMaskedLM
 
-    return AutoModelForMaskedLM.from_pretrained(str(local_dir(path, "model")), local_files_only=True)
+    return from_pretrained(AutoModelForMaskedLM.from_pretrained, local_dir(path, "model"), FIX)
 
 
 def window_length(model: Any, cfg: MLMFillConfig) -> int:

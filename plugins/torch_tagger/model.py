@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,12 +10,15 @@ from typing import Any
 
 import torch
 
-from synthdeid import SynthdeidError
+from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.records import Document, Span
 from synthdeid.tagging import words as W
+from synthdeid.model_files import load_weights, read_json
 from synthdeid.tagging.recall import recall_biased_tags
 from synthdeid.tagging.runtime import (
+    CONFIG_FILE,
+    RETRAIN,
     read_meta,
     saved_config,
     seed_everything,
@@ -166,15 +168,16 @@ class TorchTagger:
         write_meta(out_dir, NAME, self.config, labels=labels)
 
     def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedTorchTagger:
-        from safetensors.torch import load_file
-
+        """The tagger in ``out_dir``: JSON and safetensors only (nothing there can run code); a
+        missing, malformed or damaged file is an ``InputError`` naming it."""
         out_dir = Path(out_dir)
         meta = read_meta(out_dir, NAME)
         missing = [f for f in (WEIGHTS, VOCAB) if not (out_dir / f).exists()]
         if missing:
-            raise SynthdeidError(f"{out_dir} has no {', '.join(missing)}; retrain the tagger")
-        config = saved_config(TorchTaggerConfig, meta, NAME, token_split="pack")  # saved before token_split: pack
-        vocab = Vocab.from_json(json.loads((out_dir / VOCAB).read_text(encoding="utf-8")))
+            raise InputError(f"has no {', '.join(missing)}", path=out_dir, fix=RETRAIN)
+        config = saved_config(TorchTaggerConfig, meta, NAME, out_dir=out_dir,
+                              token_split="pack")  # saved before token_split: pack
+        vocab = read_json(out_dir / VOCAB, RETRAIN, Vocab.from_json)
         net = _network(vocab, config)
-        net.load_state_dict(load_file(str(out_dir / WEIGHTS)))
+        load_weights(net, out_dir / WEIGHTS, RETRAIN, f"{CONFIG_FILE} and {VOCAB}")
         return TrainedTorchTagger(net, vocab, config, tokenize)
