@@ -56,6 +56,11 @@ class InputError(SynthdeidError, ValueError):
         )
 
 
+class InputWarning(UserWarning):
+    """Input read with a doubt (files in a folder that were not read, offsets that may be shifted):
+    the message names the file and the fix, as an ``InputError``'s does."""
+
+
 class UnknownPluginError(SynthdeidError, LookupError):
     """A plugin name that no installed package registered."""
 

@@ -1,6 +1,7 @@
 """A table of corrupted inputs across the six formats: each must give our InputError naming
 where (file and line, or document) with a fix, through `synthdeid validate` and `synthdeid
-convert`, and the converter must write nothing."""
+convert`, and the converter must write nothing. A second table holds documents each writer
+cannot hold: refused before anything is written."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from synthdeid.cli import main
-from synthdeid.corpus.formats import read_documents
+from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
@@ -28,9 +30,9 @@ class Case:
 
     @property
     def source(self) -> str:
-        """The path handed to the reader: the file, or the BRAT folder."""
+        """The path handed to the reader: the file, or the folder (BRAT, i2b2, xml_inline)."""
         first = next(iter(self.files))
-        return first.split("/")[0] if first.startswith(("brat/", "i2b2/")) else first
+        return first.split("/")[0]
 
 
 def j(**changes) -> str:
@@ -109,6 +111,7 @@ JSONL = [
     jsonl("duplicate-id", j(), j(), problem="duplicate document id 'a'", line=2),
     jsonl("duplicate-id-later", j(), j(id="b"), "", j(), problem="duplicate document id 'a' (first on line 1)", line=4),
     jsonl("bad-second-line", j(), "{", problem="malformed JSON", line=2),
+    jsonl("bom-line-2", j(), "\ufeff" + j(id="b"), problem="byte-order mark (U+FEFF) starts line 2", line=2),
 ]
 
 
@@ -143,6 +146,8 @@ CONLL = [
     conll("bad-bytes-later", b"Jan\tB-Name\n\nkwam\tO\n\xff\tO\n", problem="not UTF-8", line=4),  # type: ignore[arg-type]
     conll("one-column-spaces", "Jan B-Name\nkwam\n", problem="expected a token and a tag", line=2),
     conll("tab-and-spaces-in-a-line", "Jan\tNNP B-Name\nkwam\tVB O\n", problem="holds a space", line=1),
+    conll("bom-line-3", "-DOCSTART-\tn1\n\n\ufeffJan\tB-Name\n", problem="byte-order mark (U+FEFF) starts line 3",
+          line=3),
 ]
 for c in CONLL:  # an empty source has no line: the location is the file itself
     if c.where.endswith(":0"):
@@ -173,6 +178,13 @@ INLINE = [
     inline("blank-file", "\n \n", problem="holds no documents"),
     inline("not-utf8", b"a\tJos\xe9 kwam\n", problem="not UTF-8"),  # type: ignore[arg-type]
     inline("bad-second-line", "a\tJan kwam\nb\t<NameSTART> Piet\n", problem="unclosed", line=2),
+    inline("bom-line-2", "a\tJan kwam\n\ufeffb\tPiet ging\n", problem="byte-order mark (U+FEFF) starts line 2", line=2),
+    inline("space-in-tags", "a\t<Name START> Jan <Name END> kwam\n", problem="looks like an inline tag but is none"),
+    inline("non-ascii-label", "a\tok\nb\t<FörnamnSTART> Jan <FörnamnEND>\n", problem="looks like an inline tag",
+           line=2),
+    inline("space-after-lt", "a\t< NameSTART> Jan <NameEND>\n", problem="looks like an inline tag but is none"),
+    Case("inline-tags-in-a-txt", {"c.txt": "n1\tPatient <NameSTART> Jan <NameEND> kwam\n"},
+         "looks like inline-tag text", "c.txt:1"),
 ]
 for c in INLINE:
     if c.name in {"inline-empty-file", "inline-blank-file"}:
@@ -221,6 +233,10 @@ I2B2 = [
     Case("i2b2-second-doc-bad", {"i2b2/a.xml": xml(TEXT, NAME_TAG),
                                  "i2b2/b.xml": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
          "outside the TEXT", "b.xml:5"),
+    # an upper-case suffix is read, not skipped: its error is found
+    Case("i2b2-upper-case-doc-bad", {"i2b2/a.xml": xml(TEXT, NAME_TAG),
+                                     "i2b2/b.XML": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
+         "outside the TEXT", "b.XML:5"),
 ]
 
 
@@ -246,6 +262,18 @@ XML_INLINE = [
     xml_inline("not-utf8", b"a\tJos\xe9\n", problem="not UTF-8"),  # type: ignore[arg-type]
     xml_inline("empty-file", "", problem="holds no documents", line=None),
     xml_inline("blank-file", "\r\n \r\n", problem="holds no documents", line=None),
+    xml_inline("bom-line-2", "d1\tJan\n\ufeffd2\t<Name>Piet</Name>\n", problem="byte-order mark (U+FEFF) starts line 2",
+               line=2),
+    xml_inline("space-after-lt", "a\t< Name>Jan</Name> kwam\n", problem="no space may follow '<'"),
+    xml_inline("space-after-slash", "a\t<Name>Jan</ Name> kwam\n", problem="looks like a tag but is none"),
+    xml_inline("empty-element", "a\tJan <Name/> kwam\n", problem="an empty element marks no text"),
+    xml_inline("name-start", "a\t<Name START>Jan</Name> kwam\n", problem="looks like a tag but is none"),
+    xml_inline("unquoted-type", "a\tok\rb\t<PHI TYPE=PATIENT>Jan</PHI>\r", problem="looks like a tag", line=2),
+    Case("xml_inline-tags-in-a-txt", {"c.txt": "n1\tPatient <Name>Jan</Name> kwam\n"},
+         "looks like XML-style inline tags", "c.txt:1"),
+    Case("xml_inline-upper-case-folder-file-bad", {"notes/a.txt": "<Name>Jan</Name> kwam",
+                                                   "notes/B.TXT": "ok\n<Name>Piet kwam"},
+         "has no closing tag", "B.TXT:2"),
 ]
 
 
@@ -299,6 +327,11 @@ BRAT = [
     brat("no-txt-files", {"notes.md": "hello"}, problem="no .txt files", where="brat"),
     brat("second-doc-bad", {"a.txt": TEXT, "a.ann": T1, "b.txt": TEXT, "b.ann": "T1\tName 0 99\tx\n"},
          problem="outside the text", where="b.ann:1"),
+    brat("upper-case-doc-bad", {"a.txt": TEXT, "a.ann": T1, "B.TXT": TEXT, "B.ANN": "T1\tName 0 99\tx\n"},
+         problem="outside the text", where="B.ANN:1"),
+    brat("upper-case-orphan", {"a.txt": TEXT, "a.ann": T1, "B.ANN": T1}, problem="without its .txt", where="B.ANN"),
+    brat("case-twins", {"a.txt": TEXT, "a.ann": T1, "a.TXT": TEXT}, problem="give one document id 'a'",
+         where="a.txt"),
 ]
 
 EMPTY_JSONL = [
@@ -374,3 +407,74 @@ def test_collecting_errors_reports_every_invalid_record_and_keeps_the_rest(tmp_p
     assert [d.id for d in docs] == ["a", "c"]
     assert [(e.line, e.problem.split(" (")[0]) for e in errors] == [
         (2, "malformed JSON"), (3, "unknown label 'X'"), (5, "duplicate document id 'a'")]
+
+
+# ---- documents a writer cannot hold: refused before the first byte is written (list or stream)
+
+OK_DOC = Document.create("a", TEXT, [Span(0, 10, "Name")])
+OUTPUTS = {"jsonl": "out.jsonl", "conll": "out.conll", "inline": "out.inline", "brat": "out-brat", "i2b2": "out-i2b2",
+           "xml_inline": "out.xmltags", "xml_inline-folder": "out-xml"}
+
+
+@dataclass(frozen=True)
+class Unwritable:
+    name: str  # "<output>-<what>", the output a key of OUTPUTS
+    doc: Document  # written after OK_DOC
+    problem: str
+
+    @property
+    def output(self) -> str:
+        return next(k for k in sorted(OUTPUTS, key=len, reverse=True) if self.name.startswith(k + "-"))
+
+
+def labelled(label: str) -> Document:
+    return Document.create("b", TEXT, [Span(0, 10, label)])
+
+
+UNWRITABLE = [
+    Unwritable("brat-label-space", labelled("First Name"), "holds whitespace, which a BRAT .ann line cannot hold"),
+    Unwritable("brat-label-newline", labelled("Name\nDate"), "holds whitespace"),
+    Unwritable("brat-id-newline", Document.create("b\n", TEXT), "cannot be used as a file name"),
+    Unwritable("conll-label-space", labelled("First Name"), "holds whitespace, which a CoNLL tag column cannot hold"),
+    Unwritable("conll-label-newline", labelled("Name\n"), "holds whitespace"),
+    Unwritable("conll-label-tab", labelled("Name\tX"), "holds whitespace"),
+    Unwritable("conll-id-o", Document.create("O", TEXT), "reads as no id"),
+    Unwritable("conll-id-x", Document.create("-X-", TEXT), "reads as no id"),
+    Unwritable("conll-docstart-word", Document.create("b", "Jan\n-DOCSTART-x kwam"), "reads as a -DOCSTART- line"),
+    Unwritable("conll-bom-word", Document.create("b", "Jan\n\ufeffPiet"), "a stray byte-order mark"),
+    Unwritable("inline-label-space", labelled("First Name"), "cannot be written as an inline tag"),
+    Unwritable("inline-label-non-ascii", labelled("Förnamn"), "cannot be written as an inline tag"),
+    Unwritable("inline-bom-id", Document.create("\ufeffb", TEXT), "only the first line may"),
+    Unwritable("inline-tag-like-text", Document.create("b", "Jan <Name START> kwam"), "reads as an inline tag"),
+    Unwritable("xml_inline-bom-id", Document.create("\ufeffb", TEXT), "only the first line may"),
+    Unwritable("xml_inline-empty-label", labelled(""), "has the label ''"),
+    Unwritable("xml_inline-folder-id-newline", Document.create("b\n", TEXT), "cannot be used as a file name"),
+    Unwritable("i2b2-id-newline", Document.create("b\n", TEXT), "cannot be used as a file name"),
+    Unwritable("i2b2-control-label", labelled("Na\x01me"), "XML 1.0 cannot hold"),
+    Unwritable("i2b2-empty-label", labelled(""), "has the label ''"),
+    Unwritable("jsonl-lone-surrogate", Document.create("b", "Jan \ud800 kwam"), "lone surrogate"),
+]
+
+
+def test_the_writer_table_covers_every_writer() -> None:
+    assert {u.output for u in UNWRITABLE} == set(OUTPUTS) and len({u.name for u in UNWRITABLE}) == len(UNWRITABLE)
+
+
+@pytest.mark.parametrize("lazy", [False, True], ids=["list", "stream"])
+@pytest.mark.parametrize("case", UNWRITABLE, ids=lambda u: u.name)
+def test_writers_refuse_what_they_cannot_hold_and_write_nothing(case: Unwritable, lazy: bool, tmp_path: Path) -> None:
+    docs = [OK_DOC, case.doc]
+    fmt = case.output.split("-")[0]
+    with pytest.raises(InputError) as info:
+        write_documents(iter(docs) if lazy else docs, tmp_path / OUTPUTS[case.output], fmt)
+    e = info.value
+    assert case.problem in e.problem and e.fix and e.doc_id == case.doc.id, e
+    assert list(tmp_path.iterdir()) == [], "a refused document left output behind"
+
+
+@pytest.mark.parametrize("output", ["i2b2", "xml_inline-folder", "jsonl"])
+def test_labels_with_spaces_and_line_breaks_round_trip_where_the_format_holds_them(output: str, tmp_path: Path) -> None:
+    docs = [OK_DOC, Document.create("b", TEXT, [Span(0, 10, "First Name"), Span(19, 27, "Date\nof birth")])]
+    fmt = output.split("-")[0]
+    write_documents(docs, tmp_path / OUTPUTS[output], fmt)
+    assert list(read_documents(tmp_path / OUTPUTS[output], fmt)) == docs

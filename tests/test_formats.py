@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
 from synthdeid.corpus.formats import guess_format, read_documents, write_documents
+from synthdeid.corpus.formats.textfile import SAFE_ID
+from synthdeid.errors import InputWarning
 from synthdeid.corpus.formats.brat import read_brat
 from synthdeid.corpus.formats.conll import read_conll
 from synthdeid.corpus.formats.jsonl import read_jsonl
@@ -256,3 +258,68 @@ def test_brat_writer_refuses_a_folder_that_holds_notes(tmp_path):
     (tmp_path / "file").write_text("x", encoding="utf-8")
     with pytest.raises(InputError, match="not a folder"):
         write_documents(DOCS, tmp_path / "file", "brat")
+
+
+# ---- #28: folders read in any case, nothing skipped unseen; detection by contents; ids that are file names
+
+FOLDERS = {
+    "brat": {"a.txt": "Jan kwam", "a.ann": "T1\tName 0 3\tJan\n", "sub/B.TXT": "Piet kwam",
+             "sub/B.ANN": "T1\tName 0 4\tPiet\n"},
+    "text": {"a.txt": "Jan kwam", "sub/B.TXT": "Piet kwam"},
+    "xml_inline": {"a.txt": "<Name>Jan</Name> kwam", "sub/B.TXT": "<Name>Piet</Name> kwam"},
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(FOLDERS))
+def test_folder_readers_take_any_case_and_name_the_files_they_do_not_read(tmp_path, fmt):
+    for name, content in {**FOLDERS[fmt], "notes.md": "x", "sub/c.TXT.bak": "y"}.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(content, encoding="utf-8")
+    with pytest.warns(InputWarning, match=r"2 file\(s\) not read: notes.md, sub/c.TXT.bak") as caught:
+        docs = list(read_documents(tmp_path, fmt))
+    assert "fix:" in str(caught[0].message) and str(tmp_path) in str(caught[0].message)
+    assert [d.id for d in docs] == ["a", "sub/B"]
+    assert [len(d.spans) for d in docs] == ([0, 0] if fmt == "text" else [1, 1])
+
+
+def test_folders_are_guessed_by_their_files(tmp_path):
+    from synthdeid.phi.deidentify import input_format
+
+    for name, files in {"x": FOLDERS["xml_inline"], "t": FOLDERS["text"], "b": FOLDERS["brat"]}.items():
+        for f, content in files.items():
+            (tmp_path / name / f).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name / f).write_text(content, encoding="utf-8")
+    assert guess_format(tmp_path / "x") == "xml_inline" and input_format(tmp_path / "x") == "xml_inline"
+    assert guess_format(tmp_path / "t") == "brat" and input_format(tmp_path / "t") == "text"
+    assert guess_format(tmp_path / "b") == "brat" and input_format(tmp_path / "b") == "brat"
+    assert guess_format(tmp_path / "x", for_writing=True) == "brat"  # the writer then refuses a full folder
+    (tmp_path / "t" / "c.txt").write_text("n1\t<NameSTART> Jan <NameEND>", encoding="utf-8")
+    with pytest.raises(InputError, match="hold inline tags") as e:
+        guess_format(tmp_path / "t")
+    assert e.value.path == str(tmp_path / "t" / "c.txt") and "--format text" in e.value.fix
+
+
+def test_a_txt_file_holding_tags_is_not_taken_for_plain_notes(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("Geen PHI.\nn1\tPatient <Name>Jan</Name>\n", encoding="utf-8")
+    with pytest.raises(InputError, match="looks like XML-style inline tags") as e:
+        list(read_documents(path))
+    assert e.value.line == 2 and "--format xml_inline" in e.value.fix
+    assert [d.text for d in read_documents(path, "text")] == [path.read_text(encoding="utf-8")]  # when asked for
+    assert guess_format(tmp_path / "new.txt") == "text"
+
+
+def test_safe_ids_are_whole_matches():
+    assert SAFE_ID.fullmatch("sub/n-1.a_b") and not SAFE_ID.fullmatch("ab\n") and not SAFE_ID.fullmatch("a b")
+
+
+def test_the_inline_reader_keeps_tag_like_tokens_only_when_told(tmp_path):
+    p = tmp_path / "x.inline"
+    p.write_text("a\tDr. <Name START> Jan <NameSTART> Jansen <NameEND>\n", encoding="utf-8")
+    with pytest.raises(InputError, match="'<Name START>' looks like an inline tag but is none") as e:
+        list(read_documents(p))
+    assert e.value.line == 1 and "unknown_tags: keep" in e.value.fix
+    [doc] = read_documents(p, options={"unknown_tags": "keep"})
+    assert doc.text == "Dr. <Name START> Jan Jansen" and [doc.surface(s) for s in doc.spans] == ["Jansen"]
+    with pytest.raises(InputError, match="format option unknown_tags is 'drop'"):
+        list(read_documents(p, options={"unknown_tags": "drop"}))

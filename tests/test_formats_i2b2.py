@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import warnings
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
 from synthdeid.corpus.formats import guess_format, read_documents, write_documents
 from synthdeid.corpus.formats.i2b2 import CATEGORIES, read_i2b2, to_i2b2_xml
+from synthdeid.errors import InputWarning
 
 HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'
 
@@ -274,6 +276,36 @@ def test_guessing_a_folder(tmp_path: Path) -> None:
     assert guess_format(tmp_path / "x") == "brat"  # BRAT's annotations win
     (tmp_path / "y").mkdir()
     assert guess_format(tmp_path / "y") == "brat" and guess_format(tmp_path / "new", for_writing=True) == "brat"
+
+
+def test_an_upper_case_folder_is_guessed_and_read(corpus: Path) -> None:
+    """#28: b.XML was skipped without a word, and `deidentify` took the folder for plain notes."""
+    from synthdeid.phi.deidentify import input_format
+
+    (corpus / "110-02.xml").rename(corpus / "110-02.XML")
+    (corpus / "110-01.xml").unlink()
+    assert guess_format(corpus) == "i2b2" and input_format(corpus) == "i2b2"
+    assert [d.id for d in read_documents(corpus)] == ["110-02"]
+
+
+def test_crlf_offsets_that_nothing_checks_are_warned_about(tmp_path: Path) -> None:
+    """#28: CRLF text, offsets counted on LF and no text= attributes shifted every span silently."""
+    text = "Date: 2067-05-03\r\nName: Jane Doe"
+    start = text.replace("\r\n", "\n").index("Jane")  # counted by a tool that parsed the XML
+    path = tmp_path / "crlf.xml"
+    path.write_text(i2b2_file(text, [("PATIENT", start, start + 8, "")]).replace(' text=""', ""), encoding="utf-8",
+                    newline="")
+    with pytest.warns(InputWarning, match="the TEXT has CR line endings and no tag has a text= attribute") as w:
+        [doc] = read_documents(path)
+    assert str(path) in str(w[0].message) and "newlines: xml" in str(w[0].message)
+    assert doc.surface(doc.spans[0]) == " Jane Do"  # shifted: what the warning is about
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", InputWarning)
+        [doc] = read_documents(path, options={"newlines": "xml"})
+        assert doc.surface(doc.spans[0]) == "Jane Doe"
+        path.write_text(i2b2_file(text, [("PATIENT", start + 1, start + 9, "Jane Doe")]), encoding="utf-8", newline="")
+        [doc] = read_documents(path)  # a text= attribute checks the offsets: no doubt left
+        assert doc.surface(doc.spans[0]) == "Jane Doe"
 
 
 # ---- properties: any documents round-trip; any file reads or is refused with our error

@@ -135,6 +135,37 @@ def test_labels_that_are_no_element_names_use_the_attribute_form(tmp_path: Path)
     assert list(read_documents(tmp_path / "a.xmltags")) == [doc]
 
 
+def test_xml_names_of_any_script_and_with_a_prefix_are_tags(tmp_path: Path) -> None:
+    """#28: <Förnamn> and <ns:Name> stayed in the text, 0 spans, and validated."""
+    path = tmp_path / "a.xmltags"
+    path.write_text("a\t<Förnamn>Ulrik</Förnamn> <ns:Efternamn>Nielsen</ns:Efternamn> <Дата>12-03</Дата>\n",
+                    encoding="utf-8")
+    [doc] = read_documents(path)
+    assert doc.text == "Ulrik Nielsen 12-03"
+    assert _spans(doc) == [("Ulrik", "Förnamn"), ("Nielsen", "ns:Efternamn"), ("12-03", "Дата")]
+    assert encode_tagged(doc) == "<Förnamn>Ulrik</Förnamn> <ns:Efternamn>Nielsen</ns:Efternamn> <Дата>12-03</Дата>"
+    [again] = read_documents(path, options={"labels": ["Förnamn", "ns:Efternamn", "Дата"]})
+    assert again == doc
+
+
+def test_tag_like_tokens_are_refused_unless_kept_or_outside_the_label_set(tmp_path: Path) -> None:
+    path = tmp_path / "a.xmltags"
+    path.write_text("a\tDr. < Name>Jan</ Name> kwam<br/> op <Date>12-03</Date>\n", encoding="utf-8")
+    with pytest.raises(InputError) as e:
+        list(read_documents(path))
+    assert "'< Name>' looks like a tag but is none" in e.value.problem and "(line 1, column 7)" in e.value.problem
+    assert "unknown_tags: keep" in e.value.fix
+    [doc] = read_documents(path, options={"unknown_tags": "keep"})
+    assert doc.text == "Dr. < Name>Jan</ Name> kwam<br/> op 12-03" and _spans(doc) == [("12-03", "Date")]
+    path.write_text("a\tDr. <Name>Jan</Name> kwam<br/> op <Date>12-03</Date>\n", encoding="utf-8")
+    with pytest.raises(InputError, match="an empty element marks no text"):
+        list(read_documents(path))
+    [doc] = read_documents(path, options={"labels": ["Name", "Date"]})  # <br/> is no label: text
+    assert doc.text == "Dr. Jan kwam<br/> op 12-03"
+    with pytest.raises(InputError, match="format option unknown_tags is 'yes'"):
+        list(read_documents(path, options={"unknown_tags": "yes"}))
+
+
 BAD = {
     "unclosed": ("a\tJan <Name>Piet kwam", "the opening tag <Name> has no closing tag </Name> (line 2, column 7)"),
     "unopened": ("a\tJan Piet</Name> kwam", "the closing tag </Name> has no opening tag <Name> (line 2, column 11)"),
@@ -235,8 +266,13 @@ PROPERTY = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 @given(docs=documents())
 def test_any_documents_round_trip_in_a_file(tmp_path: Path, docs: list[Document]) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
-    write_documents(docs, folder / "a.xmltags")
-    assert list(read_documents(folder / "a.xmltags")) == docs
+    if any(d.id.startswith("\ufeff") for d in docs[1:]):  # a U+FEFF starting a later line reads as a joined file
+        with pytest.raises(InputError, match="only the first line may"):
+            write_documents(docs, folder / "a.xmltags")
+        assert not (folder / "a.xmltags").exists()
+    else:
+        write_documents(docs, folder / "a.xmltags")
+        assert list(read_documents(folder / "a.xmltags")) == docs
     shutil.rmtree(folder)
 
 
@@ -261,6 +297,7 @@ FRAGMENTS = ["<", ">", "</", "<Name>", "</Name>", "<Date>", "</Date>", '<PHI TYP
 def test_any_damaged_file_reads_or_is_refused(tmp_path: Path, docs: list[Document], labels, edits) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / "a.xmltags"
+    docs = docs[:1] + [Document.create(d.id.lstrip("\ufeff"), d.text, d.spans) for d in docs[1:]]
     write_documents(docs, path)
     content = path.read_text(encoding="utf-8")
     for i, n, fragment in edits:

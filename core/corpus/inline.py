@@ -60,7 +60,7 @@ def strip_tags(text: str) -> str:
     return _TAG_MARKER.sub("", text)
 
 
-def _check_label(label: str, doc_id: str) -> None:
+def check_label(label: str, doc_id: str) -> None:
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]*", label) or label.endswith(("START", "END")):
         raise InputError(
             f"label {label!r} cannot be written as an inline tag",
@@ -73,6 +73,16 @@ def _check_label(label: str, doc_id: str) -> None:
 def find_reserved(text: str) -> re.Match[str] | None:
     """The first tag token (``<PAR>``, ``<EOD>``, ``<XSTART>``, ``<XEND>``) inside plain text."""
     return _RESERVED.search(text)
+
+
+_TAG_LIKE = re.compile(r"<\s*[^\s<>]*\s*(?:START|END|PAR|EOD)\s*>")
+
+
+def find_tag_like(text: str) -> re.Match[str] | None:
+    """The first token that looks like a tag but is none (``<Name START>``, ``< NameEND>``,
+    ``<FörnamnSTART>``, ``<START>``): in text a file reader has decoded, a tag it would otherwise
+    keep as words (``decode`` itself keeps them so, as generated text needs)."""
+    return _TAG_LIKE.search(text)
 
 
 def encode(doc: Document, tokenize: Tokenize | None = None, eod: bool = True) -> str:
@@ -97,7 +107,7 @@ def encode(doc: Document, tokenize: Tokenize | None = None, eod: bool = True) ->
             out.extend(line[a:b] for a, b in tokenize(line))
 
     for span in doc.spans:
-        _check_label(span.label, doc.id)
+        check_label(span.label, doc.id)
         text_piece(doc.text[pos : span.start])
         if tokenize is None:
             out.append(f"{start_tag(span.label)} ")

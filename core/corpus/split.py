@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from typing import Any
@@ -42,6 +43,7 @@ def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], rati
     """Deduplicate and split. Without ``test_docs`` the corpus is cut into train/dev/test by
     ``ratios``; with a separate test set the corpus gives train and dev only (the test share of
     ``ratios`` must be 0) and ``test_docs`` (deduplicated) are the test split."""
+    check_ratios(ratios)
     if not test_docs:
         return split_documents(deduplicate(docs, counts), ratios, seed)
     if len(ratios) == 3 and ratios[2]:
@@ -56,11 +58,19 @@ def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], rati
     return parts
 
 
+def check_ratios(ratios: Any) -> None:
+    """``prepare.split``: three non-negative numbers (train, dev, test shares) summing to 1."""
+    numbers = (isinstance(ratios, (list, tuple)) and len(ratios) == 3
+               and all(isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r) for r in ratios))
+    if not numbers or any(r < 0 for r in ratios) or abs(sum(ratios) - 1) > 1e-6:
+        shown = list(ratios) if isinstance(ratios, (list, tuple)) else repr(ratios)
+        raise InputError(f"prepare.split must be three non-negative shares summing to 1, got {shown}",
+                         path="params.yaml", fix="e.g. split: [0.8, 0.1, 0.1] (train, dev, test)")
+
+
 def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int) -> dict[str, list[Document]]:
     """Shuffle with ``seed`` and cut into train/dev/test by ``ratios``; each split sorted by id."""
-    if len(ratios) != 3 or any(r < 0 for r in ratios) or abs(sum(ratios) - 1) > 1e-6:
-        raise InputError(f"prepare.split must be three non-negative shares summing to 1, got {list(ratios)}",
-                         path="params.yaml", fix="e.g. split: [0.8, 0.1, 0.1]")
+    check_ratios(ratios)
     order = sorted(docs, key=lambda d: d.id)
     random.Random(seed).shuffle(order)
     n = len(order)

@@ -1,7 +1,9 @@
 """Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text,
 i2b2/n2c2 XML, XML-style inline tags; and a reader of plain ``.txt`` notes without annotations
 (``text``). Readers listed in ``READER_OPTIONS`` take an ``options`` mapping (params.yaml's
-``corpus.format_options``); the others refuse any option."""
+``corpus.format_options``); the others refuse any option. Writers check every document before
+writing the first byte (a stream: before the output appears), refusing what the format cannot
+hold, so that what they write reads back."""
 
 from __future__ import annotations
 
@@ -11,8 +13,10 @@ from typing import Any
 
 from synthdeid.corpus.formats.brat import read_brat, write_brat
 from synthdeid.corpus.formats.conll import read_conll, write_conll
+from synthdeid.corpus.formats.detect import guess_format
 from synthdeid.corpus.formats.i2b2 import OPTIONS as I2B2_OPTIONS
 from synthdeid.corpus.formats.i2b2 import read_i2b2, write_i2b2
+from synthdeid.corpus.formats.inline_text import OPTIONS as INLINE_OPTIONS
 from synthdeid.corpus.formats.inline_text import read_inline, write_inline
 from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
 from synthdeid.corpus.formats.plaintext import read_plain
@@ -39,39 +43,9 @@ WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
     "i2b2": write_i2b2,
     "xml_inline": write_xml_inline,
 }
-READER_OPTIONS: dict[str, tuple[str, ...]] = {"i2b2": I2B2_OPTIONS, "xml_inline": XML_INLINE_OPTIONS}
+READER_OPTIONS: dict[str, tuple[str, ...]] = {
+    "i2b2": I2B2_OPTIONS, "xml_inline": XML_INLINE_OPTIONS, "inline": INLINE_OPTIONS}
 """The options each reader takes (``read_documents(..., options=...)``); other readers take none."""
-_SUFFIXES = {
-    ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
-    ".conll": "conll", ".bio": "conll", ".iob": "conll", ".conllu": "conll",
-    ".inline": "inline", ".ann": "brat", ".txt": "text",
-    ".xml": "i2b2", ".xmltags": "xml_inline",
-}
-
-
-def guess_format(path: str | Path, *, for_writing: bool = False) -> str:
-    """The format a path's name implies: ``*.xml`` is i2b2, ``*.xmltags``/``*.xml.txt`` XML-style
-    inline tags; a folder of ``*.xml`` files without ``*.ann`` files is i2b2, any other folder (or
-    a path without suffix, when writing) BRAT."""
-    p = Path(path)
-    if p.name.endswith(".inline.txt"):
-        return "inline"
-    if p.name.lower().endswith(".xml.txt"):
-        return "xml_inline"
-    if p.suffix.lower() in _SUFFIXES:
-        return _SUFFIXES[p.suffix.lower()]
-    if p.is_dir() and next(p.rglob("*.xml"), None) is not None and next(p.rglob("*.ann"), None) is None:
-        return "i2b2"
-    if p.is_dir() or (for_writing and not p.suffix and not p.exists()):
-        return "brat"
-    raise InputError(
-        "cannot tell the format from the name",
-        path=p,
-        fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt), *.xml (i2b2), *.xmltags/*.xml.txt (XML-style inline "
-        "tags), *.txt or a BRAT folder, or pass --from/--to (" + ", ".join(READERS) + ")",
-    )
-
-
 def check_format(fmt: str) -> str:
     if fmt not in READERS:
         raise InputError(f"unknown format {fmt!r}", fix="use one of " + ", ".join(READERS))

@@ -5,10 +5,13 @@ strips the BOM and shifts the offsets. Discontinuous spans (``0 5;9 14``) become
 fragment. Only text-bound annotations (``T`` lines) are spans; relations, events, attributes,
 normalizations, equivalences and notes (``R``, ``E``, ``A``/``M``, ``N``, ``*``, ``#`` lines) are
 read past, as BRAT defines them; any other line, an ``.ann`` without its ``.txt`` and a ``T`` id
-used twice are errors, so that no span is skipped unseen.
+used twice are errors, so that no span is skipped unseen. Suffixes are read in any case
+(``B.TXT`` with ``B.ANN``); any other file in the folder but BRAT's own (``*.conf``,
+``.stats_cache``) is named in a warning.
 
-Writing refuses a folder that is not empty, and two ids that would name
-the same file (ids differing only in case collide on case-insensitive file systems).
+Writing refuses a folder that is not empty, two ids that would name the same file (ids
+differing only in case collide on case-insensitive file systems), and a label holding whitespace
+(an ``.ann`` line cannot hold it), checking every document before writing any.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
-from synthdeid.corpus.formats.textfile import each_record, read_text, write_each
+from synthdeid.corpus.formats.folder import by_id, scan_folder
+from synthdeid.corpus.formats.textfile import each_record, no_whitespace, read_text, write_each
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -25,17 +29,18 @@ from synthdeid.errors import InputError
 _T_LINE = re.compile(r"^(T\d+)\t(\S+) (\d+ \d+(?:;\d+ \d+)*)(?:\t(.*))?$")
 _OTHER_LINE = re.compile(r"^(?:[REAMN]\d+|\*|#\d*)\t")
 _MAX_DIGITS = 15
+_OWN_FILES = {".stats_cache"}  # besides *.conf: BRAT's configuration and the server's cache
 
 
 def _norm(s: str) -> str:
     return " ".join(s.split())
 
 
-def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None) -> Document:
+def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None, ann: Path | None = None) -> Document:
     text = read_text(txt)
     shift = 1 if text.startswith("\ufeff") else 0
     text = text[shift:]
-    ann = txt.with_suffix(".ann")
+    ann = ann or txt.with_suffix(".ann")
     if not ann.exists():
         raise InputError(
             "no .ann file beside the .txt file",
@@ -93,29 +98,38 @@ def read_brat(
     folder: str | Path, tagset: TagSet | None = None, errors: list[InputError] | None = None
 ) -> Iterator[Document]:
     """Every ``.txt``/``.ann`` pair under ``folder`` (sorted; ids are relative paths without
-    suffix). With an ``errors`` list, invalid documents are collected there and skipped."""
+    suffix; suffixes in any case). With an ``errors`` list, invalid documents are collected there
+    and skipped."""
     root = Path(folder)
     if not root.is_dir():
         raise InputError("BRAT folder not found", path=root,
                          fix="name a folder holding .txt and .ann files")
-    txts = sorted(root.rglob("*.txt"))
-    if not txts:
+    files = scan_folder(root, (".txt", ".ann"), "BRAT",
+                        belongs=lambda f: f.suffix.lower() == ".conf" or f.name in _OWN_FILES)
+    if not files[".txt"]:
         raise InputError("no .txt files in the BRAT folder", path=root,
                          fix="put each note in NAME.txt with its annotations in NAME.ann")
-    orphans = sorted(a for a in root.rglob("*.ann") if not a.with_suffix(".txt").exists())
-    for ann in orphans:
-        e = InputError("an .ann file without its .txt: its annotations have no text", path=ann,
-                       fix=f"put the note's text in {ann.with_suffix('.txt').name}, or remove the .ann file")
-        if errors is None:
-            raise e
-        errors.append(e)
-    pairs = ((txt, txt.relative_to(root).with_suffix("").as_posix(), tagset) for txt in txts)
+    txts = by_id(root, files[".txt"], errors)
+    anns = by_id(root, files[".ann"], errors)
+    for key, ann in anns.items():
+        if key not in txts:
+            e = InputError("an .ann file without its .txt: its annotations have no text", path=ann,
+                           fix=f"put the note's text in {ann.with_suffix('.txt').name}, or remove the .ann file")
+            if errors is None:
+                raise e
+            errors.append(e)
+    pairs = ((txt, key, tagset, anns.get(key)) for key, txt in txts.items())
     yield from each_record(pairs, read_brat_document, errors)
 
 
 def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
     """Write one ``.txt``/``.ann`` pair per document into a new or empty folder; returns the count."""
-    return write_each(docs, folder, ".txt", _write_pair, "BRAT")
+    return write_each(docs, folder, ".txt", _write_pair, "BRAT", check=_check)
+
+
+def _check(doc: Document, index: int) -> None:
+    for s in doc.spans:
+        no_whitespace(s.label, doc.id, "a BRAT .ann line")
 
 
 def _write_pair(doc: Document, txt: Path) -> None:

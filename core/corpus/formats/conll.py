@@ -12,6 +12,11 @@ first column and the tag the last, and every token line of a file must
 have as many columns as the first: a token holding a space would otherwise lose a word. A
 ``-DOCSTART-`` line names its document (CoNLL-2003's ``-DOCSTART- -X- -X- O`` names none), and
 every document id is read once.
+
+Writing checks every document before writing any, and refuses what would not read back: a label
+or id holding whitespace, an id the reader takes for no id (empty, ``O``, ``-X-...``), and a word that
+starts with ``-DOCSTART-`` or a byte-order mark (the reader takes the first for a document's
+start, the second for files joined with ``cat``).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from synthdeid.api import Tokenize
-from synthdeid.corpus.formats.textfile import atomic_write, each_record, read_lines
+from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, each_record, no_whitespace, read_lines
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -66,14 +71,31 @@ def to_bio(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> list[list
     return [s for s in sentences if s]
 
 
+def check_conll(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> None:
+    """Refuse what a CoNLL file cannot hold (see the module docstring)."""
+    if any(c.isspace() for c in doc.id):
+        raise InputError("the document id contains whitespace", doc_id=doc.id,
+                         fix="CoNLL keeps the id on the -DOCSTART- line: use ids without spaces")
+    if doc.id in {"", "O"} or doc.id.startswith("-X-"):
+        raise InputError("the document id reads as no id on a -DOCSTART- line (empty, CoNLL-2003's '-X-' "
+                         "columns or tag 'O')", doc_id=doc.id, fix="give the document another id")
+    for s in doc.spans:
+        no_whitespace(s.label, doc.id, "a CoNLL tag column")
+    for sentence in to_bio(doc, tokenize):
+        for token, _ in sentence:
+            if token.startswith((DOCSTART, BOM)):
+                raise InputError(f"the word {token[:40]!r} starts a line of the CoNLL file, where it reads as "
+                                 + ("a -DOCSTART- line" if token.startswith(DOCSTART) else "a stray byte-order mark"),
+                                 doc_id=doc.id, fix="remove or rewrite it, or write another format (jsonl keeps "
+                                 "any text)")
+
+
 def write_conll(docs: Iterable[Document], path: str | Path,
                 tokenize: Tokenize = whitespace_tokenize) -> int:
     n = 0
+    docs = checked(docs, lambda doc, i: check_conll(doc, tokenize))
     with atomic_write(path) as f:
         for doc in docs:
-            if any(c.isspace() for c in doc.id):
-                raise InputError("the document id contains whitespace", doc_id=doc.id,
-                                 fix="CoNLL keeps the id on the -DOCSTART- line: use ids without spaces")
             f.write(f"{DOCSTART}\t{doc.id}\n\n")
             for sent in to_bio(doc, tokenize):
                 f.writelines(f"{t}\t{tag}\n" for t, tag in sent)

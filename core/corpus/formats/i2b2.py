@@ -15,13 +15,17 @@ Line endings: an XML parser reads CRLF and CR as LF, also inside CDATA. By defau
 count them stay true; ``newlines: xml`` reads the text as an XML parser gives it instead (for
 offsets made by a tool that parsed the file). The writer writes a CR as ``&#13;`` between CDATA
 sections, so its files hold no raw CR and read the same either way (and in any XML tool); ``]]>``
-in the text is split over two CDATA sections.
+in the text is split over two CDATA sections. A file whose TEXT holds CRs and whose tags have no
+``text`` attribute (nothing to check the offsets against) is read with an ``InputWarning``: its
+offsets may count LF line endings, which would shift every span after the first line break.
 
 Refused, with the file, line and fix: malformed XML, a DOCTYPE (no entity expansion), an encoding
 other than UTF-8, a missing or second TEXT or TAGS, elements or text anywhere else, a tag without
 a valid ``start``/``end``/``TYPE``, an attribute other than ``id``, ``start``, ``end``, ``text``,
 ``TYPE`` and ``comment`` (comments are annotator notes, read past as BRAT's ``#`` lines), a tag id
-used twice, and overlapping spans. Writing goes to a new or empty folder, one ``ID.xml`` each.
+used twice, and overlapping spans. A folder's ``.xml`` files are read in any case (``b.XML``); any
+other file is named in a warning. Writing goes to a new or empty folder, one ``ID.xml`` each, and
+checks every document first (characters XML cannot hold are refused).
 """
 
 from __future__ import annotations
@@ -32,7 +36,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from synthdeid.corpus.formats.textfile import each_record, read_text, write_each
+from synthdeid.corpus.formats.folder import by_id, scan_folder
+from synthdeid.corpus.formats.textfile import each_record, read_text, warn, write_each
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -205,6 +210,12 @@ def read_i2b2_document(path: Path, doc_id: str, tagset: TagSet | None = None, ne
     seen: dict[str, int] = {}
     for i, (element, attrs, line) in enumerate(tree.tags):
         spans.append(_span(element, attrs, line, i, text, path, seen, has_cr, newlines))
+    if has_cr and newlines == "keep" and tree.tags and not any("text" in attrs for _, attrs, _ in tree.tags):
+        warn("the TEXT has CR line endings and no tag has a text= attribute to check its offsets against: if "
+             "they count LF line endings (as a tool that parsed the XML counts them), every span after the first "
+             "line break is shifted", path=path,
+             fix="look at a few spans (synthdeid convert FILE out.jsonl); if they are shifted, read with "
+             "corpus.format_options: {newlines: xml} (--format-option newlines=xml)")
     try:
         return Document.create(doc_id, text, spans, tagset=tagset)
     except InputError as e:
@@ -266,11 +277,11 @@ def read_i2b2(
         return each_record([(root, root.stem, tagset, newlines)], read_i2b2_document, errors)
     if not root.is_dir():
         raise InputError("not found", path=root, fix="name an i2b2 .xml file or a folder of them")
-    files = sorted(root.rglob("*.xml"))
+    files = scan_folder(root, (".xml",), "i2b2")[".xml"]
     if not files:
         raise InputError("no .xml files in the folder", path=root,
                          fix="put each note in its own NAME.xml (i2b2 layout: <TEXT> and <TAGS>)")
-    items = ((f, f.relative_to(root).with_suffix("").as_posix(), tagset, newlines) for f in files)
+    items = ((f, key, tagset, newlines) for key, f in by_id(root, files, errors).items())
     return each_record(items, read_i2b2_document, errors)
 
 
@@ -296,12 +307,18 @@ def _check_xml_chars(value: str, what: str, doc_id: str) -> None:
                          fix="remove or replace the control character, or write another format (jsonl keeps it)")
 
 
+def check_i2b2(doc: Document, index: int = 0) -> None:
+    """Refuse what an i2b2 file cannot hold: characters XML 1.0 cannot hold, in the text or a label."""
+    _check_xml_chars(doc.text, "the text", doc.id)
+    for s in doc.spans:
+        _check_xml_chars(s.label, f"the label {s.label[:40]!r}", doc.id)
+
+
 def to_i2b2_xml(doc: Document) -> str:
     """The i2b2 XML file of ``doc``: the 2014 layout, byte-stable."""
-    _check_xml_chars(doc.text, "the text", doc.id)
+    check_i2b2(doc)
     lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{ROOT}>", f"<TEXT>{_cdata(doc.text)}</TEXT>", "<TAGS>"]
     for i, s in enumerate(doc.spans):
-        _check_xml_chars(s.label, f"the label {s.label[:40]!r}", doc.id)
         element = CATEGORIES.get(s.label.upper(), "PHI")
         lines.append(f'<{element} id="P{i}" start="{s.start}" end="{s.end}" text="{_escape_attribute(doc.surface(s))}" '
                      f'TYPE="{_escape_attribute(s.label)}" comment="" />')
@@ -316,4 +333,4 @@ def write_i2b2(docs: Iterable[Document], folder: str | Path) -> int:
         raise InputError("i2b2 output is a folder (one ID.xml per document), not one .xml file", path=root,
                          fix="name a new or empty folder (e.g. without the .xml suffix)")
     return write_each(docs, root, ".xml", lambda doc, out: out.write_text(to_i2b2_xml(doc), encoding="utf-8",
-                                                                           newline="\n"), "i2b2")
+                                                                           newline="\n"), "i2b2", check=check_i2b2)

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from synthdeid.corpus.formats.textfile import atomic_write, each_record, read_lines
+from synthdeid.corpus.formats.textfile import atomic_write, check_unicode, checked, each_record, read_lines
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -124,17 +124,6 @@ def _span(i: int, s: Any, text: str, doc_id: str) -> Span:
     return Span(start, end, s["label"])
 
 
-def check_unicode(value: str, what: str, doc_id: str | None) -> None:
-    """Refuse a lone surrogate (a ``\\ud800`` JSON escape): it is not a character and no file
-    can hold it, so it would crash the first writer."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError as e:
-        raise InputError(f"{what} holds a lone surrogate {value[e.start]!r} at character {e.start}",
-                         doc_id=doc_id, fix="replace the \\udXXX escape with the character it should be "
-                         "(a surrogate pair, or the character itself)") from None
-
-
 def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int]) -> Document:
     try:
         doc = record_to_document(parse_json_line(line), tagset=tagset)
@@ -152,6 +141,7 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
 def write_jsonl(docs: Iterable[Document], path: str | Path) -> int:
     """Write documents (byte-stable: sorted spans, fixed key order); returns the count."""
     n = 0
+    docs = checked(docs, lambda doc, i: None)  # JSON holds any text and label a file can hold
     with atomic_write(path) as f:
         for doc in docs:
             f.write(json.dumps(doc.to_dict(), ensure_ascii=False) + "\n")

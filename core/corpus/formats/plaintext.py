@@ -1,12 +1,14 @@
 """Plain text notes without annotations: one ``.txt`` file, or a folder of them (ids are the
-relative paths without ``.txt``), as notes arrive for de-identification. Written back as a
-folder of ``.txt`` files, which keeps no spans: only de-identified text goes there."""
+relative paths without ``.txt``, read in any case; other files are named in a warning), as notes
+arrive for de-identification. Written back as a folder of ``.txt`` files, which keeps no spans:
+only de-identified text goes there."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+from synthdeid.corpus.formats.folder import by_id, scan_folder
 from synthdeid.corpus.formats.textfile import each_record, read_text, write_each
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
@@ -32,10 +34,10 @@ def read_plain(
         return
     if not root.is_dir():
         raise InputError("not found", path=root, fix="name a .txt file or a folder of them")
-    files = sorted(root.rglob("*.txt"))
+    files = scan_folder(root, (".txt",), "plain-text")[".txt"]
     if not files:
         raise InputError("no .txt files in the folder", path=root, fix="put each note in its own NAME.txt")
-    yield from each_record(((f, f.relative_to(root).with_suffix("").as_posix()) for f in files), _note, errors)
+    yield from each_record(((f, key) for key, f in by_id(root, files, errors).items()), _note, errors)
 
 
 def write_plain(docs: Iterable[Document], folder: str | Path) -> int:

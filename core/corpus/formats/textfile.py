@@ -1,4 +1,5 @@
-"""Reading text files with errors that name the file, line and fix."""
+"""Reading text files with errors that name the file, line and fix; writing files and folders
+that appear only when every document could be written."""
 
 from __future__ import annotations
 
@@ -6,11 +7,12 @@ import contextlib
 import os
 import re
 import shutil
-from collections.abc import Callable, Iterable, Iterator
+import warnings
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
-from synthdeid.errors import InputError
+from synthdeid.errors import InputError, InputWarning
 
 if TYPE_CHECKING:
     from synthdeid.corpus.records import Document
@@ -59,8 +61,36 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
             offset += len(raw)
             if i == 1 and line.startswith("\ufeff"):
                 line = line[1:]
+            check_line_start(line, p, i)
             line = line[:-1] if line.endswith("\n") else line
             yield i, line[:-1] if line.endswith("\r") else line
+
+
+BOM = "\ufeff"
+
+
+def check_line_start(line: str, path: str | Path, lineno: int) -> None:
+    """A byte-order mark starts a file, never a later line: there it is the mark of a file joined
+    on (``cat a b``), and would become part of an id or token. Refused, naming the line."""
+    if lineno > 1 and line.startswith(BOM):
+        raise InputError(f"a byte-order mark (U+FEFF) starts line {lineno}, not the file: it would become part "
+                         "of the line's id or first token", path=path, line=lineno,
+                         fix="files joined with `cat` keep each one's mark: remove it from the start of the line "
+                         "(e.g. `sed -i '2,$ s/^\\xEF\\xBB\\xBF//' FILE`)")
+
+
+def warn(problem: str, *, path: str | Path | None = None, line: int | None = None, fix: str | None = None) -> None:
+    """An ``InputWarning`` worded as an ``InputError`` (where, what, fix)."""
+    warnings.warn(str(InputError(problem, path=path, line=line, fix=fix)), InputWarning, stacklevel=3)
+
+
+def choice_option(options: Mapping[str, Any] | None, key: str, choices: tuple[str, ...], fix: str) -> str:
+    """Reader option ``key``: one of ``choices`` (the first unless given)."""
+    value = (options or {}).get(key, choices[0])
+    if value not in choices:
+        raise InputError(f"format option {key} is {value!r}", fix=f"set corpus.format_options.{key} (or "
+                         f"--format-option {key}=...) to {' or '.join(choices)}: {fix}")
+    return value
 
 
 def each_record(
@@ -81,7 +111,11 @@ def each_record(
 def atomic_write(path: str | Path) -> Iterator[IO[str]]:
     """A UTF-8 text file (``\\n`` newlines) that appears at ``path`` only when the block ends
     without an error: a writer that fails half-way leaves nothing behind (nor a half file)."""
-    p = Path(path)
+    p = Path(os.path.abspath(path))  # "." and ".." have no name to put beside
+    if p.is_dir():
+        raise InputError("is a folder: this format is written to one file", path=path,
+                         fix="name a new file (e.g. out.jsonl), or write a folder format (--to brat, i2b2 or "
+                         "xml_inline)")
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")  # opened like any file: the umask applies
     try:
@@ -95,50 +129,116 @@ def atomic_write(path: str | Path) -> Iterator[IO[str]]:
 
 @contextlib.contextmanager
 def atomic_folder(path: str | Path) -> Iterator[Path]:
-    """A new folder, filled inside the block, that appears at ``path`` (absent or empty) only
-    when the block ends without an error."""
-    p = Path(path)
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    """A folder, filled inside the block, that appears at ``path`` (absent or empty) only when the
+    block ends without an error. An existing folder (``.``, say) stays the same folder: the files
+    are made in a hidden folder inside it, then moved up."""
+    p = Path(os.path.abspath(path))  # "." and ".." have no name to put beside
+    existing = p.is_dir()
+    if existing:
+        tmp = p / f".synthdeid-partial.{os.getpid()}"
+    else:
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)  # left by a killed run of this process id
     tmp.mkdir()
     try:
         yield tmp
-        if p.is_dir():
-            p.rmdir()  # empty (the caller checked): replaced by the new folder
-        os.replace(tmp, p)
+        if not existing:
+            os.replace(tmp, p)
+            return
+        for child in sorted(tmp.iterdir()):
+            os.replace(child, p / child.name)
+        tmp.rmdir()
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
 
 
-SAFE_ID = re.compile(r"^[\w.-]+(?:/[\w.-]+)*$")
-"""A document id usable as a relative file name (letters, digits, '.', '-', '_', '/' between parts)."""
+SAFE_ID = re.compile(r"[\w.-]+(?:/[\w.-]+)*")
+"""A document id usable as a relative file name (letters, digits, '.', '-', '_', '/' between parts):
+use ``SAFE_ID.fullmatch`` (``$`` would let a final newline through)."""
+
+
+def check_unicode(value: str, what: str, doc_id: str | None) -> None:
+    """Refuse a lone surrogate (a ``\\ud800`` JSON escape): it is not a character and no file
+    can hold it, so it would crash the first writer."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise InputError(f"{what} holds a lone surrogate {value[e.start]!r} at character {e.start}",
+                         doc_id=doc_id, fix="replace the \\udXXX escape with the character it should be "
+                         "(a surrogate pair, or the character itself)") from None
+
+
+def check_writable(doc: Document) -> None:
+    """What every writer needs: text, id and labels a file can hold, and no empty label."""
+    check_unicode(doc.id, "the id", doc.id)
+    check_unicode(doc.text, "the text", doc.id)
+    for s in doc.spans:
+        if not isinstance(s.label, str) or not s.label:
+            raise InputError(f"span {s.start}-{s.end} has the label {s.label!r}", doc_id=doc.id,
+                             fix="give every span a non-empty label")
+        check_unicode(s.label, f"the label {s.label[:40]!r}", doc.id)
+
+
+def checked(docs: Iterable[Document], check: Callable[[Document, int], None]) -> Iterable[Document]:
+    """``docs``, each passed through ``check_writable`` and ``check(doc, index)``, which raises
+    what the format cannot hold: a list is checked whole before the caller writes its first byte,
+    a stream document by document (the caller's atomic output then leaves nothing behind)."""
+    if isinstance(docs, (list, tuple)):
+        for i, doc in enumerate(docs):
+            check_writable(doc)
+            check(doc, i)
+        return docs
+    return _checking(docs, check)
+
+
+def _checking(docs: Iterable[Document], check: Callable[[Document, int], None]) -> Iterator[Document]:
+    for i, doc in enumerate(docs):
+        check_writable(doc)
+        check(doc, i)
+        yield doc
+
+
+def no_whitespace(label: str, doc_id: str, what: str) -> None:
+    """Refuse a label that a whitespace-separated format would split or cut."""
+    if any(c.isspace() for c in label):
+        raise InputError(f"the label {label[:40]!r} holds whitespace, which {what} cannot hold", doc_id=doc_id,
+                         fix="map the label onto one without spaces or line breaks (params: tags.mapping), or "
+                         "write jsonl, i2b2 or xml_inline, which keep any label")
 
 
 def write_each(docs: Iterable[Document], folder: str | Path, suffix: str,
-               write: Callable[[Document, Path], None], what: str) -> int:
+               write: Callable[[Document, Path], None], what: str,
+               check: Callable[[Document, int], None] | None = None) -> int:
     """Each document into its own ``ID{suffix}`` file (``write(doc, path)``, which may add files
-    beside it) in a new or empty ``folder`` that appears only once all are written; an id that is no
-    safe file name, or collides with another ignoring case, is refused. Returns the number written."""
+    beside it) in a new or empty ``folder`` that appears only once all are written. Every document
+    is checked first (``check``, and its id: no safe file name, or colliding with another ignoring
+    case, is refused). Returns the number written."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise InputError("is a file, not a folder", path=root, fix=f"name a new or empty folder for {what} output")
     if root.is_dir() and any(root.iterdir()):
         raise InputError("the folder is not empty: writing would overwrite or mix notes", path=root,
                          fix="write to a new or empty folder")
+    written: dict[str, str] = {}
+
+    def check_all(doc: Document, i: int) -> None:
+        if not SAFE_ID.fullmatch(doc.id) or ".." in doc.id.split("/"):
+            raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
+                             fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
+        key = doc.id.casefold()
+        if key in written:
+            raise InputError(f"two documents would be written to the same file {doc.id}{suffix} (the first "
+                             f"is {written[key]!r})", doc_id=doc.id,
+                             fix="give every document a unique id (ids differing only in case collide)")
+        written[key] = doc.id
+        if check is not None:
+            check(doc, i)
+
+    docs = checked(docs, check_all)
     with atomic_folder(root) as tmp:
-        written: dict[str, str] = {}
         for doc in docs:
-            if not SAFE_ID.match(doc.id) or ".." in doc.id.split("/"):
-                raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
-                                 fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
-            key = doc.id.casefold()
-            if key in written:
-                raise InputError(f"two documents would be written to the same file {doc.id}{suffix} (the first "
-                                 f"is {written[key]!r})", doc_id=doc.id,
-                                 fix="give every document a unique id (ids differing only in case collide)")
-            written[key] = doc.id
             out = tmp / f"{doc.id}{suffix}"
             out.parent.mkdir(parents=True, exist_ok=True)
             write(doc, out)

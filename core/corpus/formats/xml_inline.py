@@ -5,22 +5,29 @@
 Two layouts. A file (``*.xmltags``, ``*.xml.txt``): each non-empty line is one document; a line
 that starts with an id (characters other than whitespace, ``<`` and ``>``) and a tab is
 ``id<TAB>text``, any other line gets the id ``{file stem}-{line number}``. Lines end at LF, CRLF
-or CR (a CR-only file is read line by line too). A folder: every ``*.txt`` file under it is one
-document (ids: relative paths without ``.txt``), its text kept exactly, line endings included. A
-UTF-8 byte-order mark at the start of a file is dropped.
+or CR (a CR-only file is read line by line too). A folder: every ``*.txt`` file under it (in any
+case: ``b.TXT``) is one document (ids: relative paths without the suffix), its text kept exactly,
+line endings included; any other file is named in a warning. A UTF-8 byte-order mark at the start
+of a file is dropped; one at the start of a later line of a file is an error (files joined with
+``cat``: it would become part of the id).
 
 Tags: with the option ``labels`` (a list of element names), only those elements are tags and
 anything else (``<5 mg``, ``<br>``) is text. Without it, every ``<Name ...>`` / ``</Name>`` with a
-name matching ``[A-Za-z_][A-Za-z0-9_.-]*`` is a tag, and one without its partner is an error (as are
-nested or crossing tags, an empty tag, and attributes other than ``TYPE``), naming line and
-column. The five predefined XML entities (``&amp; &lt; &gt; &quot; &apos;``) are decoded in the
-text and in ``TYPE``; anything else after ``&`` stays as it is. The writer escapes ``&``, ``<`` and
-``>``, so reading what it wrote gives back the same documents.
+name that is an XML name (``NAME``: letters of any script, digits, ``_ . - :``, not starting with a
+digit, so ``<Förnamn>`` and ``<ns:Name>`` too) is a tag, and one without its partner is an error (as
+are nested or crossing tags, an empty tag, and attributes other than ``TYPE``), naming line and
+column. A token that looks like a tag but is none (``< Name>``, ``</ Name>``, ``<Name/>``,
+``<Name START>``) is an error too, unless its name is outside ``labels``, or the option
+``unknown_tags: keep`` keeps such tokens as text: PHI is never left unmarked without a word. The
+five predefined XML entities (``&amp; &lt; &gt; &quot; &apos;``) are decoded in the text and in
+``TYPE``; anything else after ``&`` stays as it is. The writer escapes ``&``, ``<`` and ``>``, so
+reading what it wrote gives back the same documents.
 
 Writing: to a folder (an existing folder or a path without suffix) one ``ID.txt`` per document;
 to a file one ``id<TAB>text`` line per document, which refuses a text holding a line break (CR or
-LF), naming the document: write the folder form for those. A label that is not an element name
-is written in the attribute form ``<PHI TYPE="...">``.
+LF), and an id starting with U+FEFF on any line but the first, naming the document: write the
+folder form for those. A label that is not an element name is written in the attribute form
+``<PHI TYPE="...">``; an empty one is refused. Every document is checked before any is written.
 """
 
 from __future__ import annotations
@@ -30,8 +37,13 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from synthdeid.corpus.formats.folder import by_id, scan_folder
+from synthdeid.corpus.formats.inline_text import unknown_tags_option
 from synthdeid.corpus.formats.textfile import (
+    BOM,
     atomic_write,
+    check_line_start,
+    checked,
     each_record,
     read_text,
     write_each,
@@ -40,10 +52,15 @@ from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
-OPTIONS = ("labels",)
-NAME = r"[A-Za-z_][A-Za-z0-9_.-]*"
+OPTIONS = ("labels", "unknown_tags")
+_NAME_START = (":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
+               "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff")
+NAME = f"[{_NAME_START}][{_NAME_START}\\-.0-9\u00b7\u0300-\u036f\u203f\u2040]*"
+"""An XML 1.0 name (the ``Name`` production): the element names that are tags."""
 _NAME = re.compile(NAME)
 _TAG = re.compile(rf"<(/?)({NAME})((?:\s+{NAME}\s*=\s*(?:\"[^\"<]*\"|'[^'<]*'))*)\s*>")
+_TAG_LIKE = re.compile(rf"<\s*/?\s*({NAME})(?:[\s/][^<>]{{0,200}})?>")
+"""A token that looks like a tag: '<', a name (after spaces or '/'), then '>' or space or '/'."""
 _ATTRIBUTE = re.compile(rf"({NAME})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos);")
 ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
@@ -67,7 +84,8 @@ def labels_option(options: Mapping[str, Any] | None) -> frozenset[str] | None:
     for name in value:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise InputError(f"format option labels holds {name!r}, which is not an element name",
-                             fix="list element names (letters, digits, '_', '.', '-'; not starting with a digit)")
+                             fix="list element names (letters, digits, '_', '.', '-', ':'; not starting with a "
+                             "digit)")
     return frozenset(value)
 
 
@@ -115,9 +133,26 @@ def _label(name: str, attributes: str, where: _Where, offset: int, doc_id: str) 
     return found.get("TYPE", name)
 
 
+def _check_tag_like(body: str, start: int, end: int, labels: frozenset[str] | None, where: _Where,
+                    doc_id: str) -> None:
+    """Refuse a token in ``body[start:end]`` (text between tags) that looks like a tag but is none."""
+    for m in _TAG_LIKE.finditer(body, start, end):
+        if labels is not None and m.group(1) not in labels:
+            continue  # with a label set, other names are text
+        token = m.group()
+        why = ("an empty element marks no text" if token.rstrip("> \t\r\n").endswith("/")
+               else "no space may follow '<' or '</'" if re.match(r"<\s|</\s", token)
+               else "what follows the name is no attribute NAME=\"value\"")
+        raise where.error(f"{token[:40]!r} looks like a tag but is none ({why}): its PHI would stay unmarked",
+                          m.start(), "write PHI tags as <Name>text</Name> (or <PHI TYPE=\"Name\">text</PHI>) and a "
+                          "'<' that is text as &lt;; or read such tokens as text with corpus.format_options: "
+                          "{unknown_tags: keep} (--format-option unknown_tags=keep)", doc_id)
+
+
 def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _Where,
-                 tagset: TagSet | None = None) -> Document:
-    """The document of one tagged text (see the module docstring)."""
+                 tagset: TagSet | None = None, keep_unknown: bool = False) -> Document:
+    """The document of one tagged text (see the module docstring); ``keep_unknown`` keeps tokens
+    that look like tags but are none as text (else they are refused)."""
     text: list[str] = []
     length = 0
     spans: list[Span] = []
@@ -129,6 +164,8 @@ def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _
         closing, name, attributes = m.groups()
         if labels is not None and name not in labels:
             continue
+        if not keep_unknown:
+            _check_tag_like(body, last, m.start(), labels, where, doc_id)
         piece = decode_entities(body[last:m.start()])
         text.append(piece)
         length += len(piece)
@@ -158,6 +195,8 @@ def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _
                               + ("" if labels else f"; if <{name}> is no PHI tag, {LABELS_FIX}"), doc_id)
         else:
             open_tag = (name, _label(name, attributes, where, m.start(), doc_id), length, m.start())
+    if not keep_unknown:  # first: a closing tag that is tag-like leaves its opening tag unclosed
+        _check_tag_like(body, last, len(body), labels, where, doc_id)
     if open_tag is not None:
         raise where.error(f"the opening tag <{open_tag[0]}> has no closing tag </{open_tag[0]}>", open_tag[3],
                           unpaired_fix, doc_id)
@@ -169,20 +208,23 @@ def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _
 
 
 def _file_line(line: str, path: Path, lineno: int, labels: frozenset[str] | None, tagset: TagSet | None,
-               seen: dict[str, int]) -> Document:
+               seen: dict[str, int], keep_unknown: bool) -> Document:
+    check_line_start(line, path, lineno)
     m = _ID.match(line)
     doc_id, body = (m.group(1), line[m.end():]) if m else (f"{path.stem}-{lineno}", line)
     if doc_id in seen:
         raise InputError(f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})", path=path,
                          line=lineno, doc_id=doc_id, fix="give every document a unique id")
     seen[doc_id] = lineno
-    return parse_tagged(body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset)
+    return parse_tagged(body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset,
+                        keep_unknown)
 
 
-def _folder_file(path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None) -> Document:
+def _folder_file(path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None,
+                 keep_unknown: bool) -> Document:
     text = read_text(path)
-    text = text[1:] if text.startswith("\ufeff") else text
-    return parse_tagged(text, doc_id, labels, _Where(path, 1, 1, text), tagset)
+    text = text[1:] if text.startswith(BOM) else text
+    return parse_tagged(text, doc_id, labels, _Where(path, 1, 1, text), tagset, keep_unknown)
 
 
 def read_xml_inline(
@@ -193,20 +235,22 @@ def read_xml_inline(
 ) -> Iterator[Document]:
     """The documents of a tagged file (one per non-empty line) or of every ``*.txt`` file under a
     folder (sorted). With an ``errors`` list, invalid documents are collected there and skipped.
-    ``options``: ``labels`` (the element names that are tags)."""
+    ``options``: ``labels`` (the element names that are tags), ``unknown_tags`` (``error`` or
+    ``keep``: tokens that look like tags but are none)."""
     labels = labels_option(options)
+    keep = unknown_tags_option(options)
     root = Path(path)
     if root.is_dir():
-        files = sorted(root.rglob("*.txt"))
+        files = scan_folder(root, (".txt",), "xml_inline")[".txt"]
         if not files:
             raise InputError("no .txt files in the folder", path=root,
                              fix="put each tagged note in its own NAME.txt, or name a file with one note per line")
-        items = ((f, f.relative_to(root).with_suffix("").as_posix(), labels, tagset) for f in files)
+        items = ((f, key, labels, tagset, keep) for key, f in by_id(root, files, errors).items())
         return each_record(items, _folder_file, errors)
     data = read_text(root)
-    data = data[1:] if data.startswith("\ufeff") else data
+    data = data[1:] if data.startswith(BOM) else data
     seen: dict[str, int] = {}
-    lines = ((line, root, n, labels, tagset, seen)
+    lines = ((line, root, n, labels, tagset, seen, keep)
              for n, line in enumerate(_LINE_BREAK.split(data), start=1) if line.strip())
     return each_record(lines, _file_line, errors)
 
@@ -234,23 +278,32 @@ def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
     if p.is_dir() or (not p.exists() and not p.suffix):
         return _write_folder(docs, p)
     n = 0
+    docs = checked(docs, _check_line)
     with atomic_write(p) as f:
         for doc in docs:
-            if not _ID.fullmatch(doc.id + "\t"):
-                raise InputError("the document id is empty or holds whitespace, '<' or '>'", doc_id=doc.id,
-                                 fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)")
-            if _LINE_BREAK.search(doc.text) or any(_LINE_BREAK.search(s.label) for s in doc.spans):
-                raise InputError("the text holds a line break, which one line per document cannot hold",
-                                 doc_id=doc.id, fix="write the folder form (one ID.txt per document): name a "
-                                 "folder, a path without suffix, as the output")
-            if n == 0 and doc.id.startswith("\ufeff"):
+            if n == 0 and doc.id.startswith(BOM):
                 f.write("\ufeff")  # a byte-order mark, which the reader drops: the id keeps its U+FEFF
             f.write(f"{doc.id}\t{encode_tagged(doc)}\n")
             n += 1
     return n
 
 
+def _check_line(doc: Document, index: int) -> None:
+    """Refuse what one ``id<TAB>text`` line cannot hold."""
+    if not _ID.fullmatch(doc.id + "\t"):
+        raise InputError("the document id is empty or holds whitespace, '<' or '>'", doc_id=doc.id,
+                         fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)")
+    if index and doc.id.startswith(BOM):
+        raise InputError("the id starts with U+FEFF, which only the first line may (a reader takes it for a "
+                         "byte-order mark left by joining files)", doc_id=doc.id,
+                         fix="remove the U+FEFF from the id, write this document first, or write the folder form")
+    if _LINE_BREAK.search(doc.text) or any(_LINE_BREAK.search(s.label) for s in doc.spans):
+        raise InputError("the text holds a line break, which one line per document cannot hold",
+                         doc_id=doc.id, fix="write the folder form (one ID.txt per document): name a "
+                         "folder, a path without suffix, as the output")
+
+
 def _write_folder(docs: Iterable[Document], root: Path) -> int:
     # a text that starts with U+FEFF gets a byte-order mark before it, which the reader drops
     return write_each(docs, root, ".txt", lambda doc, out: out.write_text(
-        "\ufeff" * doc.text.startswith("\ufeff") + encode_tagged(doc), encoding="utf-8", newline=""), "xml_inline")
+        BOM * doc.text.startswith(BOM) + encode_tagged(doc), encoding="utf-8", newline=""), "xml_inline")
