@@ -13,6 +13,7 @@ import torch
 
 from synthdeid import SynthdeidError
 from synthdeid.api import TrainingData
+from synthdeid.model_files import read_json
 from synthdeid.plugin_system.config import renames
 
 META_FILE = "generator.json"
@@ -29,7 +30,7 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     if not path.exists():
         raise SynthdeidError(f"{out_dir} holds no trained {plugin} model ({META_FILE} is missing); "
                              f"train it first (dvc repro the train stage)")
-    meta = json.loads(path.read_text(encoding="utf-8"))
+    meta = read_json(path, f"retrain the {plugin} model (dvc repro the train stage) or restore {META_FILE}")
     if meta.get("generator") != plugin:
         raise SynthdeidError(f"{out_dir} holds a {meta.get('generator')!r} model, not {plugin!r}")
     return meta
