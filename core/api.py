@@ -60,6 +60,15 @@ class BatchAnnotator(Protocol):
         ...
 
 
+@runtime_checkable
+class LanguageSpecific(Protocol):
+    """Optional: an annotator that finds PHI in notes of some languages only (rules or word lists
+    of one language, such as DEDUCE's Dutch ones)."""
+
+    languages: tuple[str, ...]
+    """The language pack codes of the notes it works on, e.g. ``("nl",)``."""
+
+
 # ---------------------------------------------------------------------------------------------
 # Generators: language models trained on inline-tag text
 # ---------------------------------------------------------------------------------------------

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
+import shutil
 import sys
-from collections.abc import Sequence
+import warnings
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from rich.console import Console
@@ -23,7 +26,7 @@ from synthdeid.corpus.formats import (
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet, label_mapping
 
-from .errors import InputError, SynthdeidError
+from .errors import InputError, InputWarning, SynthdeidError
 
 
 def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
@@ -59,11 +62,52 @@ def _format_options(args: argparse.Namespace) -> dict:
     return options
 
 
+@contextlib.contextmanager
+def _input_warnings() -> Iterator[None]:
+    """``InputWarning``s (files not read, offsets in doubt) as ``warning:`` lines on stderr, each once."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InputWarning)
+        try:
+            yield
+        finally:
+            shown: set[str] = set()
+            for w in caught:
+                if not issubclass(w.category, InputWarning):
+                    warnings.showwarning(w.message, w.category, w.filename, w.lineno)
+                elif str(w.message) not in shown:
+                    shown.add(str(w.message))
+                    print(f"warning: {w.message}", file=sys.stderr)
+
+
+def _remove_output(path: Path, was_folder: bool) -> None:
+    """Take away what a failed conversion wrote (an existing folder is emptied, not removed)."""
+    if not path.is_dir():
+        path.unlink(missing_ok=True)
+        return
+    for child in list(path.iterdir()) if was_folder else [path]:
+        if child.is_dir():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+
+
 def cmd_convert(args: argparse.Namespace, out: Console) -> int:
+    with _input_warnings():
+        return _convert(args, out)
+
+
+def _convert(args: argparse.Namespace, out: Console) -> int:
     docs = list(read_documents(args.input, args.from_format, options=_format_options(args)))
     to = args.to_format or guess_format(args.output, for_writing=True)
+    was_folder = Path(args.output).is_dir()
     write_documents(docs, args.output, to)
-    back = list(read_documents(args.output, to))  # report what the output holds, not what went in
+    try:
+        back = list(read_documents(args.output, to))  # report what the output holds, not what went in
+    except InputError as e:  # the writer wrote what its reader refuses: a failed command leaves nothing
+        _remove_output(Path(args.output), was_folder)
+        raise InputError(f"synthdeid wrote this {to} output but cannot read it back ({e.problem}), so removed it: "
+                         f"a bug of its {to} writer", path=e.path, line=e.line, doc_id=e.doc_id,
+                         fix="please report it; meanwhile convert to jsonl, which holds any document") from None
     n_in, n_out = sum(len(d.spans) for d in docs), sum(len(d.spans) for d in back)
     out.print(f"read {len(docs)} documents, {n_in} spans from {args.input}; "
               f"wrote {len(back)} documents, {n_out} spans to {args.output}", highlight=False)
@@ -120,15 +164,63 @@ def _mapping_file(value: str | None) -> object:
         import yaml
 
         try:
-            return yaml.safe_load(Path(value).read_text(encoding="utf-8")) or {}
+            mapping = yaml.safe_load(Path(value).read_text(encoding="utf-8")) or {}
+        except UnicodeDecodeError as e:
+            raise InputError(f"--mapping: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+                             path=value, fix="save the file as UTF-8") from None
         except yaml.YAMLError as e:
             raise InputError(f"not a YAML mapping ({e})", path=value, fix="write one `label: Tag` per line") from None
+        if not isinstance(mapping, dict):
+            raise InputError(f"--mapping: the file holds a {type(mapping).__name__}, not a mapping of labels",
+                             path=value, fix="write one `label: Tag` per line")
+        return mapping
+    if value and Path(value).is_dir():
+        raise InputError("--mapping: is a folder, not a YAML file or a built-in mapping", path=value,
+                         fix="name a YAML file of `label: Tag` lines, or a built-in mapping (meddocan, sepr, "
+                         "i2b2_2014, i2b2_2006)")
     return value
 
 
+def _validation_source(args: argparse.Namespace) -> tuple[Path, str | None, dict]:
+    """The corpus to validate, its format and reader options. With ``--params``, as the corpus
+    stage reads it: ``corpus.path`` (unless a path is given), ``corpus.format`` and
+    ``corpus.format_options``; a ``--format``/``--format-option`` that differs is refused."""
+    fmt, options = args.format, _format_options(args)
+    if not args.params:
+        if args.path is None:
+            raise InputError("no corpus to validate", fix="name a file or folder, or pass --params params.yaml to "
+                             "validate its corpus.path")
+        return Path(args.path), fmt, options
+    from synthdeid.sources.loader import format_options
+
+    from .params import load_params
+
+    params = load_params(args.params)
+    corpus = params.get("corpus") or {}
+    path = args.path or corpus.get("path")
+    if not path:
+        raise InputError("no corpus to validate: no path given and corpus.path is not set", path=args.params,
+                         fix="name the corpus, or set corpus.path (with corpus.source: files)")
+    stage_fmt = None if corpus.get("format", "auto") == "auto" else corpus.get("format")
+    stage_options = format_options({"corpus": corpus})  # a params file may hold tags only
+    for flag, given, stage, key in (("--format", fmt, stage_fmt, "format"),
+                                    ("--format-option", options, stage_options, "format_options")):
+        if given and stage and given != stage:
+            raise InputError(f"{flag} gives {given!r} but corpus.{key} is {stage!r}", path=args.params,
+                             fix=f"validate --params reads the corpus as the corpus stage does: leave out {flag}, "
+                             f"or change corpus.{key}")
+    return Path(path), fmt or stage_fmt, options or stage_options
+
+
 def cmd_validate(args: argparse.Namespace, out: Console) -> int:
-    docs, problems = _read_all(Path(args.path), args.format, _validation_tagset(args), _format_options(args))
-    table = Table(title=f"{args.path}: {len(docs)} documents, {sum(len(d.spans) for d in docs)} spans")
+    with _input_warnings():
+        return _validate(args, out)
+
+
+def _validate(args: argparse.Namespace, out: Console) -> int:
+    path, fmt, options = _validation_source(args)
+    docs, problems = _read_all(path, fmt, _validation_tagset(args), options)
+    table = Table(title=f"{path}: {len(docs)} documents, {sum(len(d.spans) for d in docs)} spans")
     table.add_column("label")
     table.add_column("spans", justify="right")
     for label, n in label_counts(docs).items():
@@ -144,14 +236,39 @@ def cmd_validate(args: argparse.Namespace, out: Console) -> int:
 
 
 def _language(args: argparse.Namespace) -> str:
-    if args.language:
-        return args.language
-    if Path("params.yaml").exists():
-        from .params import load_params
+    """``--language``, else params.yaml's ``language``: an installed language pack's code."""
+    from synthdeid.plugin_system.manager import registry
 
-        return str(load_params("params.yaml").get("language") or "")
-    raise InputError("which language are the notes in?", fix="pass --language (e.g. nl, es, sv), the pack the "
-                     "tagger was trained with; in a synthdeid project it is params.yaml's `language`")
+    from .params import PARAMS_FILE, load_params
+
+    if args.language:
+        language, given, where = args.language, f"--language {args.language!r}", None
+    elif Path(PARAMS_FILE).exists():
+        language = load_params(PARAMS_FILE).get("language")
+        if not language:
+            raise InputError("which language are the notes in? params.yaml sets no `language`", path=PARAMS_FILE,
+                             fix="pass --language (e.g. nl, es, sv), the pack the tagger was trained with")
+        given, where = f"language {language!r}", PARAMS_FILE
+    else:
+        raise InputError("which language are the notes in?", fix="pass --language (e.g. nl, es, sv), the pack the "
+                         "tagger was trained with; in a synthdeid project it is params.yaml's `language`")
+    packs = registry("language")
+    if not isinstance(language, str) or language not in packs:
+        raise InputError(f"{given} is not an installed language pack", path=where,
+                         fix=f"use one of {', '.join(packs.names())} (`synthdeid plugins` lists them), or install "
+                         "the pack's package (`synthdeid new-plugin language` writes a new one)")
+    return language
+
+
+def _check_annotator_language(annotator: object, name: str | None, language: str) -> None:
+    """An annotator that declares its languages (``LanguageSpecific``: deduce is Dutch) is refused
+    for notes in another one: it would find little PHI and say nothing about it."""
+    from synthdeid.api import LanguageSpecific
+
+    if isinstance(annotator, LanguageSpecific) and language not in annotator.languages:
+        raise InputError(f"the annotator {name!r} works on {', '.join(annotator.languages)} notes only, not on "
+                         f"{language!r} ones", fix=f"pass --language {annotator.languages[0]} if the notes are in that "
+                         "language; otherwise use a tagger trained on notes in this language (--model DIR)")
 
 
 def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
@@ -167,7 +284,9 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     from .progress import track
 
     language = _language(args)
-    annotator = load_annotator(args.model, args.annotator, language, min_confidence=args.min_confidence)
+    annotator = load_annotator(args.model, args.annotator, language, min_confidence=args.min_confidence,
+                               trust_model=args.trust_model)
+    _check_annotator_language(annotator, args.annotator, language)
     pack = registry("language").create(language) if args.mode == "surrogate" else None
     fmt = args.from_format or input_format(args.input)
     counts = DeidCounts()
@@ -243,7 +362,7 @@ def build_parser() -> argparse.ArgumentParser:
                     help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)")
     sc.set_defaults(run=cmd_convert)
     sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
-    sv.add_argument("path")
+    sv.add_argument("path", nargs="?", help="a corpus file or folder (default with --params: its corpus.path)")
     sv.add_argument("--format", choices=formats)
     sv.add_argument("--format-option", action="append", metavar="KEY=VALUE",
                     help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)")
@@ -252,7 +371,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="accept labels outside the canonical tag set (e.g. before mapping them)")
     labels.add_argument("--mapping", metavar="NAME|FILE", help="map labels with a built-in mapping first (meddocan, "
                         "sepr, i2b2_2014, i2b2_2006) or a YAML file of label: Tag lines")
-    labels.add_argument("--params", metavar="FILE", help="map labels as the pipeline will: FILE's tags.mapping "
+    labels.add_argument("--params", metavar="FILE", help="read and map the corpus as the pipeline will: FILE's "
+                        "corpus.path (unless a path is given), corpus.format, corpus.format_options, tags.mapping "
                         "and tags.keep_unmapped (e.g. params.yaml)")
     sv.set_defaults(run=cmd_validate)
     sd = sub.add_parser("deidentify", help="find PHI in notes with a trained tagger or an annotator, and "
@@ -263,6 +383,10 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--model", help="a trained tagger directory (its tagger.json names the plugin), e.g. "
                      "data/taggers/augmented-lstm_p")
     who.add_argument("--annotator", help="an annotator plugin, e.g. deduce (Dutch rules)")
+    sd.add_argument("--trust-model", action="store_true", help="RISK: also load a --model folder that holds "
+                    "only a pickle (a flair best-model.pt of an older synthdeid or of flair itself); unpickling "
+                    "runs whatever code the file holds, so use it only for a folder you made or whose maker you "
+                    "trust. Without it such a folder is refused; taggers this version trains are safetensors")
     sd.add_argument("--mode", choices=("annotate", "surrogate", "redact"), default="annotate",
                     help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
                     "language pack; redact: replace PHI by [LABEL] (or --mask)")
@@ -305,15 +429,82 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    out = Console(soft_wrap=True)
+DEBUG_ENV = "SYNTHDEID_DEBUG"
+"""Set (to anything but empty or 0) to get the traceback of an unexpected error instead of its one line."""
+
+
+def _file_error(e: OSError) -> str:
+    """An ``OSError`` as one line naming its file."""
+    name = e.filename if e.filename is not None else e.filename2
+    what = {FileNotFoundError: "not found (check the path)",
+            IsADirectoryError: "is a folder, not a file (name the file itself)",
+            NotADirectoryError: "is not a folder (a part of the path is a file)",
+            PermissionError: "permission denied (check the file's permissions or choose another path)",
+            FileExistsError: "already exists (choose another path or move it away)"}.get(
+        type(e), e.strerror.lower() if e.strerror else str(e))
+    return f"{name}: {what}" if name is not None else what
+
+
+def _is_file(value: object) -> bool:
     try:
-        return args.run(args, out)
+        return Path(value).is_file()  # type: ignore[arg-type]
+    except (OSError, ValueError):
+        return False
+
+
+def _decoding_error(e: UnicodeDecodeError) -> str:
+    """A ``UnicodeDecodeError`` as one line naming the file being read (found in the traceback)."""
+    from os import PathLike
+
+    path = None
+    tb = e.__traceback__
+    frames = []
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):  # the innermost frame that holds a path: the file being decoded
+        candidates = [frame.f_locals.get(k) for k in ("self", "path", "p", "file", "filename", "fname", "name")]
+        path = next((c for c in candidates if isinstance(c, (str, PathLike)) and _is_file(c)), None)
+        if path is not None:
+            break
+    data = e.object if isinstance(e.object, bytes) else b""
+    byte = f"byte {data[e.start]:#04x} at offset {e.start}" if e.start < len(data) else f"offset {e.start}"
+    line = data[:e.start].count(b"\n") + 1 if data else None
+    what = f"not {e.encoding.upper()} text ({byte}); re-save it as UTF-8"
+    if path is None:
+        return f"a file is {what}"
+    return f"{path}{'' if line is None else f':{line}'}: {what}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import os
+
+    err = Console(stderr=True, soft_wrap=True)
+    debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
+    try:
+        args = build_parser().parse_args(argv)
+        return args.run(args, Console(soft_wrap=True))
     except SynthdeidError as e:
         # escaped: a message's own brackets ("synthdeid[export]", "[Name]") are text, not rich markup
-        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {escape(str(e))}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(e))}", highlight=False)
         return 1
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print("interrupted", file=sys.stderr)
+        return 130
+    except (OSError, UnicodeDecodeError) as e:  # a safety net: each case known has its own InputError
+        if debug:
+            raise
+        message = _file_error(e) if isinstance(e, OSError) else _decoding_error(e)
+        err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+        return 1
+    except Exception as e:  # noqa: BLE001 - the last resort: one line, not a traceback
+        if debug:
+            raise
+        print(f"error: unexpected {type(e).__name__}: {e} — this is a bug in synthdeid; rerun with "
+              f"{DEBUG_ENV}=1 for the traceback and report it", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -1,4 +1,5 @@
-"""Reading params.yaml sections with errors that name the missing key."""
+"""Reading params.yaml sections with errors that name the missing key, or the key, value and
+expected type of a badly typed one (``get_int``, ``get_mapping``, ``as_int``, ``as_mapping``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,21 @@ PARAMS_FILE = "params.yaml"
 def load_params(path: str | Path = PARAMS_FILE) -> dict[str, Any]:
     p = Path(path)
     if not p.exists():
-        raise InputError("params file not found", path=p, fix="run the stage from the repository root")
+        raise InputError("params file not found", path=p,
+                         fix="run from the project folder (the one holding params.yaml) or give the file's path")
+    if p.is_dir():
+        raise InputError("is a folder, not a params file", path=p,
+                         fix=f"give the YAML file itself, e.g. {p / PARAMS_FILE}")
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8")) or {}
+        text = p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        line = p.read_bytes()[:e.start].count(b"\n") + 1
+        raise InputError(f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})", path=p, line=line,
+                         fix="save the file as UTF-8") from None
+    except OSError as e:
+        raise InputError(f"cannot be read ({e.strerror or e})", path=p, fix="check the file's permissions") from None
+    try:
+        data = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         raise InputError(f"invalid YAML: {e}", path=p, line=None if mark is None else mark.line + 1,
@@ -30,7 +43,14 @@ def load_params(path: str | Path = PARAMS_FILE) -> dict[str, Any]:
 def get(params: dict[str, Any], dotted: str) -> Any:
     """``get(params, "prepare.seed")``; a missing key raises an error naming it."""
     node: Any = params
-    for i, part in enumerate(dotted.split(".")):
+    parts = dotted.split(".")
+    for i, part in enumerate(parts):
+        if i and not isinstance(node, dict):
+            parent = ".".join(parts[:i])
+            raise InputError(
+                f"{parent} must be a mapping (holding {part!r}), not {node!r}", path=PARAMS_FILE,
+                fix=f"write `{parent}` as `key: value` pairs (see the README for its keys)",
+            )
         if not isinstance(node, dict) or part not in node:
             raise InputError(
                 f"missing parameter {dotted!r}", path=PARAMS_FILE,
@@ -38,6 +58,49 @@ def get(params: dict[str, Any], dotted: str) -> Any:
             )
         node = node[part]
     return node
+
+
+def _wrong(dotted: str, value: Any, expected: str, example: str) -> InputError:
+    return InputError(f"{dotted} must be {expected}, not {value!r}", path=PARAMS_FILE,
+                      fix=f"set `{dotted}` to {example} in params.yaml")
+
+
+def as_int(value: Any, dotted: str, *, minimum: int | None = None) -> int:
+    """``value``, read from params at ``dotted``, as a whole number (YAML ``3``, ``3.0`` or ``"3"``);
+    anything else, or one below ``minimum``, is an error naming the key, the value and the type."""
+    expected = "a whole number" + ("" if minimum is None else f" >= {minimum}")
+    example = f"a whole number such as {minimum if minimum is not None and minimum > 0 else 0}"
+    number: Any = value
+    if isinstance(value, str):
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise _wrong(dotted, value, expected, example) from None
+    elif isinstance(value, float) and value.is_integer():
+        number = int(value)
+    if isinstance(number, bool) or not isinstance(number, int) or (minimum is not None and number < minimum):
+        raise _wrong(dotted, value, expected, example)
+    return number
+
+
+def as_mapping(value: Any, dotted: str, *, optional: bool = True) -> dict[str, Any]:
+    """``value``, read from params at ``dotted``, as a mapping (``optional``: null or absent is ``{}``)."""
+    if value is None and optional:
+        return {}
+    if not isinstance(value, dict):
+        raise _wrong(dotted, value, "a mapping (`key: value` pairs)" + (" or null" if optional else ""),
+                     "`key: value` pairs (see the README for its keys)")
+    return value
+
+
+def get_int(params: dict[str, Any], dotted: str, *, minimum: int | None = None) -> int:
+    """``get`` of a whole-number setting (``as_int``)."""
+    return as_int(get(params, dotted), dotted, minimum=minimum)
+
+
+def get_mapping(params: dict[str, Any], dotted: str) -> dict[str, Any]:
+    """``get`` of a section that must be a mapping (null reads as an empty one)."""
+    return as_mapping(get(params, dotted), dotted)
 
 
 def corpus_generator(params: dict[str, Any], corpus: str) -> str | None:
@@ -63,5 +126,5 @@ GENERATION_OVERRIDES = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "t
 
 def generation_params(params: dict[str, Any], corpus: str) -> dict[str, Any]:
     """The ``generate`` section with the corpus's own overrides of its keys."""
-    spec = get(params, f"corpora.{corpus}")
-    return {**get(params, "generate"), **{k: v for k, v in spec.items() if k in GENERATION_OVERRIDES}}
+    spec = get_mapping(params, f"corpora.{corpus}")
+    return {**get_mapping(params, "generate"), **{k: v for k, v in spec.items() if k in GENERATION_OVERRIDES}}

@@ -66,6 +66,9 @@ def _deduce(cache_path: str | None) -> Any:
 class DeduceAnnotator:
     """Runs DEDUCE over a note and returns canonical spans."""
 
+    languages: tuple[str, ...] = ("nl",)
+    """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``)."""
+
     def __init__(self, cache_path: str | None = None) -> None:
         self.cache_path = cache_path
 

@@ -11,7 +11,7 @@ import yaml
 from stage_runner import repo_params
 from toy_notes import toy_docs
 
-from synthdeid import Document, Span
+from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
 from synthdeid.corpus.formats import write_jsonl
 from synthdeid.tools.check import check, f1_halfwidth, inline_length
@@ -101,3 +101,23 @@ def test_check_warns_when_common_ages_would_dominate_the_raw_phi_leakage(tmp_pat
     assert "the privacy gate limits the identifying figure, which leaves them out" in age[0]
     del params["privacy"]["metrics"]["leakage"]  # no leakage measured: nothing to warn about
     assert not any(w.startswith("Age: ") for w in check(params).warnings)
+
+
+@pytest.mark.parametrize(("key", "value", "message"), [
+    ("prepare.seed", "abc", "prepare.seed must be a whole number, not 'abc'"),
+    ("prepare.split", "abc", "prepare.split must be three non-negative shares summing to 1, got 'abc'"),
+    ("corpus.demo.n_docs", -5, "corpus.demo.n_docs must be a whole number >= 1, not -5"),
+    ("taggers.bilstm_crf.config.max_epochs", "ten",
+     "taggers.bilstm_crf.config.max_epochs must be a whole number >= 1, not 'ten'"),
+])
+def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message) -> None:
+    params = repo_params()
+    params["corpus"]["demo"]["n_docs"] = 60
+    *parents, last = key.split(".")
+    node = params
+    for part in parents:
+        node = node[part]
+    node[last] = value
+    with pytest.raises(InputError) as caught:
+        check(params)
+    assert caught.value.problem == message and caught.value.path == "params.yaml" and caught.value.fix

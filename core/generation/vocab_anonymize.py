@@ -135,7 +135,12 @@ def _cmd_anonymize(args: Any, out: Any) -> int:
     if not args.text.exists():
         raise InputError("the training text is missing", path=args.text,
                          fix="run the inline stage (dvc repro inline) or pass --text")
-    lines = [x for x in args.text.read_text(encoding="utf-8").split("\n") if x.strip()]
+    if args.text.is_dir():
+        raise InputError("--text is a folder, not the inline training text", path=args.text,
+                         fix="name the file, e.g. --text data/inline/train.txt")
+    from synthdeid.corpus.formats.textfile import read_text  # not UTF-8: an error naming the file and line
+
+    lines = [x for x in read_text(args.text).split("\n") if x.strip()]
     labels = None if args.labels == ["all"] else tuple(args.labels)
     from synthdeid.plugin_system.manager import registry
 

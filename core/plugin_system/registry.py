@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -60,7 +60,11 @@ class Registry:
 
     def create(self, name: str, config: dict[str, Any] | None = None) -> Any:
         """Build the plugin object ``name`` from its config."""
-        return self.entry(name).factory(dict(config or {}))
+        entry = self.entry(name)
+        if config and not isinstance(config, Mapping):
+            raise SynthdeidError(f"the config of {self.kind} {name!r} must be a mapping (`key: value` pairs) or null, "
+                                 f"not {config!r}; fix it in params.yaml")
+        return entry.factory(dict(config or {}))
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

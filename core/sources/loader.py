@@ -13,7 +13,7 @@ from synthdeid.corpus.formats.textfile import atomic_write
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet, tagset_from_params
 from synthdeid.errors import InputError
-from synthdeid.params import get
+from synthdeid.params import get, get_int
 
 ON_INVALID = ("fail", "reject")
 SHOWN = 20
@@ -71,7 +71,8 @@ def load_corpus(params: dict, errors: list[InputError] | None = None) -> list[Do
     if source == "demo":
         from synthdeid.sources.demo import generate_demo_corpus
 
-        return generate_demo_corpus(int(get(params, "corpus.demo.n_docs")), int(get(params, "corpus.demo.seed")))
+        return generate_demo_corpus(get_int(params, "corpus.demo.n_docs", minimum=1),
+                                    get_int(params, "corpus.demo.seed"))
     if source == "files":
         return read_source(get(params, "corpus.path"), get(params, "corpus.format"), tagset_from_params(params),
                            on_invalid(params), [] if errors is None else errors, format_options(params))
@@ -84,6 +85,9 @@ def load_test_set(params: dict, errors: list[InputError] | None = None) -> list[
     path = (get(params, "corpus") or {}).get("test_path")
     if not path:
         return []
+    if not isinstance(path, str):
+        raise InputError(f"corpus.test_path must be a path or null, not {path!r}", path="params.yaml",
+                         fix="write the test set's path, e.g. test_path: data/test.jsonl, or null for none")
     return read_source(path, get(params, "corpus.format"), tagset_from_params(params), on_invalid(params),
                        [] if errors is None else errors, format_options(params))
 

@@ -15,12 +15,13 @@ from typing import Any
 
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.records import Document, label_counts
-from synthdeid.corpus.split import prepare_splits
+from synthdeid.corpus.split import check_ratios, prepare_splits
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, quantile
-from synthdeid.params import generation_params, get
+from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, check_length, quantile
+from synthdeid.params import PARAMS_FILE, as_int, as_mapping, generation_params, get, get_int, get_mapping
 from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.canaries import CanaryConfig, numeric_pool
+from synthdeid.privacy.data_canaries import DataCanaryConfig
 from synthdeid.sources.loader import load_corpus, load_test_set
 
 FEW_TEST_ENTITIES = 200
@@ -58,11 +59,13 @@ def check(params: Mapping[str, Any]) -> CheckReport:
     report = CheckReport()
     errors: list[InputError] = []
     params = dict(params)
-    strict = dict(params, corpus={**get(params, "corpus"), "on_invalid": "reject"})  # list, do not stop
+    strict = dict(params, corpus={**get_mapping(params, "corpus"), "on_invalid": "reject"})  # list, do not stop
     try:
         docs = load_corpus(strict, errors)
         test_docs = load_test_set(strict, errors)
     except SynthdeidError as e:
+        if isinstance(e, InputError) and e.path == PARAMS_FILE:
+            raise  # a wrong params value (named with its fix), not a finding about the corpus
         report.problem(f"the corpus cannot be read: {e}", "see the message; `synthdeid validate PATH` lists every record")
         return report
     for e in errors[:20]:
@@ -73,9 +76,10 @@ def check(params: Mapping[str, Any]) -> CheckReport:
         report.warnings.append(f"{len(errors)} invalid record(s): with corpus.on_invalid: fail the corpus stage stops; "
                                "`reject` leaves them out, counted")
     _corpus_facts(report, docs, test_docs)
+    ratios, seed = get(params, "prepare.split"), get_int(params, "prepare.seed")
+    check_ratios(ratios)
     try:
-        parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), int(get(params, "prepare.seed")),
-                               Counts("check"))
+        parts = prepare_splits(docs, test_docs, ratios, seed, Counts("check"))
     except SynthdeidError as e:
         report.problem(f"the split does not work: {e.problem if isinstance(e, InputError) else e}",
                        e.fix if isinstance(e, InputError) and e.fix else "change prepare.split")
@@ -131,24 +135,40 @@ def _resolve(report: CheckReport, params: dict[str, Any], train: list[Document])
     stream = sum(lengths)
     words = sum(len(d.text.split()) for d in train)
     report.facts["training stream (LSTM tokens: words, tags, <EOD>)"] = stream
-    pack = registry("language").create(str(get(params, "language")))
+    language, packs = get(params, "language"), registry("language")
+    if not isinstance(language, str) or language not in packs:
+        raise InputError(f"language {language!r} is not an installed language pack", path=PARAMS_FILE,
+                         fix=f"set `language` to one of {', '.join(packs.names())} (`synthdeid plugins` lists them), "
+                         "or install the pack's package")
+    pack = packs.create(language)
     lines = [" ".join(pack.tokens(d.text)) for d in train]  # as the inline stage tokenizes (tags aside)
-    for name, spec in (params.get("generators") or {}).items():
-        _resolve_generator(report, name, spec or {}, stream, train, lines)
-    for corpus in params.get("corpora") or {}:
+    metrics = as_mapping(as_mapping(params.get("privacy"), "privacy").get("metrics"), "privacy.metrics")
+    for metric, config in metrics.items():  # read after this (the leakage rule's warnings)
+        as_mapping(config, f"privacy.metrics.{metric}")
+    for name, spec in as_mapping(params.get("generators"), "generators").items():
+        _resolve_generator(report, name, as_mapping(spec, f"generators.{name}"), stream, train, lines)
+    for corpus in as_mapping(params.get("corpora"), "corpora"):
         g = generation_params(params, corpus)
-        lo = quantile(lengths, MIN_QUANTILE) if g.get("min_tokens") == AUTO else g.get("min_tokens")
-        hi = quantile(lengths, MAX_QUANTILE) if g.get("max_tokens") == AUTO else g.get("max_tokens")
-        target = g.get("target_tokens")
-        ratio = f" ({target / words:.1f}x the real training notes)" if isinstance(target, int) and words else ""
+        spec = get_mapping(params, f"corpora.{corpus}")
+
+        def key(setting: str) -> str:  # where the corpus's value of ``setting`` comes from
+            return f"corpora.{corpus}.{setting}" if setting in spec else f"generate.{setting}"
+
+        lo = check_length(g.get("min_tokens"), key("min_tokens"))
+        hi = check_length(g.get("max_tokens"), key("max_tokens"))
+        lo = quantile(lengths, MIN_QUANTILE) if lo == AUTO else lo
+        hi = quantile(lengths, MAX_QUANTILE) if hi == AUTO else hi
+        target = as_int(g.get("target_tokens"), key("target_tokens"), minimum=1)
+        ratio = f" ({target / words:.1f}x the real training notes)" if words else ""
         report.resolved[f"corpora.{corpus}"] = f"notes of {lo}-{hi} tokens, {target} tokens in all{ratio}"
         median = quantile(lengths, 0.5)
         if isinstance(lo, int) and g.get("min_tokens") != AUTO and lo > median:
             report.warnings.append(f"corpora.{corpus}: min_tokens {lo} is above the median training note ({median} "
                                    "tokens): every generated note is longer than most real ones (min_tokens: auto)")
-    for name, spec in (params.get("taggers") or {}).items():
-        cfg = (spec or {}).get("config") or {}
-        budget, cap = cfg.get("max_train_tokens", 0), cfg.get("max_epochs", 40)
+    for name, spec in as_mapping(params.get("taggers"), "taggers").items():
+        cfg = as_mapping(as_mapping(spec, f"taggers.{name}").get("config"), f"taggers.{name}.config")
+        budget = as_int(cfg.get("max_train_tokens", 0), f"taggers.{name}.config.max_train_tokens", minimum=0)
+        cap = as_int(cfg.get("max_epochs", 40), f"taggers.{name}.config.max_epochs", minimum=1)
         if budget and words:
             report.resolved[f"taggers.{name} (real)"] = (f"at most {min(cap, math.ceil(budget / words))} epochs "
                                                        f"(budget {budget} tokens over {words}), fewer by patience")
@@ -156,15 +176,20 @@ def _resolve(report: CheckReport, params: dict[str, Any], train: list[Document])
 
 def _resolve_generator(report: CheckReport, name: str, spec: Mapping[str, Any], stream: int,
                        train: list[Document], lines: list[str]) -> None:
-    cfg = spec.get("config") or {}
+    cfg = as_mapping(spec.get("config"), f"generators.{name}.config")
     plugin = spec.get("plugin")
-    if plugin == "lstm" and cfg.get("max_train_tokens"):
-        epochs = min(cfg.get("max_epochs", 6), math.ceil(cfg["max_train_tokens"] / max(stream, 1)))
+
+    def setting(key: str, default: int, minimum: int) -> int:
+        return as_int(cfg.get(key, default), f"generators.{name}.config.{key}", minimum=minimum)
+
+    if plugin == "lstm" and setting("max_train_tokens", 0, 0):
+        epochs = min(setting("max_epochs", 6, 1), math.ceil(setting("max_train_tokens", 0, 0) / max(stream, 1)))
         report.resolved[f"generators.{name}"] = f"at most {epochs} epochs, fewer by patience"
-    elif plugin == "gpt2" and cfg.get("max_train_tokens"):
-        epochs = min(cfg.get("max_epochs", cfg.get("epochs", 3)), math.ceil(cfg["max_train_tokens"] / max(stream, 1)))
+    elif plugin == "gpt2" and setting("max_train_tokens", 0, 0):
+        cap = setting("max_epochs", 3, 1) if "max_epochs" in cfg else setting("epochs", 3, 1)  # its former name
+        epochs = min(cap, math.ceil(setting("max_train_tokens", 0, 0) / max(stream, 1)))
         report.resolved[f"generators.{name}"] = f"about {epochs} epochs (fewer: BPE counts more tokens)"
-    floor = int(cfg.get("min_count", 2)) if plugin == "lstm" else 1  # a word-level model's <unk> threshold
+    floor = setting("min_count", 2, 1) if plugin == "lstm" else 1  # a word-level model's <unk> threshold
     canaries = spec.get("canaries")
     if canaries:
         config = CanaryConfig.from_params(canaries, f"generators.{name}.canaries")
@@ -178,10 +203,11 @@ def _resolve_generator(report: CheckReport, name: str, spec: Mapping[str, Any], 
                 report.resolved[f"generators.{name}.canaries"] = (
                     f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {config.pool_size} seen "
                     f"{config.min_count}+ times)")
-    data_canaries = spec.get("data_canaries")
+    data_canaries = DataCanaryConfig.from_params(spec.get("data_canaries") or None,
+                                                 f"generators.{name}.data_canaries")
     if data_canaries:
-        members = sum(int(r) for r in data_canaries.get("repetitions", (1, 5, 20))) * int(
-            data_canaries.get("per_repetition", 1))
+        per = as_int(data_canaries.per_repetition, f"generators.{name}.data_canaries.per_repetition", minimum=1)
+        members = sum(data_canaries.repetitions) * per
         share = members / max(len(train), 1)
         if share > 0.1:
             report.warnings.append(f"generators.{name}.data_canaries add {members} lines to {len(train)} training notes "
@@ -222,7 +248,15 @@ def render(report: CheckReport, out: Any) -> None:
 def cmd_check(args: Any, out: Any) -> int:
     from synthdeid.params import load_params
 
-    report = check(load_params(args.params))
+    params = load_params(args.params)
+    try:
+        report = check(params)
+    except InputError as e:
+        if e.path != PARAMS_FILE or args.params == PARAMS_FILE:
+            raise
+        # a wrong value of the params file checked: name that file, not the default params.yaml
+        fix = None if e.fix is None else e.fix.replace(PARAMS_FILE, str(args.params))
+        raise InputError(e.problem, path=args.params, line=e.line, doc_id=e.doc_id, fix=fix) from None
     render(report, out)
     return 1 if report.problems else 0
 

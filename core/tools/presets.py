@@ -28,12 +28,47 @@ def _yaml() -> Any:
     return y
 
 
+def _load_mapping(path: Path, what: str, fix: str) -> Any:
+    """The YAML mapping in ``path`` (comments kept); an error naming the file when it cannot be
+    read, is not UTF-8, is not YAML or holds something other than ``key: value`` pairs."""
+    from ruamel.yaml import YAMLError
+
+    if path.is_dir():
+        raise InputError(f"{what} is a folder, not a YAML file", path=path, fix=fix)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"{what} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})", path=path,
+                         line=e.object[:e.start].count(b"\n") + 1, fix="save the file as UTF-8") from None
+    except FileNotFoundError:
+        raise InputError(f"{what} not found", path=path, fix=fix) from None
+    except OSError as e:
+        raise InputError(f"{what} cannot be read ({e.strerror or e})", path=path,
+                         fix="check the file's permissions") from None
+    try:
+        data = _yaml().load(text)
+    except YAMLError as e:
+        mark = getattr(e, "problem_mark", None)
+        problem = " ".join(str(getattr(e, "problem", None) or e).split())
+        raise InputError(f"{what} is not valid YAML ({problem})", path=path,
+                         line=None if mark is None else mark.line + 1, fix="fix the YAML syntax") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        kind = "list" if isinstance(data, list) else type(data).__name__
+        raise InputError(f"{what} must be a mapping of `key: value` pairs, not a {kind}",
+                         path=path, fix="write `key: value` pairs at the top level")
+    return data
+
+
 def load_preset(name: str, root: str | Path = ".") -> dict[str, Any]:
     path = Path(root) / PRESETS_DIR / f"{name}.yaml"
-    if not path.exists():
+    if Path(name).name != name or name in ("", ".", "..") or not path.exists():  # a name, not a path
+        names = available(root)
         raise InputError(f"no preset {name!r}", path=path,
-                         fix="choose one of: " + ", ".join(available(root)))
-    return _yaml().load(path.read_text(encoding="utf-8")) or {}
+                         fix="choose one of: " + ", ".join(names) if names else
+                         f"run from the project folder (the one holding {PRESETS_DIR}/ and params.yaml)")
+    return _load_mapping(path, f"preset {name!r}", fix=f"give {PRESETS_DIR}/{name}.yaml `key: value` pairs")
 
 
 def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
@@ -74,13 +109,17 @@ def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str |
     than ``demo``) always leaves ``privacy.gate.override`` false."""
     y = _yaml()
     p = Path(params_path)
-    params = y.load(p.read_text(encoding="utf-8"))
-    preset = dict(load_preset(name, root))
+    preset = dict(load_preset(name, root))  # a wrong preset name is named first, before the params file
+    params = _load_mapping(p, "params file", fix="run from the project folder (the one holding params.yaml) "
+                           "or give the params file with --params")
     drop = preset.pop(REMOVE, [])
     changed = merge(params, preset)
     changed += remove_keys(params, drop, name)
-    gate = (params.get("privacy") or {}).get("gate") or {}
-    if (params.get("corpus") or {}).get("source") != "demo" and gate.get("override"):
+    privacy, corpus = params.get("privacy"), params.get("corpus")
+    gate = privacy.get("gate") if isinstance(privacy, dict) else None
+    gate = gate if isinstance(gate, dict) else {}
+    source = corpus.get("source") if isinstance(corpus, dict) else None
+    if source != "demo" and gate.get("override"):
         gate["override"] = False  # real data: the privacy gate is never overridden by a preset
         changed.append("privacy.gate.override")
     with open(p, "w", encoding="utf-8") as f:

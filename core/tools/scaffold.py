@@ -350,9 +350,20 @@ def new_language_pack(code: str, out_dir: Path, language: str, faker_locale: str
             f"{target} already exists",
             fix="choose another --out folder, or move the existing pack away (nothing was overwritten)",
         )
-    for rel, text in files.items():
-        path = target / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with open(path, "w", encoding="utf-8", newline="\n") as f:
-            f.write(text)
+    existing = next(p for p in (Path(out_dir), *Path(out_dir).parents) if p.exists() or p == Path(p.anchor or "."))
+    if existing.exists() and not existing.is_dir():
+        raise InputError("is a file, not a folder: the pack cannot be written under it", path=existing,
+                         fix="give --out a folder (new or existing), e.g. --out . or --out packages")
+    try:
+        for rel, text in files.items():
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(path, "w", encoding="utf-8", newline="\n") as f:
+                f.write(text)
+    except OSError as e:
+        import shutil
+
+        shutil.rmtree(target, ignore_errors=True)  # no half-written pack
+        raise InputError(f"cannot write the pack ({e.strerror or e})", path=e.filename or target,
+                         fix="choose an --out folder you can write to") from None
     return target

@@ -211,6 +211,13 @@ def write_review_page(pairs: list[dict], path: str | Path, title: str) -> Path:
     """
     out = Path(path)
     text = build_review_html(pairs, title)
+    if out.is_dir():
+        raise InputError("is a folder: the review page is one HTML file", path=out,
+                         fix=f"name the file, e.g. {out / 'review.html'}")
+    blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
+    if blocking is not None:
+        raise InputError("is a file, not a folder: the review page cannot be written under it", path=blocking,
+                         fix="name an HTML file in a folder, e.g. review.html")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     return out
@@ -224,7 +231,8 @@ def read_pairs(path: str | Path) -> list[dict]:
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=p) from None
+        raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=p,
+                         fix="save the file as UTF-8") from None
     pairs: list[dict] = []
     seen: set[str] = set()
     for n, line in enumerate(lines, 1):
@@ -233,9 +241,11 @@ def read_pairs(path: str | Path) -> list[dict]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", path=p, line=n) from None
+            raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", path=p, line=n,
+                             fix="write one JSON object per line (pair_id, synthetic_text, real_text)") from None
         if not isinstance(obj, dict):
-            raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=p, line=n)
+            raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=p, line=n,
+                             fix="write one JSON object per line (pair_id, synthetic_text, real_text)")
         try:
             _check_pair(obj, len(pairs), seen)
         except InputError as e:
