@@ -14,7 +14,7 @@ from synthdeid.generation.generate import corpus_writer
 from synthdeid.generation.lm import uses_tags
 from synthdeid.generation.raw_notes import read_prompts, write_raw_notes
 from synthdeid.generation.settings import generation_record, settings_for
-from synthdeid.params import get, load_params
+from synthdeid.params import get, get_int, load_params
 from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import counter
 from synthdeid.stages.common import stage_main
@@ -33,7 +33,7 @@ def main() -> None:
     decoder.check(model)  # an unsupported generator x decoder pair fails here, before any work
     # the training spans: max_span_tokens' limits, tag_distribution's shares, auto lengths
     settings, target = settings_for(params, corpus, model, paths.inline_text("train"))
-    seed = int(get(params, "generate.seed"))
+    seed = get_int(params, "generate.seed")
     prompts = read_prompts(paths.PROMPTS)
     if not uses_tags(gen_spec, gen_name):  # an untagged generator never saw a tag: prompt it without
         prompts = [strip_tags(p) for p in prompts]

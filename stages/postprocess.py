@@ -21,7 +21,7 @@ from synthdeid.generation.postprocess import (
     fresh_settings,
     require_tags_for_taggers,
 )
-from synthdeid.params import get, load_params
+from synthdeid.params import get, get_int, load_params
 from synthdeid.phi.fresh_surrogates import refresh_corpus
 from synthdeid.plugin_system.manager import registry
 from synthdeid.stages.common import stage_main
@@ -42,7 +42,7 @@ def main() -> None:
     fresh = fresh_settings(params, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
-        docs, report = refresh_corpus(docs, pack, int(get(params, "pseudonymize.seed")), real, fresh)
+        docs, report = refresh_corpus(docs, pack, get_int(params, "pseudonymize.seed"), real, fresh)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
     counts.extra = {
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),

@@ -12,7 +12,7 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import label_counts
 from synthdeid.corpus.split import SPLITS, prepare_splits
 from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet
-from synthdeid.params import get, load_params
+from synthdeid.params import get, get_int, load_params
 from synthdeid.stages.common import stage_main
 
 METRICS = paths.metrics("prepare")
@@ -28,7 +28,7 @@ def main() -> None:
     test_docs = list(read_jsonl(paths.CORPUS_TEST, tagset=tagset)) if Path(paths.CORPUS_TEST).exists() else []
     counts = Counts("prepare")
     counts.took(len(docs) + len(test_docs))
-    parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), int(get(params, "prepare.seed")), counts)
+    parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), get_int(params, "prepare.seed"), counts)
     for name in SPLITS:
         counts.kept(write_jsonl(parts[name], paths.prepared(name)))
     counts.extra = {

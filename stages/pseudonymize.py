@@ -8,7 +8,7 @@ from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import label_counts
 from synthdeid.generation.lm_text import LM_SPLITS
-from synthdeid.params import get, load_params
+from synthdeid.params import get, get_int, load_params
 from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import track
@@ -21,7 +21,7 @@ METRICS = paths.metrics("pseudonymize")
 def main() -> None:
     params = load_params()
     pack = registry("language").create(get(params, "language"))
-    seed = int(get(params, "pseudonymize.seed"))
+    seed = get_int(params, "pseudonymize.seed")
     counts = Counts("pseudonymize")
     counts.extra = {"language": pack.code}
     for split in LM_SPLITS:

@@ -14,7 +14,7 @@ from synthdeid.generation.generate import count_tokens, span_labels, span_limits
 from synthdeid.generation.lm_text import nonblank_lines
 from synthdeid.generation.note_lengths import AUTO, resolve_lengths
 from synthdeid.generation.tag_distribution import label_shares, start_bias
-from synthdeid.params import generation_params
+from synthdeid.params import as_int, generation_params
 
 
 def settings_for(params: dict, corpus: str, model: Any = None,
@@ -41,10 +41,10 @@ def settings_for(params: dict, corpus: str, model: Any = None,
                          f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
                          "START tags to steer", path="params.yaml",
                          fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)")
-    settings = GenerationSettings(min_tokens=min_tokens, max_tokens=max_tokens,
-                                  tag_safe=bool(g["tag_safe"]), batch_size=int(g["batch_size"]), span_limits=limits,
-                                  start_bias=bias, span_labels=labels)
-    return settings, int(g["target_tokens"])
+    batch_size = as_int(g["batch_size"], f"corpora.{corpus}.batch_size (or generate.batch_size)", minimum=1)
+    settings = GenerationSettings(min_tokens=min_tokens, max_tokens=max_tokens, tag_safe=bool(g["tag_safe"]),
+                                  batch_size=batch_size, span_limits=limits, start_bias=bias, span_labels=labels)
+    return settings, as_int(g["target_tokens"], f"corpora.{corpus}.target_tokens (or generate.target_tokens)", minimum=1)
 
 
 def generation_record(notes: list[tuple[str, str]], settings: GenerationSettings, target: int,
