@@ -49,7 +49,7 @@ def main() -> None:
     require_some_phi(docs, annotated, f"machine_annotate@{name}",
                      upstream(spec, figures, tagger_dir, paths.stage_metrics("train_tagger", spec["tagger"])), source)
     write_jsonl(annotated, paths.synthetic_corpus(name))
-    counts.extra = {"corpus": spec["corpus"], "tagger": spec["tagger"], "tagger_share": spec["tagger_share"],
+    counts.extra = {**counts.extra, "corpus": spec["corpus"], "tagger": spec["tagger"], "tagger_share": spec["tagger_share"],
                     **figures, **annotation_stats(docs, annotated), "span_bounds": bounds.as_dict()}
     counts.write(paths.stage_metrics("machine_annotate", name))
     write_phi_distribution(real, annotated, CANONICAL_TAGS, paths.phi_distribution_plot(name))

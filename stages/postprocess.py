@@ -1,6 +1,6 @@
 """Stage ``postprocess@CORPUS``: parse the generated inline tags into standoff documents (malformed
-tags removed and counted, no note dropped except by a counted rule: a note with a span of a label
-the training notes have none of, or longer than its label's training spans, is rejected), and write the corpus
+tags removed and counted, no note dropped except by a counted rule; a span of a label the training
+notes have none of, or longer than its label's training spans, is removed with its text, counted), and write the corpus
 statistics (Tables 4 and 5) and the PHI distribution against the real corpus (Figure 5). With
 ``corpora.CORPUS.fresh_surrogates: true`` every PHI span gets a new surrogate from the language pack
 (``synthdeid.phi.fresh_surrogates``; a list of labels, or ``{labels: ..., shapes: training}`` to model
@@ -45,6 +45,7 @@ def main() -> None:
         docs, report = refresh_corpus(docs, pack, get_int(params, "pseudonymize.seed"), real, fresh)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
     counts.extra = {
+        **counts.extra,  # the spans decode_corpus dropped
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),
         "real": size_stats(real, pack.tokenize, pack.split_sentences),
         "tags": tag_stats(tag_counts),

@@ -200,9 +200,9 @@ def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
     assert spec_of({"machine_annotated": {"m": good}}, "m") == {**good, "tagger_share": 1.0}
 
 
-def test_spans_outside_the_training_bounds_reject_their_notes_counted() -> None:
-    """A tagger that annotates a long run, or a label the real training notes have no spans of,
-    rejects the note (counted by reason); notes within the bounds are kept."""
+def test_spans_outside_the_training_bounds_are_removed_with_their_text_counted() -> None:
+    """A tagger that annotates a long run, or a label the real training notes have no spans of:
+    the span goes with its text, counted by reason; spans within the bounds stay where they were."""
     from synthdeid.corpus.span_bounds import SpanBounds
 
     def tokenize(text: str) -> list[tuple[int, int]]:
@@ -217,11 +217,15 @@ def test_spans_outside_the_training_bounds_reject_their_notes_counted() -> None:
     bounds = SpanBounds.of(real, tokenize)
     assert bounds.longest == {"Name": 2, "Date": 2}
     text = "Anna Maria van der Berg belde via www.x.nl gisteren."
-    docs = [Document.create("a", text), Document.create("b", text), Document.create("c", text)]
-    tagger = FixedTagger({"a": [Span(0, 10, "Name")], "b": [Span(0, 23, "Name")], "c": [Span(34, 42, "URL_IP")]})
+    docs = [Document.create("a", text), Document.create("b", text), Document.create("c", "Anna Maria van der Berg")]
+    tagger = FixedTagger({"a": [Span(0, 10, "Name")], "b": [Span(0, 23, "Name"), Span(34, 42, "URL_IP")],
+                          "c": [Span(0, 23, "Name")]})
     counts = Counts("t")
     out = machine_annotate(docs, tagger, counts, bounds=(bounds, tokenize))
-    assert [d.id for d in out] == ["a"]
-    assert counts.as_dict()["rejected_reasons"] == {
-        "a Name span longer than the training notes' longest (2 tokens, +2)": 1,
+    assert [(d.id, d.text, [d.surface(s) for s in d.spans]) for d in out] == [
+        ("a", text, ["Anna Maria"]), ("b", "belde via gisteren.", [])]
+    result = counts.as_dict()
+    assert result["rejected_reasons"] == {"nothing left once its spans outside the training bounds were removed": 1}
+    assert result["spans_dropped"] == {
+        "a Name span longer than the training notes' longest (2 tokens, +2)": 2,
         "a URL_IP span, a label the training notes have no spans of": 1}

@@ -76,24 +76,29 @@ def test_a_corpus_without_tags_for_the_taggers_names_its_generator(tmp_path: Pat
     assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()
 
 
-def test_notes_with_spans_outside_the_training_bounds_are_rejected_and_counted(
+def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_counted(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A label the training notes have no spans of (URL_IP), and a Name longer than the training
-    notes' longest Name (2 tokens) plus the margin (2), reject their notes, counted by reason; a
-    generated ``<unk>`` counts as one word."""
+    """A span of a label the training notes have no spans of (URL_IP), and a Name longer than the
+    training notes' longest Name (2 tokens) plus the margin (2), are removed with their text,
+    counted by reason; a note with nothing else is rejected; a generated ``<unk>`` counts as one word."""
     params = _workspace(tmp_path, False)
     notes = [RAW,
-             "Zie <URL_IPSTART> ( rjdqjwydwb ) o ijhabb kd ikc pawse xqiyvldj <URL_IPEND> .",
+             "Zie <URL_IPSTART> ( rjdqjwydwb ) o ijhabb kd ikc pawse xqiyvldj <URL_IPEND> op <DateSTART> 3 mei <DateEND> .",
              "Mw. <NameSTART> Anna Maria van de Vries <NameEND> belde .",
-             "Mw. <NameSTART> <unk> van de <unk> <NameEND> belde ."]
+             "Mw. <NameSTART> <unk> van de <unk> <NameEND> belde .",
+             "<NameSTART> a b c d e f <NameEND>"]
     (tmp_path / "data/synthetic/x/raw.jsonl").write_text(
         "".join(json.dumps({"id": f"x-{i}", "text": t}) + "\n" for i, t in enumerate(notes)), encoding="utf-8")
     _run(tmp_path, params, monkeypatch)
-    kept = [d.id for d in read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")]
-    assert kept == ["x-0", "x-3"]
+    docs = {d.id: d for d in read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")}
+    assert sorted(docs) == ["x-0", "x-1", "x-2", "x-3"]
+    assert docs["x-1"].text == "Zie op 3 mei ." and [docs["x-1"].surface(s) for s in docs["x-1"].spans] == ["3 mei"]
+    assert docs["x-2"].text == "Mw. belde ." and docs["x-2"].spans == ()
+    assert [docs["x-3"].surface(s) for s in docs["x-3"].spans] == ["<unk> van de <unk>"]
     metrics = json.loads((tmp_path / "data/metrics/postprocess/x.json").read_text())
-    assert (metrics["documents_in"], metrics["documents_out"], metrics["documents_rejected"]) == (4, 2, 2)
-    assert metrics["rejected_reasons"] == {
-        "a Name span longer than the training notes' longest (2 tokens, +2)": 1,
+    assert (metrics["documents_in"], metrics["documents_out"], metrics["documents_rejected"]) == (5, 4, 1)
+    assert metrics["rejected_reasons"] == {"nothing left once its spans outside the training bounds were removed": 1}
+    assert metrics["spans_dropped"] == {
+        "a Name span longer than the training notes' longest (2 tokens, +2)": 2,
         "a URL_IP span, a label the training notes have no spans of": 1}
     assert metrics["span_bounds"]["longest_training_span_tokens"] == {"Date": 1, "Name": 2, "Phone_fax": 1}

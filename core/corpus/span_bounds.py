@@ -6,8 +6,9 @@ A generator that opens a tag it never saw used, or a span that runs on, teaches 
 trained on the corpus nonsense: on MEDDOCAN one 500-character URL_IP span (a label with no training
 spans, filled with random letters) made the lstm_temp tagger predict giant spans of prose.
 Generation masks such tags (``synthdeid.generation.tagmask``); ``postprocess`` and
-``machine_annotate`` reject, counted by reason, every note that still breaks a bound (a backend
-without the mask, a tagger that annotates a long run)."""
+``machine_annotate`` remove every span that still breaks a bound (a backend without the mask, a
+run-on span of a weakly trained model, a tagger that annotates a long run) together with its text,
+counted by reason, and reject a note only when nothing is left of it."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from synthdeid.api import Tokenize
-from synthdeid.corpus.records import Document
+from synthdeid.corpus.records import Document, Span
 
 UNKNOWN_WORD = "<unk>"
 """How a word-level generator writes a word outside its vocabulary: one word (a pack's tokenizer
@@ -43,15 +44,37 @@ class SpanBounds:
                 longest[span.label] = max(longest.get(span.label, 0), n)
         return cls(longest)
 
-    def violation(self, doc: Document, tokenize: Tokenize) -> str | None:
-        """Why ``doc`` breaks the bounds (a counted rejection reason), or ``None``."""
-        for span in doc.spans:
-            if span.label not in self.longest:
-                return f"a {span.label} span, a label the training notes have no spans of"
-            if _tokens(doc.text[span.start:span.end], tokenize) > self.longest[span.label] + self.margin:
-                return (f"a {span.label} span longer than the training notes' longest "
-                        f"({self.longest[span.label]} tokens, +{self.margin})")
+    def why_outside(self, doc: Document, span: Span, tokenize: Tokenize) -> str | None:
+        """Why ``span`` of ``doc`` is outside the bounds (a counted reason), or ``None``."""
+        if span.label not in self.longest:
+            return f"a {span.label} span, a label the training notes have no spans of"
+        if _tokens(doc.text[span.start:span.end], tokenize) > self.longest[span.label] + self.margin:
+            return (f"a {span.label} span longer than the training notes' longest "
+                    f"({self.longest[span.label]} tokens, +{self.margin})")
         return None
+
+    def trim(self, doc: Document, tokenize: Tokenize) -> tuple[Document | None, list[str]]:
+        """``doc`` without its spans outside the bounds, each removed with its text (a tagger must
+        learn it neither as PHI nor as plain words: it is a run-on or a label nobody wrote), and
+        the reason for each; ``None`` when nothing but whitespace is left."""
+        cuts, reasons = [], []
+        for span in doc.spans:
+            if why := self.why_outside(doc, span, tokenize):
+                cuts.append(span)
+                reasons.append(why)
+        if not cuts:
+            return doc, []
+        text, spans, pos = "", [], 0
+        for piece_end, cut in [*((c.start, c) for c in cuts), (len(doc.text), None)]:
+            piece = doc.text[pos:piece_end]
+            kept = piece.strip()
+            if kept:
+                offset = len(text) + (1 if text else 0) - (len(piece) - len(piece.lstrip())) - pos
+                text = f"{text} {kept}" if text else kept
+                spans += [Span(sp.start + offset, sp.end + offset, sp.label) for sp in doc.spans
+                          if pos <= sp.start and sp.end <= piece_end and sp not in cuts]
+            pos = cut.end if cut is not None else pos
+        return (Document.create(doc.id, text, spans) if text else None), reasons
 
     def as_dict(self) -> dict[str, object]:
         return {"longest_training_span_tokens": dict(sorted(self.longest.items())), "margin_tokens": self.margin}

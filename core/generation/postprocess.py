@@ -4,6 +4,7 @@ removed and counted, no note dropped except by a counted rule), and the checks o
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -20,23 +21,28 @@ from synthdeid.phi.fresh_surrogates import FreshSettings
 
 def decode_corpus(path: str | Path, labels: list[str], require_phi: bool, counts: Counts,
                   bounds: SpanBounds, tokenize: Tokenize) -> tuple[list[Document], list[Any]]:
-    """The kept documents and every note's tag counts; empty notes, notes with a span outside
-    ``bounds`` (a label without training spans, a span longer than its label's training spans)
+    """The kept documents and every note's tag counts. A span outside ``bounds`` (a label without
+    training spans, a span longer than its label's training spans) is removed with its text and
+    counted by reason in ``counts.extra["spans_dropped"]``; empty notes, notes with nothing left
     and, with ``require_phi``, notes without PHI are rejected and counted by reason."""
     docs, tag_counts = [], []
+    dropped: Counter[str] = Counter()
     for raw in read_raw_notes(path):
         counts.took()
         decoded = decode(raw["text"], raw["id"], labels=labels)
         tag_counts.append(decoded.counts)
+        doc, reasons = bounds.trim(decoded.document, tokenize) if decoded.document.text.strip() else (None, [])
+        dropped.update(reasons)
         if not decoded.document.text.strip():
             counts.reject("empty note")
-        elif require_phi and not decoded.document.spans:
+        elif doc is None:
+            counts.reject("nothing left once its spans outside the training bounds were removed")
+        elif require_phi and not doc.spans:
             counts.reject("no PHI (the decoder's require_phi)")
-        elif why := bounds.violation(decoded.document, tokenize):
-            counts.reject(why)
         else:
-            docs.append(decoded.document)
+            docs.append(doc)
             counts.kept()
+    counts.extra["spans_dropped"] = dict(sorted(dropped.items()))
     return docs, tag_counts
 
 

@@ -2,12 +2,13 @@
 notes of an untagged generator, which then form a synthetic corpus like any other.
 
 Every input note is accounted for: annotated, or rejected for a counted reason (an empty note; a
-note the tagger found no PHI in, with ``require_phi``; a note with a span outside the real training
-notes' span bounds, ``synthdeid.corpus.span_bounds``). Spans the input already had are replaced by
+note the tagger found no PHI in, with ``require_phi``); a span outside the real training notes'
+span bounds (``synthdeid.corpus.span_bounds``) is removed with its text, counted. Spans the input already had are replaced by
 the tagger's (their number is reported)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from synthdeid.api import Tokenize, TrainedTagger
@@ -25,8 +26,8 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
                      source: str = "the corpus", bounds: tuple[SpanBounds, Tokenize] | None = None) -> list[Document]:
     """The non-empty notes of ``docs`` with the tagger's spans, in input order; ``counts`` records
     every note in, out and rejected. ``source`` names the input file in errors. With ``bounds``
-    (the real training notes' span bounds and the tokenizer they count in), a note with a span
-    outside them is rejected, counted by reason."""
+    (the real training notes' span bounds and the tokenizer they count in), a span outside them is
+    removed with its text, counted by reason in ``counts.extra["spans_dropped"]``."""
     notes = []
     for doc in docs:
         counts.took()
@@ -36,6 +37,7 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
             counts.reject("empty note")
     batches = [notes[i:i + BATCH] for i in range(0, len(notes), BATCH)]
     out: list[Document] = []
+    dropped: Counter[str] = Counter()
     for batch in track(batches, f"machine-annotating {len(notes)} notes", total=len(batches)):
         predicted = tagger.predict(batch)
         if len(predicted) != len(batch):
@@ -46,14 +48,20 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
             except InputError as e:
                 raise InputError(f"the tagger predicted an invalid span: {e.problem}", path=source, doc_id=doc.id,
                                  fix="this is a bug in the tagger plugin; report it with this note") from None
+            if bounds is not None:
+                trimmed, reasons = bounds[0].trim(annotated, bounds[1])
+                dropped.update(reasons)
+                if trimmed is None:
+                    counts.reject("nothing left once its spans outside the training bounds were removed")
+                    continue
+                annotated = trimmed
             if require_phi and not annotated.spans:
                 counts.reject("no PHI found (require_phi)")
                 continue
-            if bounds is not None and (why := bounds[0].violation(annotated, bounds[1])):
-                counts.reject(why)
-                continue
             out.append(annotated)
             counts.kept()
+    if bounds is not None:
+        counts.extra["spans_dropped"] = dict(sorted(dropped.items()))
     return out
 
 
