@@ -1,7 +1,7 @@
 """A third-party synthdeid language pack for German (``de``).
 
 It registers through the same ``register_languages`` hook as the built-in packs and builds on
-synthdeid's shared language machinery (``synthdeid.plugins.languages.common``): a regex tokenizer
+synthdeid's shared language machinery (``synthdeid.toolkit``): a regex tokenizer
 that keeps inline tags whole, a sentence splitter that knows abbreviations, and surrogates for all
 16 canonical tags from Faker ``de_DE`` plus German rules (phone layouts, the Steuer-ID check digit,
 postcodes, dates such as "12. März 2019").
@@ -14,7 +14,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.plugins.languages.common.pack import SurrogateFactory, make_pack
+from synthdeid.toolkit import SurrogateFactory, make_pack
 
 from .text import split_sentences, tokenize
 

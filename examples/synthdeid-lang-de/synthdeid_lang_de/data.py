@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from synthdeid.plugins.languages.common.dates import DateLocale, name_input
-from synthdeid.plugins.languages.common.names import NameLocale, clean_names
-from synthdeid.plugins.languages.common.surrogates import PhoneRules, SurrogateData
+from synthdeid.toolkit import DateLocale, NameLocale, PhoneRules, SurrogateData, clean_names, name_input
 
 ABBREVIATIONS: tuple[str, ...] = (
     "hr.", "fr.", "dr.", "med.", "prof.", "dipl.", "z.b.", "u.a.", "bzw.", "ca.", "ggf.", "v.a.",

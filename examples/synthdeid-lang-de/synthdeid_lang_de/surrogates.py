@@ -10,9 +10,7 @@ from collections import Counter
 
 from faker import Faker
 
-from synthdeid.plugins.languages.common.places import PlaceSurrogates
-from synthdeid.plugins.languages.common.shapes import shape_replace
-from synthdeid.plugins.languages.common.surrogates import BaseSurrogates
+from synthdeid.toolkit import BaseSurrogates, PlaceSurrogates, shape_replace
 
 from .data import (
     CARE_KINDS,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from synthdeid.plugins.languages.common.sentences import SentenceSplitter
-from synthdeid.plugins.languages.common.tokenizer import Tokenizer
+from synthdeid.toolkit import SentenceSplitter, Tokenizer
 
 from .data import ABBREVIATIONS, SENTENCE_FINAL_ABBREVIATIONS
 

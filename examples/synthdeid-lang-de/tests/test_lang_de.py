@@ -11,8 +11,7 @@ from synthdeid_lang_de import factory
 from synthdeid_lang_de.surrogates import is_valid_steuer_id, make_steuer_id
 
 from synthdeid import CANONICAL_TAGS, Document, Span, SurrogateError
-from synthdeid.phi.pseudonymize import pseudonymize
-from synthdeid.plugins import registry
+from synthdeid.toolkit import pseudonymize, registry
 
 PHI = {
     "Name": "Hans-Peter Müller", "Initials": "H.M.", "Date": "12. März 2019", "Age": "83 Jahre",
