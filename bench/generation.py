@@ -19,6 +19,7 @@ load average and ``OMP_WAIT_POLICY``, and warns when the machine is busy: then `
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -34,8 +35,9 @@ from synthdeid.api import AutoregressiveLM, GenerationSettings
 from synthdeid.corpus.inline import strip_tags
 from synthdeid.generation.generate import corpus_prompts, count_tokens
 from synthdeid.generation.lm import uses_tags
-from synthdeid.params import get, load_params
+from synthdeid.generation.settings import settings_for
 from synthdeid.plugin_system.manager import registry
+from synthdeid.spec import build, load_study
 
 PROMPTS = Path("data/inline/prompts.jsonl")
 
@@ -79,15 +81,14 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=None, help="torch threads (default: the generator's config)")
     ap.add_argument("--batch", type=int, default=None, help="batch size (default: generate.batch_size)")
     args = ap.parse_args()
-    params = load_params()
-    g = get(params, "generate")
-    settings = GenerationSettings(int(g["min_tokens"]), int(g["max_tokens"]), bool(g["tag_safe"]),
-                                  args.batch or int(g["batch_size"]))
+    study = load_study()
     if not PROMPTS.exists():
         sys.exit(f"{PROMPTS} is missing: run `make demo` (or `dvc repro inline`) first")
+    settings, _ = settings_for(study.generate, "generate")  # auto lengths from the inline training notes
+    settings = dataclasses.replace(settings, batch_size=args.batch or settings.batch_size)
     prompts = [json.loads(x)["prompt"] for x in PROMPTS.read_text(encoding="utf-8").splitlines() if x]
     decoder = registry("decoder").create("nucleus", {"top_p": 0.95})
-    names = args.generators or list(get(params, "generators"))
+    names = args.generators or list(study.generators)
     missing = [n for n in names if not (Path("data/models") / n).exists()]
     if missing and (args.generators or len(missing) == len(names)):
         sys.exit(f"no trained model for {', '.join(missing)} in data/models: run `make demo` "
@@ -102,14 +103,14 @@ def main() -> None:
         if name in missing:
             print(f"{name}: no trained model in data/models, skipped")
             continue
-        spec = get(params, f"generators.{name}")
-        model = registry("generator").create(spec["plugin"], spec.get("config") or {}).load(Path("data/models") / name)
+        spec = study.generators[name]
+        model = build.generator(study, name).load(Path("data/models") / name)
         if not isinstance(model, AutoregressiveLM):
             print(f"{name}: not an autoregressive generator, skipped")
             continue
         if args.threads:
             torch.set_num_threads(args.threads)
-        own = prompts if uses_tags(spec, name) else [strip_tags(p) for p in prompts]  # as the generate stage does
+        own = prompts if uses_tags(spec) else [strip_tags(p) for p in prompts]  # as the generate stage does
         rates = measure(model, decoder, own, settings, args.rounds, args.singles)
         rows.append((name, torch.get_num_threads(), statistics.median(rates["batched"]),
                      statistics.median(rates["single"])))

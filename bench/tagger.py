@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.corpus.formats import read_jsonl
-from synthdeid.params import get, load_params
 from synthdeid.plugin_system.manager import registry
+from synthdeid.spec import load_study
 from synthdeid.tagging import words as W
 
 REFERENCE = "flair_chars"
@@ -81,7 +81,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     args = ap.parse_args(argv)
     if not (args.data / "train.jsonl").exists():
         sys.exit(f"{args.data}/train.jsonl not found: run `dvc repro prepare` first or give --data DIR")
-    language = args.language or get(load_params(), "language")
+    language = args.language or load_study().language
     tokenize = registry("language").create(language).tokenize
     train = list(read_jsonl(args.data / "train.jsonl"))
     train = train[:args.train_docs] if args.train_docs else train

@@ -18,8 +18,9 @@ from pathlib import Path
 from synthdeid import Document
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.evaluation.metrics import entity_scores
-from synthdeid.params import get, load_params
 from synthdeid.phi.deidentify import deidentify, load_annotator
+from synthdeid.spec import load_study
+from synthdeid.spec.build import annotator as build_annotator
 
 
 def characters(gold: Sequence[Document], found: Sequence[Document]) -> tuple[float, float]:
@@ -39,14 +40,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     ap.add_argument("--language", default=None, help="the tagger's language pack (default: params.yaml's)")
     ap.add_argument("--thresholds", type=float, nargs="+", default=[0.5, 0.2, 0.1, 0.05])
     args = ap.parse_args(argv)
-    language = args.language or get(load_params(), "language")
+    language = args.language or load_study().language
     gold = list(read_jsonl(args.notes))
     print(f"{args.model} on {len(gold)} notes of {args.notes} ({sum(len(d.spans) for d in gold)} gold spans)")
     print("| decoding | spans | entity precision | entity recall | entity F1 | PHI characters found "
           "| of the characters marked, PHI |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for threshold in [None, *args.thresholds]:
-        annotator = load_annotator(args.model, None, language, min_confidence=threshold)
+        annotator = load_annotator(args.model, None, language, min_confidence=threshold, create=build_annotator)
         started = time.perf_counter()
         found = list(deidentify(gold, annotator, "annotate"))
         seconds = time.perf_counter() - started

@@ -91,7 +91,9 @@ class TrainingData:
 class Generator(Protocol):
     """A kind of language model, configured from params."""
 
-    name: str
+    @property
+    def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
+        ...
 
     def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
         """Train (resuming from a checkpoint in ``out_dir`` when one is there); returns metrics
@@ -156,8 +158,8 @@ class AutoregressiveLM(Protocol):
 class ContextLimited(Protocol):
     """Optional: an ``AutoregressiveLM`` with a fixed context window (a transformer's positions)."""
 
-    max_length: int
-    """Most tokens (prompt and generated) the model takes at once."""
+    max_length: int | None
+    """Most tokens (prompt and generated) the model takes at once; None when the model does not say."""
 
 
 @runtime_checkable
@@ -206,7 +208,9 @@ class GenerationSettings:
 class Decoder(Protocol):
     """What a decoder factory returns."""
 
-    name: str
+    @property
+    def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
+        ...
 
     def check(self, model: Any) -> None:
         """Raise ``SynthdeidError`` naming the generator and decoder when they do not work
@@ -285,7 +289,9 @@ class Tagger(Protocol):
     """What a tagger factory returns. Documents are tokenized with the language pack's tokenizer,
     which the stage passes in, so taggers work for any language."""
 
-    name: str
+    @property
+    def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
+        ...
 
     def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
               tokenize: Tokenize) -> dict[str, Any]:
@@ -341,7 +347,9 @@ class PrivacyMetric(Protocol):
     """What a privacy-metric factory returns: ``compute`` gives a JSON-able summary (for ``dvc
     metrics``) and, optionally, per-synthetic-note rows (for the review and report stages)."""
 
-    name: str
+    @property
+    def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
+        ...
 
     def compute(self, data: PrivacyInput) -> PrivacyResult: ...
 

@@ -11,6 +11,7 @@ import sys
 import warnings
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -150,11 +151,11 @@ def _validation_tagset(args: argparse.Namespace) -> TagSet | None:
     if args.any_labels:
         return None
     if args.params:
-        from synthdeid.corpus.tags import tagset_from_params
+        from synthdeid.spec import build, validate
 
         from .params import load_params
 
-        return tagset_from_params(load_params(args.params))
+        return build.tagset(validate(load_params(args.params), args.params))
     return TagSet(CANONICAL_TAGS, label_mapping(_mapping_file(args.mapping)))
 
 
@@ -191,18 +192,19 @@ def _validation_source(args: argparse.Namespace) -> tuple[Path, str | None, dict
             raise InputError("no corpus to validate", fix="name a file or folder, or pass --params params.yaml to "
                              "validate its corpus.path")
         return Path(args.path), fmt, options
-    from synthdeid.sources.loader import format_options
+    from synthdeid.spec import validate
 
     from .params import load_params
 
     params = load_params(args.params)
+    spec = validate(params, args.params).corpus  # a params file may hold tags only: the rest has defaults
     corpus = params.get("corpus") or {}
     path = args.path or corpus.get("path")
     if not path:
         raise InputError("no corpus to validate: no path given and corpus.path is not set", path=args.params,
                          fix="name the corpus, or set corpus.path (with corpus.source: files)")
-    stage_fmt = None if corpus.get("format", "auto") == "auto" else corpus.get("format")
-    stage_options = format_options({"corpus": corpus})  # a params file may hold tags only
+    stage_fmt = None if spec.format == "auto" else spec.format
+    stage_options = spec.format_options
     for flag, given, stage, key in (("--format", fmt, stage_fmt, "format"),
                                     ("--format-option", options, stage_options, "format_options")):
         if given and stage and given != stage:
@@ -280,12 +282,13 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
         write_output,
     )
     from synthdeid.plugin_system.manager import registry
+    from synthdeid.spec.build import annotator as build_annotator
 
     from .progress import track
 
     language = _language(args)
     annotator = load_annotator(args.model, args.annotator, language, min_confidence=args.min_confidence,
-                               trust_model=args.trust_model)
+                               trust_model=args.trust_model, create=build_annotator)
     _check_annotator_language(annotator, args.annotator, language)
     pack = registry("language").create(language) if args.mode == "surrogate" else None
     fmt = args.from_format or input_format(args.input)
@@ -423,9 +426,16 @@ def build_parser() -> argparse.ArgumentParser:
     from synthdeid.report.review.cli import add_review_commands
     from synthdeid.tools.check import add_check_command
 
+    ssc = sub.add_parser("schema", help="print the JSON Schema of params.yaml (or, with --markdown, the params "
+                         "reference); an editor's YAML language server checks params.yaml against it",
+                         epilog="example: synthdeid schema --output docs/params.schema.json")
+    ssc.add_argument("--markdown", action="store_true", help="the params reference page instead (docs/params.md)")
+    ssc.add_argument("--output", help="write to this file instead of printing")
+    ssc.set_defaults(run=cmd_schema)
+
     add_check_command(sub)
     add_review_commands(sub)
-    add_anonymize_command(sub)
+    add_anonymize_command(sub, _generator_plugin)
     return p
 
 
@@ -476,6 +486,27 @@ def _decoding_error(e: UnicodeDecodeError) -> str:
     return f"{path}{'' if line is None else f':{line}'}: {what}"
 
 
+def _generator_plugin(name: str) -> Any:
+    from synthdeid.plugin_system.manager import registry
+
+    return registry("generator").create(name)
+
+
+def cmd_schema(args: argparse.Namespace, out: Any) -> int:
+    from synthdeid.spec.describe import json_schema, reference
+
+    text = reference() if args.markdown else json.dumps(json_schema(), indent=1, sort_keys=True,
+                                                        ensure_ascii=False) + "\n"
+    if args.output:
+        from synthdeid.corpus.formats.textfile import atomic_write
+
+        with atomic_write(args.output) as f:
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import os
 
@@ -499,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         message = _file_error(e) if isinstance(e, OSError) else _decoding_error(e)
         err.print(f"[red]error:[/red] {escape(message)}", highlight=False)
         return 1
-    except Exception as e:  # noqa: BLE001 - the last resort: one line, not a traceback
+    except Exception as e:
         if debug:
             raise
         print(f"error: unexpected {type(e).__name__}: {e} — this is a bug in synthdeid; rerun with "

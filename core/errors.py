@@ -45,7 +45,7 @@ class InputError(SynthdeidError, ValueError):
 
     def located(
         self, *, path: object | None = None, line: int | None = None, doc_id: str | None = None
-    ) -> "InputError":
+    ) -> InputError:
         """The same error with location details filled in where they were missing."""
         return InputError(
             self.problem,

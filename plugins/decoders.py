@@ -164,4 +164,5 @@ class Nucleus(_Sampling):
 @hookimpl
 def register_decoders(register: RegisterDecoder) -> None:
     for cls in (Greedy, Temperature, TopK, Nucleus):
-        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"))
+        # a lambda capturing the loop variable in a default: python/mypy#15459 cannot type it
+        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"))  # type: ignore[misc]

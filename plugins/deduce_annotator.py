@@ -6,7 +6,7 @@ from __future__ import annotations
 import gc
 import logging
 import re
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from synthdeid import Span, SynthdeidError, hookimpl
@@ -48,7 +48,7 @@ def import_deduce() -> Any:
     return deduce
 
 
-@lru_cache(maxsize=None)
+@cache
 def _deduce(cache_path: str | None) -> Any:
     deduce = import_deduce()
     gc.disable()  # DEDUCE's lookup structures build ~4x faster without the cyclic GC

@@ -13,15 +13,16 @@ whose tokenizer the tagger was trained with (the same pack as the study's, norma
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.api import RecallTunable, RegisterAnnotator
-from synthdeid.plugin_system.config import from_mapping
-from synthdeid.plugin_system.manager import registry
 from synthdeid.model_files import read_json
+from synthdeid.plugin_system.config import from_mapping, setting
+from synthdeid.plugin_system.manager import registry
 from synthdeid.tagging.runtime import CONFIG_FILE as META_FILE
 
 
@@ -31,7 +32,7 @@ class TaggerAnnotatorConfig:
     """A tagger directory (what ``Tagger.train`` wrote: ``tagger.json`` plus the weights)."""
     language: str
     """The language pack whose tokenizer splits the notes into the tagger's words."""
-    min_confidence: float | None = None
+    min_confidence: float | None = setting(None, gt=0, le=1)
     """Recall-biased prediction: a token is PHI when the tagger's probability of PHI reaches this
     (taggers with per-token probabilities, ``synthdeid.api.RecallTunable``); None: best path."""
 
@@ -67,7 +68,7 @@ class TaggerAnnotator:
     def annotate(self, text: str) -> list[Span]:
         return self.annotate_many([text])[0]
 
-    def annotate_many(self, texts: list[str]) -> list[list[Span]]:
+    def annotate_many(self, texts: Sequence[str]) -> list[list[Span]]:
         """Spans of several notes in one call (the tagger batches their windows)."""
         docs = [Document.create(f"note-{i}", text, []) for i, text in enumerate(texts)]
         if self.min_confidence is not None:

@@ -9,6 +9,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 from synthdeid.errors import SynthdeidError
+from synthdeid.spec import Study, load_study
+
+_STUDY: list[Study] = []
+
+
+def study() -> Study:
+    """params.yaml as the study spec, read and checked once per process (``load_study``): a stage
+    refuses exactly what ``synthdeid check`` refuses, with the same message."""
+    if not _STUDY:
+        _STUDY.append(load_study())
+    return _STUDY[0]
 
 
 def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
@@ -26,7 +37,9 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
             # a stage that fails (or is killed) must not leave the last run's figures looking current
             # (dvc repro removes every output first; this covers `python -m synthdeid.stages.NAME`)
             Path(metrics).unlink(missing_ok=True)
+        _STUDY.clear()  # read params.yaml afresh for each run (tests run several stages in one process)
         try:
+            study()  # every mistake in params.yaml stops the stage before it reads or writes anything
             fn()
         except SynthdeidError as e:
             print(f"error: {e}", file=sys.stderr)

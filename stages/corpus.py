@@ -15,38 +15,33 @@ from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import write_jsonl
 from synthdeid.corpus.records import label_counts
 from synthdeid.errors import InputError
-from synthdeid.params import get, load_params
-from synthdeid.sources.loader import (
-    load_corpus,
-    load_test_set,
-    on_invalid,
-    reason,
-    write_rejected,
-)
-from synthdeid.stages.common import stage_main
+from synthdeid.sources.loader import load_corpus, load_test_set, reason, write_rejected
+from synthdeid.spec.packs import tagset
+from synthdeid.stages.common import stage_main, study
 
 METRICS = paths.metrics("corpus")
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
+    s = study()
+    tags = tagset(s)
     rejected: list[InputError] = []
     test_rejected: list[InputError] = []
-    docs = load_corpus(params, rejected)
-    test = load_test_set(params, test_rejected)
+    docs = load_corpus(s.corpus, tags, rejected)
+    test = load_test_set(s.corpus, tags, test_rejected)
     counts = Counts("corpus")
     counts.took(len(docs) + len(test) + len(rejected) + len(test_rejected))
     for e in rejected + test_rejected:
         counts.reject(reason(e))
-    for found, key in ((docs, "corpus.path"), (test, "corpus.test_path")):
+    for found, key, path in ((docs, "corpus.path", s.corpus.path), (test, "corpus.test_path", s.corpus.test_path)):
         if not found and (key == "corpus.path" or test_rejected):
-            raise InputError(f"every record of {key} is invalid", path=get(params, key),
-                             fix=f"`synthdeid validate {get(params, key)}` lists each problem with its fix")
+            raise InputError(f"every record of {key} is invalid", path=path,
+                             fix=f"`synthdeid validate {path}` lists each problem with its fix")
     counts.kept(write_jsonl(docs, paths.CORPUS_DOCUMENTS) + write_jsonl(test, paths.CORPUS_TEST))
     write_rejected(rejected + test_rejected, paths.CORPUS_REJECTED)
     counts.extra = {
-        "on_invalid": on_invalid(params),
+        "on_invalid": s.corpus.on_invalid,
         "spans": sum(len(d.spans) for d in docs),
         "spans_per_label": label_counts(docs),
         "whitespace_tokens": sum(len(d.text.split()) for d in docs),

@@ -14,35 +14,32 @@ from synthdeid.generation.generate import corpus_writer
 from synthdeid.generation.lm import uses_tags
 from synthdeid.generation.raw_notes import read_prompts, write_raw_notes
 from synthdeid.generation.settings import generation_record, settings_for
-from synthdeid.params import get, get_int, load_params
 from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import counter
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import stage_main, study
 
 
 @stage_main
 def main() -> None:
     corpus = sys.argv[1]
-    params = load_params()
-    spec = get(params, f"corpora.{corpus}")
-    gen_name = spec["generator"]
-    gen_spec = get(params, f"generators.{gen_name}")
-    decoder = registry("decoder").create(spec["decoder"], spec.get("config") or {})
-    generator = registry("generator").create(gen_spec["plugin"], gen_spec.get("config") or {})
+    s = study()
+    gen_name = s.corpora[corpus].generator
+    decoder = registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].config)
+    generator = registry("generator").create(s.generators[gen_name].plugin, s.generators[gen_name].config)
     model = generator.load(Path(paths.model_dir(gen_name)))
     decoder.check(model)  # an unsupported generator x decoder pair fails here, before any work
     # the training spans: max_span_tokens' limits, tag_distribution's shares, auto lengths
-    settings, target = settings_for(params, corpus, model, paths.inline_text("train"))
-    seed = get_int(params, "generate.seed")
+    g = s.generation(corpus)
+    settings, target = settings_for(g, corpus, model, paths.inline_text("train"))
     prompts = read_prompts(paths.PROMPTS)
-    if not uses_tags(gen_spec, gen_name):  # an untagged generator never saw a tag: prompt it without
+    if not uses_tags(s.generators[gen_name]):  # an untagged generator never saw a tag: prompt it without
         prompts = [strip_tags(p) for p in prompts]
     t0 = time.perf_counter()
     with counter(f"generate {corpus}", target) as advance:
-        notes = corpus_writer(model)(decoder, prompts, settings, target, seed, progress=advance)
+        notes = corpus_writer(model)(decoder, prompts, settings, target, s.generate.seed, progress=advance)
     write_raw_notes(notes, corpus, paths.raw_corpus(corpus))
     # the settings generation used, auto ones resolved
-    write_json(generation_record(notes, settings, target, params, corpus), paths.stage_metrics("generate", corpus))
+    write_json(generation_record(notes, settings, target, g), paths.stage_metrics("generate", corpus))
     print(f"generate@{corpus}: {len(notes)} notes in {time.perf_counter() - t0:.1f} s")
 
 

@@ -13,19 +13,18 @@ from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.corpus.inline import EOD, encode
 from synthdeid.generation.lm_text import LM_SPLITS
-from synthdeid.params import get, get_int, load_params
-from synthdeid.plugin_system.manager import registry
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 METRICS = paths.metrics("inline")
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
-    pack = registry("language").create(get(params, "language"))
-    tokenize = pack.tokenize if get(params, "inline.tokenize") else None
-    n_prompt = get_int(params, "inline.prompt_tokens")
+    s = study()
+    pack = language_pack(s)
+    tokenize = pack.tokenize if s.inline.tokenize else None
+    n_prompt = s.inline.prompt_tokens
     counts = Counts("inline")
     Path(paths.PROMPTS).parent.mkdir(parents=True, exist_ok=True)
     for split in LM_SPLITS:

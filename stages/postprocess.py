@@ -16,33 +16,32 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
-from synthdeid.generation.postprocess import (
-    decode_corpus,
-    fresh_settings,
-    require_tags_for_taggers,
-)
-from synthdeid.params import get, get_int, load_params
-from synthdeid.phi.fresh_surrogates import refresh_corpus
+from synthdeid.generation.postprocess import check_fresh_labels, decode_corpus, require_tags_for_taggers
+from synthdeid.phi.fresh_surrogates import FreshSettings, refresh_corpus
 from synthdeid.plugin_system.manager import registry
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 
 @stage_main
 def main() -> None:
     corpus = sys.argv[1]
-    params = load_params()
-    pack = registry("language").create(get(params, "language"))
-    require_phi = bool((get(params, f"corpora.{corpus}").get("config") or {}).get("require_phi", False))
-    labels = tag_labels(get(params, "tags.mapping"))
+    s = study()
+    spec = s.corpora[corpus]
+    pack = language_pack(s)
+    # beam's require_phi: the decoder keeps every note, postprocess drops those without PHI
+    require_phi = bool(getattr(registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].config), "require_phi", False))
+    labels = tag_labels(s.tags.mapping)
     counts = Counts(f"postprocess@{corpus}")
     real = list(read_jsonl(paths.pseudonymized("train")))
     bounds = SpanBounds.of(real, pack.tokenize)
     docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts, bounds, pack.tokenize)
-    require_tags_for_taggers(params, corpus, docs, labels)
-    fresh = fresh_settings(params, corpus, labels)
+    require_tags_for_taggers(corpus, spec.generator, {*s.utility.synthetic, *s.utility.augmented}, docs, labels)
+    fresh = FreshSettings.from_param(spec.fresh_surrogates, f"corpora.{corpus}.fresh_surrogates")
+    check_fresh_labels(fresh, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
-        docs, report = refresh_corpus(docs, pack, get_int(params, "pseudonymize.seed"), real, fresh)
+        docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, real, fresh)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
     counts.extra = {
         **counts.extra,  # the spans decode_corpus dropped

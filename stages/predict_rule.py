@@ -5,18 +5,16 @@ from __future__ import annotations
 
 from synthdeid import paths
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
-from synthdeid.params import get, load_params
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.plugin_system.manager import registry
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import stage_main, study
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
-    name = get(params, "utility.rule_baseline")
+    name = study().utility.rule_baseline
     test = list(read_jsonl(paths.prepared("test")))
-    docs = [] if not name else list(annotate_documents(test, registry("annotator").create(name)))
+    docs = [] if not name else list(annotate_documents(test, registry("annotator").create(name, {})))
     write_jsonl(docs, paths.predictions(paths.RULE_SETTING))  # empty when there is no rule baseline: the report leaves it out
 
 

@@ -12,23 +12,22 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import label_counts
 from synthdeid.corpus.split import SPLITS, prepare_splits
 from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet
-from synthdeid.params import get, get_int, load_params
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import stage_main, study
 
 METRICS = paths.metrics("prepare")
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
+    s = study()
     # labels were mapped where the user's file was read (stage corpus): mapping them twice would
     # chain a mapping A -> B, B -> C
-    tagset = TagSet(CANONICAL_TAGS, keep_unmapped=bool(get(params, "tags.keep_unmapped")))
+    tagset = TagSet(CANONICAL_TAGS, keep_unmapped=s.tags.keep_unmapped)
     docs = list(read_jsonl(paths.CORPUS_DOCUMENTS, tagset=tagset))
     test_docs = list(read_jsonl(paths.CORPUS_TEST, tagset=tagset)) if Path(paths.CORPUS_TEST).exists() else []
     counts = Counts("prepare")
     counts.took(len(docs) + len(test_docs))
-    parts = prepare_splits(docs, test_docs, get(params, "prepare.split"), get_int(params, "prepare.seed"), counts)
+    parts = prepare_splits(docs, test_docs, s.prepare.split, s.prepare.seed, counts)
     for name in SPLITS:
         counts.kept(write_jsonl(parts[name], paths.prepared(name)))
     counts.extra = {

@@ -11,27 +11,27 @@ from synthdeid import paths
 from synthdeid.api import PrivacyInput
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
-from synthdeid.params import corpus_generator, get, load_params
 from synthdeid.plugin_system.manager import registry
-from synthdeid.privacy.gate import OVERRIDE_WARNING, Gate
+from synthdeid.privacy.gate import OVERRIDE_WARNING
 from synthdeid.privacy.measure import label_pairs, measure, refill_sources, write_rows
 from synthdeid.report.review.page import write_review_page
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 
 @stage_main
 def main() -> None:
     corpus = sys.argv[1]
-    params = load_params()
-    gate = Gate.parse(get(params, "privacy.gate"))  # fails before measuring: unknown keys, bad numbers
-    metrics = get(params, "privacy.metrics") or {}
-    gate.check_metrics(metrics)
+    s = study()
+    gate = s.privacy.gate.build()
+    metrics = s.privacy.metrics
+    gate.check_metrics(metrics)  # fails before measuring
     if gate.override:
         print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
-    pack = registry("language").create(get(params, "language"))
+    pack = language_pack(s)
     real = list(read_jsonl(paths.pseudonymized("train")))
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
-    generator = corpus_generator(params, corpus)
+    generator = s.corpus_generator(corpus)
     # raw.jsonl (a refilled real note's id, for mlm_fill) is no dvc.yaml dep: machine-annotated corpora
     # have none, and documents.jsonl, which is one, is written from it by postprocess
     data = PrivacyInput(real=real, synthetic=synthetic, tokenize=pack.tokenize,
@@ -40,7 +40,7 @@ def main() -> None:
                         data_canaries=Path(paths.data_canaries(generator)) if generator else None)
     out = Path(paths.privacy_dir(corpus))
     out.mkdir(parents=True, exist_ok=True)
-    found = measure(metrics, data)
+    found = measure({m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}, data)
     write_rows(found.notes.values(), out / "notes.jsonl")
     label_pairs(found.pairs, corpus, real, synthetic)
     write_rows(found.pairs, out / "pairs.jsonl")

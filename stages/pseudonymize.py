@@ -8,20 +8,19 @@ from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import label_counts
 from synthdeid.generation.lm_text import LM_SPLITS
-from synthdeid.params import get, get_int, load_params
 from synthdeid.phi.pseudonymize import pseudonymize
-from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import track
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 METRICS = paths.metrics("pseudonymize")
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
-    pack = registry("language").create(get(params, "language"))
-    seed = get_int(params, "pseudonymize.seed")
+    s = study()
+    pack = language_pack(s)
+    seed = s.pseudonymize.seed
     counts = Counts("pseudonymize")
     counts.extra = {"language": pack.code}
     for split in LM_SPLITS:

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.params import load_params
 from synthdeid.report import (
     learning_curve_figure,
     package_versions,
@@ -21,28 +20,28 @@ from synthdeid.report.study import (
     report_markdown,
     untagged,
 )
-from synthdeid.stages.common import stage_main
+from synthdeid.stages.common import stage_main, study
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
-    study = load_study(params)
+    spec = study()
+    found = load_study(spec)
     figures = Path(paths.FIGURES)
     figures.mkdir(parents=True, exist_ok=True)
-    raw = untagged(params)
-    phi_distribution_figure({c: read_csv(paths.phi_distribution_plot(c)) for c in study.corpora + study.machine
+    raw = untagged(spec)
+    phi_distribution_figure({c: read_csv(paths.phi_distribution_plot(c)) for c in found.corpora + found.machine
                              if c not in raw}, figures / "phi_distribution.png")
-    if study.curves:
-        learning_curve_figure({c: read_csv(paths.learning_curve_plot(c)) for c in study.curves},
+    if found.curves:
+        learning_curve_figure({c: read_csv(paths.learning_curve_plot(c)) for c in found.curves},
                               figures / "learning_curve.png")
     utility_md = Path(paths.UTILITY_REPORT).read_text(encoding="utf-8")
-    Path(paths.REPORT).write_text(report_markdown(params, study, utility_md), encoding="utf-8")
+    Path(paths.REPORT).write_text(report_markdown(spec, found, utility_md), encoding="utf-8")
     versions = package_versions()
-    for c in study.corpora + study.machine:
+    for c in found.corpora + found.machine:
         Path(paths.datasheet(c)).parent.mkdir(parents=True, exist_ok=True)
-        Path(paths.datasheet(c)).write_text(corpus_datasheet(params, study, c, versions), encoding="utf-8")
-    print(f"report: {paths.REPORT} ({len(study.corpora)} corpora, {len(study.audited)} audited)")
+        Path(paths.datasheet(c)).write_text(corpus_datasheet(spec, found, c, versions), encoding="utf-8")
+    print(f"report: {paths.REPORT} ({len(found.corpora)} corpora, {len(found.audited)} audited)")
 
 
 if __name__ == "__main__":

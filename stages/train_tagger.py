@@ -11,16 +11,11 @@ from synthdeid import paths
 from synthdeid.corpus.accounting import split_timing, write_json
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
-from synthdeid.evaluation.utility import (
-    setting_name,
-    tagger_from,
-    train_and_predict,
-    training_sets,
-)
+from synthdeid.evaluation.utility import setting_name, train_and_predict, training_sets
 from synthdeid.generation import distributed
-from synthdeid.params import get, load_params
 from synthdeid.plugin_system.manager import registry
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 
 def write_predictions(test: list[Document], predicted: list[list[Span]], path: str) -> None:
@@ -33,17 +28,17 @@ def main() -> None:
     distributed.init()  # under torchrun: join the process group before any model is built
     kind = sys.argv[1]
     corpus = sys.argv[2] if len(sys.argv) > 2 else None
-    params = load_params()
-    pack = registry("language").create(get(params, "language"))
+    s = study()
+    pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
-    real = {s: list(read_jsonl(paths.prepared(s))) if kind != "synthetic" else [] for s in ("train", "dev")}
+    real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
     train, dev = training_sets(kind, real["train"], real["dev"], synthetic,
-                               float(get(params, "utility.synthetic_validation_share")), int(get(params, "utility.seed")))
+                               s.utility.synthetic_validation_share, s.utility.seed)
     setting = setting_name(kind, corpus)
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    trained, predicted = train_and_predict(tagger_from(params), train, dev, out, pack.tokenize, test)
+    trained, predicted = train_and_predict(registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config), train, dev, out, pack.tokenize, test)
     metrics, timing = split_timing(trained)
     print(f"train_tagger {setting}: {timing}")
     if not distributed.is_main():

@@ -15,22 +15,21 @@ from synthdeid.evaluation.utility_report import (
     utility_settings,
     utility_summary,
 )
-from synthdeid.params import get, load_params
-from synthdeid.plugin_system.manager import registry
-from synthdeid.stages.common import stage_main
+from synthdeid.spec.packs import language_pack
+from synthdeid.stages.common import stage_main, study
 
 METRICS = paths.UTILITY_SUMMARY
 
 
 @stage_main
 def main() -> None:
-    params = load_params()
+    s = study()
     gold = list(read_jsonl(paths.prepared("test")))
-    preds = {name: list(read_jsonl(paths.predictions(name))) for name in utility_settings(params)}
-    pack = registry("language").create(get(params, "language"))
+    preds = {name: list(read_jsonl(paths.predictions(name))) for name in utility_settings(s.utility)}
+    pack = language_pack(s)
     scores = score_settings(gold, preds, pack.tokenize)
-    sig = get(params, "utility.significance")
-    rows = summary_table(gold, preds, "real", int(sig["trials"]), float(sig["alpha"]), int(sig["seed"]))
+    sig = s.utility.significance
+    rows = summary_table(gold, preds, "real", sig.trials, sig.alpha, sig.seed)
     tags = per_tag_table(gold, preds)
     write_json(utility_summary(gold, rows, scores, tags), METRICS)
     Path(paths.UTILITY_REPORT).parent.mkdir(parents=True, exist_ok=True)

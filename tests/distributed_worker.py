@@ -11,8 +11,8 @@ from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-import torch  # noqa: E402
-from transformers import (  # noqa: E402
+import torch
+from transformers import (
     BertConfig,
     BertForTokenClassification,
     GPT2Config,
@@ -26,9 +26,9 @@ from synthdeid.generation.hf_lm.train_loop import (
     batch_loss,
     train_stages,
 )
-from synthdeid.plugins.hf_tagger.config import HFTaggerConfig  # noqa: E402
-from synthdeid.plugins.hf_tagger.encoding import Piece  # noqa: E402
-from synthdeid.plugins.hf_tagger.train_loop import _batch_loss, train_model  # noqa: E402
+from synthdeid.plugins.hf_tagger.config import HFTaggerConfig
+from synthdeid.plugins.hf_tagger.encoding import Piece
+from synthdeid.plugins.hf_tagger.train_loop import _batch_loss, train_model
 
 VOCAB = 50
 

@@ -112,19 +112,20 @@ class ImportGraph:
         wanted = set(kinds)
         return {e.target for e in self.edges(name) if e.when in wanted}
 
-    def closure(self, names: Iterable[str]) -> set[str]:
-        """Every repo module importing ``names`` can run, with the packages each import executes."""
-        key = frozenset(names)
+    def closure(self, names: Iterable[str], stop: Iterable[str] = ()) -> set[str]:
+        """Every repo module importing ``names`` can run, with the packages each import executes
+        (``stop``: modules neither followed nor counted)."""
+        key = (frozenset(names), frozenset(stop))
         if key not in self._closures:
-            self._closures[key] = frozenset(self._closure(key))
+            self._closures[key] = frozenset(self._closure(*key))
         return set(self._closures[key])
 
-    def _closure(self, names: Iterable[str]) -> set[str]:
+    def _closure(self, names: Iterable[str], stop: frozenset[str] = frozenset()) -> set[str]:
         todo = [n for n in names if n in self.modules]
         seen: set[str] = set()
         while todo:
             name = todo.pop()
-            if name in seen:
+            if name in seen or name in stop:
                 continue
             seen.add(name)
             todo += [p for p in _parents(name) if p in self.modules]  # `import a.b.c` runs a and a.b

@@ -68,7 +68,7 @@ def test_registered_with_defaults_and_config_errors() -> None:
     assert (dec.name, dec.num_beams, dec.no_repeat_ngram_size, dec.length_penalty) == ("beam", 5, 2, 1.0)
     assert dec.prefer_phi is False and dec.require_phi is False
     assert beam(require_phi=True).require_phi is True
-    with pytest.raises(SynthdeidError, match=r"no setting\(s\) beams;.*num_beams.*require_phi"):
+    with pytest.raises(SynthdeidError, match=r"no setting\(s\) beams \(did you mean num_beams\?\);.*num_beams.*require_phi"):
         beam(beams=3)
     for bad, message in [({"num_beams": 0}, "decoder 'beam': setting 'num_beams' must be >= 1, got 0"),
                          ({"num_beams": 2.5}, "setting 'num_beams' must be a whole number >= 1, got 2.5"),

@@ -230,7 +230,7 @@ def test_membership_inference_separates_a_memorising_model(tmp_path):
     summary = every.compute(data).summary  # 120 a side: one false positive in 100 can be shown
     assert summary["tpr_at_fpr_1pct"] > 0.5 and summary["tpr_at_fpr_0_1pct"] is None
     assert summary["zlib_calibrated"]["tpr_at_fpr_1pct"] > 0.5
-    assert [r["id"] for r in summary["lowest_loss_members"]][0].startswith("train-")
+    assert summary["lowest_loss_members"][0]["id"].startswith("train-")
 
 
 def test_model_metrics_are_listed_as_privacy_metric_plugins(capsys):

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 
 import pytest
-import torch  # noqa: E402
+import torch
 from hf_tiny import LABELS, restore_threads, save_tiny_llama, training_data  # noqa: F401
-from safetensors.torch import load_file  # noqa: E402
+from safetensors.torch import load_file
 
-from synthdeid import SynthdeidError  # noqa: E402
+from synthdeid import SynthdeidError
 from synthdeid.api import AutoregressiveLM, GenerationSettings
 from synthdeid.corpus.inline import decode
 from synthdeid.generation.generate import generate_corpus
@@ -19,8 +19,8 @@ from synthdeid.generation.hf_lm import (
     add_special_tokens,
     train_loop,
 )
-from synthdeid.plugins import causal_lm as causal_plugin  # noqa: E402
-from synthdeid.plugins import registry  # noqa: E402
+from synthdeid.plugins import causal_lm as causal_plugin
+from synthdeid.plugins import registry
 
 TRAIN = {"max_epochs": 2, "batch_size": 4, "block_size": 64, "learning_rate": 1e-2, "schedule": "one_cycle", "threads": 1}
 

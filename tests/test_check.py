@@ -14,7 +14,17 @@ from toy_notes import toy_docs
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
 from synthdeid.corpus.formats import write_jsonl
-from synthdeid.tools.check import check, f1_halfwidth, inline_length
+from synthdeid.tools.check import CheckReport, check_file, f1_halfwidth, inline_length
+
+
+def check(params: dict, tmp_path=None) -> CheckReport:
+    """``synthdeid check`` of ``params`` written to a params file (as the command reads it)."""
+    import tempfile
+    from pathlib import Path
+
+    folder = Path(tmp_path or tempfile.mkdtemp())
+    (folder / "checked.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
+    return check_file(folder / "checked.yaml")
 
 
 def _project(tmp_path, docs, **corpus) -> dict:
@@ -46,7 +56,8 @@ def test_a_small_corpus_is_described_and_its_settings_resolved(tmp_path) -> None
     # the LSTM's budget over this stream, capped by max_epochs (params.yaml: 0.9M tokens, 100 epochs)
     lstm = repo_params()["generators"]["lstm"]["config"]
     epochs = min(lstm["max_epochs"], math.ceil(lstm["max_train_tokens"] / stream))
-    assert report.resolved["generators.lstm"] == f"at most {epochs} epochs, fewer by patience"
+    assert report.resolved["generators.lstm"].startswith(f"at most {epochs} epochs by its token budget over the "
+                                                         f"{stream}-token stream, fewer by patience")
     assert "corpora.lstm_p" in report.resolved and "tokens in all" in report.resolved["corpora.lstm_p"]
     assert any("PHI entities" in w and "95% interval" in w for w in report.warnings)  # a few hundred at most
     assert report.problems == []
@@ -100,17 +111,18 @@ def test_check_warns_when_common_ages_would_dominate_the_raw_phi_leakage(tmp_pat
     assert len(age) == 1 and "raw PHI leakage figure (leakage.phi.multi_token_rate)" in age[0]
     assert "the privacy gate limits the identifying figure, which leaves them out" in age[0]
     del params["privacy"]["metrics"]["leakage"]  # no leakage measured: nothing to warn about
+    params["privacy"]["gate"] = {"override": True}  # (the gate's thresholds are leakage figures)
     assert not any(w.startswith("Age: ") for w in check(params).warnings)
 
 
 @pytest.mark.parametrize(("key", "value", "message"), [
-    ("prepare.seed", "abc", "prepare.seed must be a whole number, not 'abc'"),
-    ("prepare.split", "abc", "prepare.split must be three non-negative shares summing to 1, got 'abc'"),
-    ("corpus.demo.n_docs", -5, "corpus.demo.n_docs must be a whole number >= 1, not -5"),
+    ("prepare.seed", "abc", "prepare.seed: must be a whole number, not 'abc'"),
+    ("prepare.split", "abc", "prepare.split: must be a list, e.g. [a, b], not 'abc'"),
+    ("corpus.demo.n_docs", -5, "corpus.demo.n_docs: must be greater than or equal to 1, not -5"),
     ("taggers.bilstm_crf.config.max_epochs", "ten",
-     "taggers.bilstm_crf.config.max_epochs must be a whole number >= 1, not 'ten'"),
+     "taggers.bilstm_crf.config.max_epochs: must be a whole number, not 'ten'"),
 ])
-def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message) -> None:
+def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message, tmp_path) -> None:
     params = repo_params()
     params["corpus"]["demo"]["n_docs"] = 60
     *parents, last = key.split(".")
@@ -119,5 +131,6 @@ def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message) -> 
         node = node[part]
     node[last] = value
     with pytest.raises(InputError) as caught:
-        check(params)
-    assert caught.value.problem == message and caught.value.path == "params.yaml" and caught.value.fix
+        check(params, tmp_path)
+    assert caught.value.problem == message and caught.value.path == str(tmp_path / "checked.yaml")
+    assert caught.value.fix and caught.value.line

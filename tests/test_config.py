@@ -37,7 +37,7 @@ def test_values_are_typed_from_yaml() -> None:
 
 
 def test_unknown_and_junk_settings_name_the_plugin_and_the_valid_keys() -> None:
-    with pytest.raises(SynthdeidError, match=r"thing 'x' has no setting\(s\) lrr; its settings are: epochs, lr, on"):
+    with pytest.raises(SynthdeidError, match=r"thing 'x' has no setting\(s\) lrr \(did you mean lr\?\); its settings are: epochs, lr, on"):
         from_mapping(Settings, {"lrr": 1}, "thing 'x'")
     with pytest.raises(SynthdeidError, match="thing 'x': epochs must be a number, not 'many'"):
         from_mapping(Settings, {"epochs": "many"}, "thing 'x'")
@@ -124,15 +124,68 @@ def test_every_plugin_config_maps_its_former_names() -> None:
     from synthdeid.plugins.hf_tagger.config import HFTaggerConfig
     from synthdeid.plugins.lstm.config import LSTMConfig
     from synthdeid.plugins.mlm_fill.config import MLMFillConfig
+    from synthdeid.plugins.torch_tagger.config import TorchTaggerConfig
 
     cases = [(LSTMConfig, {"lr": 5.0, "clip": 1.0}, {"learning_rate": 5.0, "grad_clip": 1.0}),
-             (GPT2Settings, {"n_layer": 2, "epochs": 4, "lr": 0.01},
-              {"layers": 2, "max_epochs": 4, "learning_rate": 0.01}),
-             (MLMFillConfig, {"epochs": 2, "lr": 0.01}, {"max_epochs": 2, "learning_rate": 0.01}),
-             (FlairTaggerConfig, {"mini_batch_size": 8}, {"batch_size": 8}),
-             (HFTaggerConfig, {"num_layers": 1, "epochs": 2, "max_grad_norm": 0.5},
-              {"layers": 1, "max_epochs": 2, "grad_clip": 0.5})]
+             (GPT2Settings, {"n_layer": 2, "epochs": 4, "lr": 0.01, "n_embd": 64, "n_head": 2, "n_positions": 128,
+                             "min_frequency": 3},
+              {"layers": 2, "max_epochs": 4, "learning_rate": 0.01, "embedding_size": 64, "heads": 2,
+               "max_positions": 128, "min_count": 3}),
+             (MLMFillConfig, {"epochs": 2, "lr": 0.01, "min_frequency": 3, "max_length": 64},
+              {"max_epochs": 2, "learning_rate": 0.01, "min_count": 3, "block_size": 64}),
+             (FlairTaggerConfig, {"mini_batch_size": 8, "word_embedding_dim": 50, "word_min_freq": 3},
+              {"batch_size": 8, "embedding_size": 50, "min_count": 3}),
+             (TorchTaggerConfig, {"word_dim": 50}, {"embedding_size": 50}),
+             (HFTaggerConfig, {"num_layers": 1, "epochs": 2, "max_grad_norm": 0.5, "num_heads": 4,
+                               "max_position_embeddings": 256, "warmup_ratio": 0.2},
+              {"layers": 1, "max_epochs": 2, "grad_clip": 0.5, "heads": 4, "max_positions": 256, "warmup": 0.2})]
     for cls, old, new in cases:
         with pytest.warns(DeprecationWarning):
             got = from_mapping(cls, old, "thing 'x'")
         assert got == from_mapping(cls, new, "thing 'x'"), cls.__name__
+
+
+PLUGIN_CONFIG_MODULES = (
+    "synthdeid.plugins.lstm.config", "synthdeid.plugins.gpt2.config", "synthdeid.plugins.causal_lm.config",
+    "synthdeid.plugins.mlm_fill.config", "synthdeid.plugins.flair_tagger.config",
+    "synthdeid.plugins.torch_tagger.config", "synthdeid.plugins.hf_tagger.config", "synthdeid.plugins.decoders",
+    "synthdeid.plugins.beam", "synthdeid.plugins.tagger_annotator", "synthdeid.plugins.privacy.bm25",
+    "synthdeid.plugins.privacy.canary_exposure", "synthdeid.plugins.privacy.common",
+    "synthdeid.plugins.privacy.data_membership", "synthdeid.plugins.privacy.high_risk_pairs",
+    "synthdeid.plugins.privacy.leakage", "synthdeid.plugins.privacy.membership_inference",
+    "synthdeid.plugins.privacy.name_probe", "synthdeid.plugins.privacy.ngram_recall",
+    "synthdeid.plugins.privacy.reinjection", "synthdeid.plugins.privacy.rouge", "synthdeid.generation.dp",
+    "synthdeid.generation.vocab_anonymize",
+)
+
+
+def test_every_number_setting_of_a_plugin_config_declares_its_bounds() -> None:
+    """A plugin config (a dataclass declaring settings with ``setting``) bounds each of its int and
+    float settings (``ge``/``gt``/``le``/``lt`` or ``choices``), so a bad value is refused with the
+    same clear message everywhere."""
+    import dataclasses
+    import importlib
+    import inspect
+    import types
+    import typing
+
+    from synthdeid.plugin_system.config import BOUNDS
+
+    unbounded, configs = [], 0
+    for name in PLUGIN_CONFIG_MODULES:
+        module = importlib.import_module(name)
+        for cls in vars(module).values():
+            if not (inspect.isclass(cls) and dataclasses.is_dataclass(cls) and cls.__module__ == name):
+                continue
+            fields = dataclasses.fields(cls)
+            if not any(BOUNDS in f.metadata for f in fields):
+                continue  # not a config
+            configs += 1
+            hints = typing.get_type_hints(cls)
+            for f in fields:
+                hint = hints[f.name]
+                kinds = typing.get_args(hint) if typing.get_origin(hint) in (typing.Union, types.UnionType) else (hint,)
+                if any(k in (int, float) for k in kinds) and BOUNDS not in f.metadata:
+                    unbounded.append(f"{cls.__module__}.{cls.__qualname__}.{f.name}")
+    assert configs >= 15
+    assert not unbounded, "declare bounds with setting(default, ge=..., ...) for: " + ", ".join(unbounded)

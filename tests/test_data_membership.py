@@ -15,7 +15,6 @@ from synthdeid import Document, SynthdeidError
 from synthdeid.api import PrivacyInput
 from synthdeid.corpus.inline import decode
 from synthdeid.errors import InputError
-from synthdeid.params import corpus_generator
 from synthdeid.plugins import registry
 from synthdeid.privacy.audit.membership import (
     attack_summary,
@@ -32,6 +31,7 @@ from synthdeid.privacy.data_canaries import (
     suffix_pool,
     write_data_canaries,
 )
+from synthdeid.spec import Study
 
 WORDS = [f"woord{i}" for i in range(500)]
 
@@ -194,11 +194,14 @@ def test_without_canaries_the_metric_says_so(tmp_path):
 
 
 def test_a_corpus_is_audited_with_its_generators_canaries():
-    params = {"corpora": {"lstm_p": {"generator": "lstm"}, "raw_p": {"generator": "lstm_raw"}},
-              "machine_annotated": {"lstm_m": {"corpus": "raw_p"}, "loop": {"corpus": "loop"}}}
-    assert corpus_generator(params, "lstm_p") == "lstm"
-    assert corpus_generator(params, "lstm_m") == "lstm_raw"
-    assert corpus_generator(params, "nothing") is None and corpus_generator(params, "loop") is None
+    study = Study.model_validate({
+        "corpora": {"lstm_p": {"generator": "lstm", "decoder": "nucleus"},
+                    "raw_p": {"generator": "lstm_raw", "decoder": "nucleus"}},
+        "machine_annotated": {"lstm_m": {"corpus": "raw_p", "tagger": "real"},
+                              "loop": {"corpus": "loop", "tagger": "real"}}})
+    assert study.corpus_generator("lstm_p") == "lstm"
+    assert study.corpus_generator("lstm_m") == "lstm_raw"
+    assert study.corpus_generator("nothing") is None and study.corpus_generator("loop") is None
 
 
 # the train_lm stage ----------------------------------------------------------------------------

@@ -11,8 +11,9 @@ import pytest
 from synthdeid import Document, InputError
 from synthdeid.corpus.formats import write_jsonl
 from synthdeid.corpus.split import check_share, share_indices
-from synthdeid.generation.lm_text import training_text
-from synthdeid.phi.machine_annotate_setup import spec_of
+from synthdeid.generation.lm_text import data_seed, training_text
+from synthdeid.spec import validate
+from synthdeid.spec.study import GeneratorSection
 
 
 def test_shares_are_seeded_nested_and_never_empty() -> None:
@@ -42,9 +43,10 @@ def lm_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_generator_learns_from_its_share_of_the_notes_with_ids_in_step(lm_data: Path) -> None:
-    full, full_ids, share = training_text({"plugin": "lstm"}, "g")
+    full, full_ids, share = training_text(GeneratorSection(plugin="lstm"), 0)
     assert share == 1.0 and len(full["train"]) == 20 and len(full["dev"]) == 4
-    text, ids, share = training_text({"plugin": "lstm", "data_share": 0.25, "tags": False, "config": {"seed": 1}}, "g")
+    spec = GeneratorSection(plugin="lstm", data_share=0.25, tags=False, config={"seed": 1})
+    text, ids, share = training_text(spec, 1)
     assert share == 0.25 and len(text["train"]) == len(ids["train_ids"]) == 5
     for line, doc_id in zip(text["train"], ids["train_ids"]):  # each line still belongs to its note
         i = doc_id.split("-")[1]
@@ -53,12 +55,29 @@ def test_a_generator_learns_from_its_share_of_the_notes_with_ids_in_step(lm_data
     assert ids["train_ids"] == [full_ids["train_ids"][i] for i in share_indices(20, 0.25, 1)]
 
 
+def test_the_share_is_drawn_with_the_generators_seed() -> None:
+    """The config's seed; 0 when the config leaves it to the data (gpt2's None) or has none."""
+
+    class Config:
+        def __init__(self, seed: object) -> None:
+            self.seed = seed
+
+    class Gen:
+        def __init__(self, config: object) -> None:
+            self.config = config
+
+    assert data_seed(Gen(Config(3))) == 3
+    assert data_seed(Gen(Config(None))) == 0
+    assert data_seed(Gen(object())) == 0 and data_seed(object()) == 0
+    assert data_seed(Gen({"seed": 2})) == 2 and data_seed(Gen({})) == 0  # a plugin keeping its config as a dict
+
+
 def test_a_tagger_share_needs_the_real_gold_tagger() -> None:
     params = {"machine_annotated": {"m": {"corpus": "raw_p", "tagger": "synthetic-x", "tagger_share": 0.5}}}
-    with pytest.raises(InputError, match="its tagger must be real"):
-        spec_of(params, "m")
+    with pytest.raises(InputError, match="so tagger must be real"):
+        validate(params)
     params["machine_annotated"]["m"].update(tagger="real", tagger_share=2)
-    with pytest.raises(InputError, match="tagger_share must be a number"):
-        spec_of(params, "m")
+    with pytest.raises(InputError, match="tagger_share: must be less than or equal to 1"):
+        validate(params)
     params["machine_annotated"]["m"]["tagger_share"] = 0.5
-    assert spec_of(params, "m")["tagger_share"] == 0.5
+    assert validate(params).machine_annotated["m"].tagger_share == 0.5

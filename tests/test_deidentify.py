@@ -16,8 +16,9 @@ from synthdeid.corpus.formats import read_documents, write_documents
 from synthdeid.phi.deidentify import DeidCounts, deidentify, load_annotator, redact
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
+from synthdeid.spec.build import annotator as build_annotator
 
-FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
+FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "embedding_size": 32, "char_filters": 16}
 
 
 @pytest.fixture(scope="module")
@@ -37,7 +38,7 @@ def test_annotate_gives_the_taggers_own_predictions(model: Path, notes: list[Doc
     pack = registry("language").create("nl")
     expected = create({}).load(model, pack.tokenize).predict(notes)
     counts = DeidCounts()
-    out = list(deidentify(notes, load_annotator(model, None, "nl"), "annotate", counts=counts))
+    out = list(deidentify(notes, load_annotator(model, None, "nl", create=build_annotator), "annotate", counts=counts))
     assert [d.id for d in out] == [d.id for d in notes] and [d.text for d in out] == [d.text for d in notes]
     assert [list(d.spans) for d in out] == [list(p) for p in expected]
     assert counts.notes == 70 and counts.spans_in == sum(len(d.spans) for d in notes)
@@ -45,7 +46,7 @@ def test_annotate_gives_the_taggers_own_predictions(model: Path, notes: list[Doc
 
 
 def test_surrogates_replace_every_span_consistently_and_seeded(model: Path, notes: list[Document]) -> None:
-    annotator = load_annotator(model, None, "nl")
+    annotator = load_annotator(model, None, "nl", create=build_annotator)
     pack = registry("language").create("nl")
     found = list(deidentify(notes[:20], annotator, "annotate"))
     a = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=1))
@@ -76,7 +77,8 @@ def test_notes_stream_through(model: Path) -> None:
         for i in itertools.count():
             yield Document.create(f"n{i}", "Mw. Jansen belde op 3 januari.")
 
-    first = list(itertools.islice(deidentify(endless(), load_annotator(model, None, "nl"), "redact"), 3))
+    annotator = load_annotator(model, None, "nl", create=build_annotator)
+    first = list(itertools.islice(deidentify(endless(), annotator, "redact"), 3))
     assert [d.id for d in first] == ["n0", "n1", "n2"]
 
 
@@ -141,17 +143,18 @@ def test_cli_errors_name_the_problem(model: Path, tmp_path: Path, capsys) -> Non
 
 def test_the_rule_annotator_works_the_same_way(tmp_path: Path) -> None:
     doc = Document.create("n", "Mw. Jansen belde op 12 maart 2020 vanuit Utrecht.")
-    [out] = deidentify([doc], load_annotator(None, "deduce", "nl"), "redact")
+    [out] = deidentify([doc], load_annotator(None, "deduce", "nl", create=build_annotator), "redact")
     assert "Jansen" not in out.text and "[Name]" in out.text
 
 
 def test_min_confidence_favours_recall_and_needs_probabilities(model: Path, notes: list[Document]) -> None:
-    best = list(deidentify(notes, load_annotator(model, None, "nl"), "annotate"))
-    low = list(deidentify(notes, load_annotator(model, None, "nl", min_confidence=0.05), "annotate"))
+    best = list(deidentify(notes, load_annotator(model, None, "nl", create=build_annotator), "annotate"))
+    low = list(deidentify(notes, load_annotator(model, None, "nl", min_confidence=0.05, create=build_annotator),
+                          "annotate"))
     covered = lambda docs: sum(s.end - s.start for d in docs for s in d.spans)  # noqa: E731
     assert covered(low) >= covered(best)
     with pytest.raises(InputError, match="needs a trained tagger"):
-        load_annotator(None, "deduce", "nl", min_confidence=0.2)
+        load_annotator(None, "deduce", "nl", min_confidence=0.2, create=build_annotator)
 
 
 def test_bench_thresholds_scores_what_deidentify_finds(model: Path, notes: list[Document], tmp_path: Path) -> None:

@@ -14,14 +14,14 @@ import torch.nn.functional as F
 
 pytest.importorskip("opacus")
 
-from test_lstm import generator, toy_data  # noqa: E402
+from test_lstm import generator, toy_data
 
-from synthdeid import SynthdeidError  # noqa: E402
+from synthdeid import SynthdeidError
 from synthdeid.generation.dp import DPConfig, DPTraining
-from synthdeid.plugins.lstm import LSTMConfig  # noqa: E402
-from synthdeid.plugins.lstm.dp_train import collect, pad  # noqa: E402
-from synthdeid.plugins.lstm.model import LSTMLanguageModel  # noqa: E402
-from synthdeid.plugins.lstm.per_sample import make_unrolled, per_sample_grads  # noqa: E402
+from synthdeid.plugins.lstm import LSTMConfig
+from synthdeid.plugins.lstm.dp_train import collect, pad
+from synthdeid.plugins.lstm.model import LSTMLanguageModel
+from synthdeid.plugins.lstm.per_sample import make_unrolled, per_sample_grads
 
 NOTES = [[1, 5, 7, 9, 3, 2], [1, 4, 4, 8], [1, 6, 10, 11, 12, 5, 9, 2, 3]]
 
@@ -75,7 +75,7 @@ def test_per_sample_gradients_equal_autograd_per_note(layers: int) -> None:
     make_unrolled(model)
     assert set(dict(model.named_parameters())) == set(dict(plain.named_parameters()))  # nn.LSTM's names
     ids, mask = pad(NOTES)
-    losses, grads = per_sample_grads(model, ids, mask)
+    _losses, grads = per_sample_grads(model, ids, mask)
     by_name = {n: grads[p] for n, p in model.named_parameters()}
     for j, note in enumerate(NOTES):
         expected = autograd_grads(plain, note)
@@ -164,7 +164,7 @@ def test_dp_training_is_deterministic_resumable_and_generates(tmp_path: Path) ->
     assert (tmp_path / "a" / "model.pt").read_bytes() == (tmp_path / "c" / "model.pt").read_bytes()
     assert json.loads((tmp_path / "a" / "config.json").read_text())["dp"]["noise_multiplier"] == 1.0
     lm = full.load(tmp_path / "a")  # the plain nn.LSTM loads the DP-trained weights
-    state, logits = lm.start([lm.encode("Gesprek met")])
+    _state, logits = lm.start([lm.encode("Gesprek met")])
     assert logits.shape == (1, len(lm.vocab)) and torch.isfinite(logits[:, 1:]).all()
 
 

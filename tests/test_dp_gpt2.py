@@ -11,16 +11,16 @@ import torch
 
 pytest.importorskip("opacus")
 
-from hf_tiny import restore_threads, training_data  # noqa: E402,F401
+from hf_tiny import restore_threads, training_data  # noqa: F401
 
-from synthdeid import SynthdeidError  # noqa: E402
+from synthdeid import SynthdeidError
 from synthdeid.generation.dp import DPConfig, DPTraining, backward
 from synthdeid.generation.hf_lm.dp_loop import per_note_loss
 from synthdeid.generation.hf_lm.train_loop import _collate
-from synthdeid.plugins import causal_lm as causal_lm_plugin  # noqa: E402
-from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
+from synthdeid.plugins import causal_lm as causal_lm_plugin
+from synthdeid.plugins import gpt2 as gpt2_plugin
 
-TINY = {"layers": 2, "n_embd": 16, "n_head": 2, "n_positions": 128, "vocab_size": 320, "max_epochs": 2,
+TINY = {"layers": 2, "embedding_size": 16, "heads": 2, "max_positions": 128, "vocab_size": 320, "max_epochs": 2,
         "batch_size": 4, "learning_rate": 3e-3, "threads": 1, "dropout": 0.0, "warmup": 0.3}
 
 

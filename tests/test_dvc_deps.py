@@ -30,6 +30,8 @@ import pytest
 import yaml
 from import_closure import REPO, ImportGraph
 
+from synthdeid.spec.study import PLUGIN_SELECTORS
+
 PluginKey = tuple[str, str]
 """(kind, registered name), e.g. ("generator", "lstm")."""
 
@@ -82,21 +84,18 @@ def dvc_stages(root: Path = REPO) -> tuple[Stage, ...]:
 # ---- which plugins a stage's params select -------------------------------------------------
 
 
-def _tagger_plugin(params: dict[str, Any], name: Any) -> str | None:
-    return ((params.get("taggers") or {}).get(name) or {}).get("plugin")
+def _name_of(how: str | None) -> Callable[[dict[str, Any], str, Any], Any]:
+    if how == "key":
+        return lambda p, k, v: k
+    if how == "taggers":
+        return lambda p, k, v: ((p.get("taggers") or {}).get(v) or {}).get("plugin")
+    return lambda p, k, v: None if v == "gold" else v
 
 
-# (params path with * for any key, kind, the registered name from (params, key at *, value))
-SELECTORS: tuple[tuple[str, str, Callable[[dict[str, Any], str, Any], Any]], ...] = (
-    ("language", "language", lambda p, k, v: v),
-    ("generators.*.plugin", "generator", lambda p, k, v: v),
-    ("corpora.*.decoder", "decoder", lambda p, k, v: v),
-    ("utility.tagger", "tagger", lambda p, k, v: _tagger_plugin(p, v)),
-    ("annotate.annotator", "annotator", lambda p, k, v: None if v == "gold" else v),
-    ("utility.rule_baseline", "annotator", lambda p, k, v: v),
-    ("privacy.metrics.*", "privacy_metric", lambda p, k, v: k),
-    ("privacy.model_metrics.*", "privacy_metric", lambda p, k, v: k),
-)
+# (params path with * for any key, kind, the registered name from (params, key at *, value)): from
+# the study spec's table of the keys that name plugins
+SELECTORS: tuple[tuple[str, str, Callable[[dict[str, Any], str, Any], Any]], ...] = tuple(
+    (pattern, kind, _name_of(how)) for pattern, kind, how in PLUGIN_SELECTORS)
 """How params.yaml names a plugin. A stage selects the plugins at the paths it declares (a
 declared key covers the paths below it), of the kinds its code looks up in a registry."""
 
@@ -164,6 +163,14 @@ def plugin_modules() -> dict[PluginKey, str]:
 # ---- the check -----------------------------------------------------------------------------
 
 
+VALIDATION_ONLY = frozenset({"synthdeid.spec.references"})
+"""Modules a stage runs that can refuse params but produce nothing the stage writes: every stage
+checks the whole study spec first (``stages/common.stage_main``), and the cross-reference check
+builds every plugin the study names to check its config. A change there cannot make a stage's
+outputs stale, so their closure is not a dep (the values a stage uses come from
+``synthdeid.spec.study``, which is)."""
+
+
 @dataclass(frozen=True)
 class Closure:
     """The files a stage runs and why."""
@@ -184,7 +191,7 @@ def stage_closure(graph: ImportGraph, stage: Stage, params: dict[str, Any],
     kind read whole (``registry("kind").names()``) counts all its plugins too."""
     roots = {stage.module: "cmd"}
     while True:
-        modules = graph.closure(roots)
+        modules = graph.closure(roots, stop=VALIDATION_ONLY)
         named: set[str] = set()
         whole: set[str] = set()
         for m in modules:

@@ -6,11 +6,12 @@ One small model is trained per module on a toy corpus built here (a few seconds 
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
-from toy_notes import long_doc, toy_docs  # noqa: F401
+from toy_notes import long_doc, toy_docs
 
 from synthdeid import Document, Span, SynthdeidError
 from synthdeid.corpus.formats.conll import default_tokenize
@@ -24,7 +25,7 @@ FAST = {"threads": 1, "batch_size": 8, "hidden_size": 64}
 
 def check_spans(doc: Document, spans: list[Span], labels: set[str]) -> None:
     assert spans == sorted(spans)
-    for a, b in zip(spans, spans[1:]):
+    for a, b in pairwise(spans):
         assert a.end <= b.start, (a, b)
     for s in spans:
         assert 0 <= s.start < s.end <= len(doc.text)
@@ -156,14 +157,16 @@ def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) ->
 
 
 def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any], tmp_path: Path) -> None:
-    """A tagger.json written before ``mini_batch_size`` became ``batch_size`` loads, silently."""
+    """A tagger.json written before the renames (``mini_batch_size``, ``word_embedding_dim``,
+    ``word_min_freq``) loads, silently."""
     import json
     import shutil
     import warnings
 
     old = shutil.copytree(trained["out"], tmp_path / "old")
     meta = json.loads((old / "tagger.json").read_text())
-    meta["config"] = {("mini_batch_size" if k == "batch_size" else k): v for k, v in meta["config"].items()}
+    former = {"batch_size": "mini_batch_size", "embedding_size": "word_embedding_dim", "min_count": "word_min_freq"}
+    meta["config"] = {former.get(k, k): v for k, v in meta["config"].items()}
     (old / "tagger.json").write_text(json.dumps(meta))
     with warnings.catch_warnings():
         warnings.simplefilter("error")

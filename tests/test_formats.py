@@ -9,11 +9,11 @@ from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
 from synthdeid.corpus.formats import guess_format, read_documents, write_documents
-from synthdeid.corpus.formats.textfile import SAFE_ID
-from synthdeid.errors import InputWarning
 from synthdeid.corpus.formats.brat import read_brat
 from synthdeid.corpus.formats.conll import read_conll
 from synthdeid.corpus.formats.jsonl import read_jsonl
+from synthdeid.corpus.formats.textfile import SAFE_ID
+from synthdeid.errors import InputWarning
 
 MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
 
@@ -108,7 +108,7 @@ def test_brat_reader_offsets_bom_and_discontinuous_spans(tmp_path, case):
     text, frags, bom, discontinuous = case
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     shift = 1 if bom else 0
-    (folder / "d.txt").write_bytes(((("\ufeff" if bom else "") + text).encode("utf-8")))
+    (folder / "d.txt").write_bytes((("\ufeff" if bom else "") + text).encode("utf-8"))
     lines = []
     if discontinuous:
         (a, b), (c, d) = frags[:2]

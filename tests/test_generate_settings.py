@@ -9,6 +9,7 @@ from stage_runner import repo_params
 
 from synthdeid import InputError
 from synthdeid.generation.settings import settings_for
+from synthdeid.spec import validate
 
 
 class Refiller:
@@ -18,12 +19,13 @@ class Refiller:
         raise AssertionError("not called")
 
 
-def _params(**corpus) -> dict:
+def _params(**corpus):
+    """The generation settings of a corpus ``mlm_s`` with ``corpus``'s overrides (the study spec's)."""
     params = repo_params()
     # fixed lengths unless a test asks for auto (auto reads the training notes, absent here)
     params["corpora"]["mlm_s"] = {"generator": "mlm", "decoder": "nucleus", "config": {"top_p": 0.95},
                                   "min_tokens": 50, "max_tokens": 400, **corpus}
-    return params
+    return validate(params).generation("mlm_s")
 
 
 def test_a_refill_model_gets_no_span_limits_or_start_bias() -> None:

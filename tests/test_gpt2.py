@@ -6,12 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
-import torch  # noqa: E402
+import torch
 from greedy_batching import assert_batch_equals_each_alone
 from hf_tiny import LABELS, inline_lines, restore_threads, save_tiny_gpt2, training_data  # noqa: F401
-from safetensors.torch import load_file  # noqa: E402
+from safetensors.torch import load_file
 
-from synthdeid import SynthdeidError  # noqa: E402
+from synthdeid import SynthdeidError
 from synthdeid.api import AutoregressiveLM, GenerationSettings
 from synthdeid.corpus.inline import decode, special_tokens
 from synthdeid.generation.generate import generate_corpus
@@ -22,11 +22,11 @@ from synthdeid.generation.hf_lm import (
     train_bpe,
     train_loop,
 )
-from synthdeid.plugins import gpt2 as gpt2_plugin  # noqa: E402
-from synthdeid.plugins import registry  # noqa: E402
-from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages  # noqa: E402
+from synthdeid.plugins import gpt2 as gpt2_plugin
+from synthdeid.plugins import registry
+from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages
 
-TINY = {"layers": 2, "n_embd": 32, "n_head": 2, "n_positions": 128, "vocab_size": 400, "max_epochs": 3,
+TINY = {"layers": 2, "embedding_size": 32, "heads": 2, "max_positions": 128, "vocab_size": 400, "max_epochs": 3,
         "batch_size": 4, "block_size": 64, "learning_rate": 3e-3, "threads": 1}
 SPECIALS = special_tokens(LABELS)
 
@@ -77,7 +77,7 @@ def test_config_errors_and_registration(register_plugin):
     with pytest.raises(SynthdeidError, match="nlayer.*layers"):
         gpt2_plugin.create({"nlayer": 2})
     with pytest.raises(SynthdeidError, match="divisible"):
-        gpt2_plugin.create({"n_embd": 30, "n_head": 4})
+        gpt2_plugin.create({"embedding_size": 30, "heads": 4})
     with pytest.raises(SynthdeidError, match="local model folder"):
         gpt2_plugin.create({"pretrained": "/no/such/model"})
     with pytest.raises(SynthdeidError, match="'gpt2': device must be auto .*cuda:N"):
@@ -98,7 +98,7 @@ def test_batched_prompts_equal_each_alone(tiny_lm):
     assert len({len(p) for p in prompts}) == 3
     state, logits = tiny_lm.start(prompts)
     tokens = torch.tensor([7, 8, 9])
-    state2, logits2 = tiny_lm.step(state, tokens)
+    _state2, logits2 = tiny_lm.step(state, tokens)
     for row, p in enumerate(prompts):
         s, alone = tiny_lm.start([p])
         torch.testing.assert_close(logits[row], alone[0], atol=1e-4, rtol=0)
@@ -122,7 +122,7 @@ def test_select_reorders_rows_and_keeps_state(tiny_lm):
     prompts = _prompts(tiny_lm)
     state, _ = tiny_lm.start(prompts)
     rows = torch.tensor([2, 0, 0])
-    picked, logits = tiny_lm.step(tiny_lm.select(state, rows), torch.tensor([5, 6, 7]))
+    _picked, logits = tiny_lm.step(tiny_lm.select(state, rows), torch.tensor([5, 6, 7]))
     ref_state, _ = tiny_lm.start([prompts[2], prompts[0], prompts[0]])
     _, ref = tiny_lm.step(ref_state, torch.tensor([5, 6, 7]))
     torch.testing.assert_close(logits, ref, atol=1e-4, rtol=0)
@@ -224,7 +224,8 @@ def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
     from synthdeid.plugins.gpt2.config import GPT2Settings
 
     cfg = GPT2Settings(**TINY)
-    former = {"layers": "n_layer", "max_epochs": "epochs", "learning_rate": "lr"}
+    former = {"layers": "n_layer", "max_epochs": "epochs", "learning_rate": "lr", "embedding_size": "n_embd",
+              "heads": "n_head", "max_positions": "n_positions", "min_count": "min_frequency"}
     old = dataclasses.make_dataclass("OldGPT2Settings", [(former.get(f.name, f.name), object) for f in
                                                          dataclasses.fields(cfg)])
     before = old(**{former.get(k, k): v for k, v in dataclasses.asdict(cfg).items()})
@@ -272,7 +273,7 @@ def test_vocabulary_transfer_from_pretrained(tmp_path, data):
     model, tok, cfg, info = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400}).build(data)
     new = model.transformer.wte.weight.detach()
     assert model.lm_head.weight is model.transformer.wte.weight  # tied output head
-    assert cfg.layers == 3 and cfg.n_positions == 128 and new.shape[0] == len(tok)
+    assert cfg.layers == 3 and cfg.max_positions == 128 and new.shape[0] == len(tok)
     old_vocab = old_tok.get_vocab()
     shared = [(i, old_vocab[t]) for t, i in tok.get_vocab().items() if t in old_vocab]
     assert len(shared) > 50 and info["copied"] == len(shared) + 1  # + <EOD> from <|endoftext|>

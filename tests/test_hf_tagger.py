@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -12,13 +13,13 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from toy_notes import long_doc as _long_doc  # noqa: E402
-from toy_notes import toy_doc, toy_docs, toy_sentence  # noqa: E402, F401
+from toy_notes import long_doc as _long_doc
+from toy_notes import toy_doc, toy_docs, toy_sentence  # noqa: F401
 
-from synthdeid import Document, Span, SynthdeidError  # noqa: E402
+from synthdeid import Document, Span, SynthdeidError
 from synthdeid.corpus.formats.conll import default_tokenize
-from synthdeid.plugins.hf_tagger import create  # noqa: E402
-from synthdeid.plugins.hf_tagger.encoding import (  # noqa: E402
+from synthdeid.plugins.hf_tagger import create
+from synthdeid.plugins.hf_tagger.encoding import (
     encode,
     load_tokenizer,
     max_length,
@@ -36,7 +37,7 @@ def long_doc(min_words: int = 400) -> Document:
 
 def check_spans(doc: Document, spans: list[Span]) -> None:
     assert spans == sorted(spans)
-    for a, b in zip(spans, spans[1:]):
+    for a, b in pairwise(spans):
         assert a.end <= b.start, (a, b)
     for s in spans:
         assert 0 <= s.start < s.end <= len(doc.text) and s.label in LABELS
@@ -87,13 +88,15 @@ def test_saved_then_loaded_predicts_exactly_the_same(trained: dict[str, Any]) ->
 
 
 def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any], tmp_path: Path) -> None:
-    """A tagger.json written before the renames (num_layers, epochs, max_grad_norm) loads, silently."""
+    """A tagger.json written before the renames (num_layers, num_heads, max_position_embeddings, epochs,
+    max_grad_norm, warmup_ratio) loads, silently."""
     import shutil
     import warnings
 
     old = shutil.copytree(trained["out"], tmp_path / "old")
     meta = json.loads((old / "tagger.json").read_text())
-    former = {"layers": "num_layers", "max_epochs": "epochs", "grad_clip": "max_grad_norm"}
+    former = {"layers": "num_layers", "heads": "num_heads", "max_positions": "max_position_embeddings",
+              "max_epochs": "epochs", "grad_clip": "max_grad_norm", "warmup": "warmup_ratio"}
     meta["config"] = {former.get(k, k): v for k, v in meta["config"].items()}
     (old / "tagger.json").write_text(json.dumps(meta))
     with warnings.catch_warnings():

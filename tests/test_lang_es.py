@@ -111,7 +111,7 @@ def test_two_surnames_map_consistently(pack: LanguagePack) -> None:
 
 
 def test_names_keep_gender_particles_and_titles(pack: LanguagePack) -> None:
-    male, female, _ = name_lists()
+    _male, female, _ = name_lists()
     for seed in range(40):
         s = pack.surrogates("d", seed)
         ana = s.surrogate("Ana", "Name")

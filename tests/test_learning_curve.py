@@ -22,8 +22,10 @@ from synthdeid.evaluation.learning_curve import (
     summarize_runs,
 )
 from synthdeid.evaluation.metrics.curves import COLUMNS, write_curve_csv
-from synthdeid.evaluation.utility import hold_out, tagger_from, train_and_predict
+from synthdeid.evaluation.utility import hold_out, train_and_predict
 from synthdeid.plugins.flair_tagger import create
+from synthdeid.spec import validate
+from synthdeid.spec.build import tagger as build_tagger
 
 TINY = {"threads": 1, "batch_size": 8, "hidden_size": 64, "max_epochs": 8}
 
@@ -49,14 +51,14 @@ def test_bad_fractions_or_seeds_name_the_params_key(fractions: list, seeds: list
         check_fractions(fractions, seeds)
 
 
-def test_tagger_from_params_with_overrides() -> None:
-    params = {"utility": {"tagger": "small"},
-              "taggers": {"small": {"plugin": "flair_bilstm_crf", "config": {"max_epochs": 3, "seed": 1}}}}
-    assert tagger_from(params).config.seed == 1
-    tagger = tagger_from(params, {"seed": 7})
+def test_the_utility_tagger_with_overrides() -> None:
+    study = validate({"utility": {"tagger": "small"},
+                      "taggers": {"small": {"plugin": "flair_bilstm_crf", "config": {"max_epochs": 3, "seed": 1}}}})
+    assert build_tagger(study).config.seed == 1
+    tagger = build_tagger(study, {"seed": 7})
     assert (tagger.config.seed, tagger.config.max_epochs) == (7, 3)
     with pytest.raises(SynthdeidError, match="no setting"):
-        tagger_from(params, {"sede": 7})
+        build_tagger(study, {"sede": 7})
 
 
 class ShortTagger:
@@ -67,7 +69,7 @@ class ShortTagger:
     def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Any) -> dict:
         return {}
 
-    def load(self, out_dir: Path, tokenize: Any) -> "ShortTagger":
+    def load(self, out_dir: Path, tokenize: Any) -> ShortTagger:
         return self
 
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
@@ -131,7 +133,7 @@ def test_curve_rows_and_csv(curve: dict[str, Any], tmp_path: Path) -> None:
     assert rows[1]["mean"] == pytest.approx(sum(full) / 2)
     assert rows[1]["ci_low"] <= rows[1]["mean"] <= rows[1]["ci_high"]
     with open(write_curve_csv(rows, tmp_path / "c.csv"), newline="") as f:
-        assert list(csv.DictReader(f))[0].keys() == set(COLUMNS)
+        assert next(csv.DictReader(f)).keys() == set(COLUMNS)
 
 
 def test_a_subset_without_phi_scores_zero_without_training() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-import torch  # noqa: E402
+import torch
 from hf_tiny import LABELS, restore_threads, training_data  # noqa: F401
 
 from synthdeid.corpus.inline import PAR, special_tokens

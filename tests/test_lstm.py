@@ -294,8 +294,8 @@ def test_start_batch_equals_one_prompt_at_a_time(trained):
     torch.testing.assert_close(lm.start(prompts)[1], logits)
     # step and select keep rows apart
     tokens = torch.tensor([lm.eod_id, 5, 6, 7])
-    state2, step_logits = lm.step((h, c), tokens)
-    sub, sub_logits = lm.step(lm.select((h, c), torch.tensor([2, 0])), tokens[[2, 0]])
+    _state2, step_logits = lm.step((h, c), tokens)
+    _sub, sub_logits = lm.step(lm.select((h, c), torch.tensor([2, 0])), tokens[[2, 0]])
     torch.testing.assert_close(sub_logits, step_logits[[2, 0]], rtol=0, atol=1e-4)
     assert step_logits.dtype == torch.float32
 

@@ -56,10 +56,13 @@ def test_strip_tags_keeps_par_eod_and_words_of_any_label() -> None:
 
 
 def test_uses_tags_defaults_to_true_and_checks_the_type() -> None:
-    assert uses_tags({"plugin": "lstm"}, "lstm") is True
-    assert uses_tags({"plugin": "lstm", "tags": False}, "raw") is False
-    with pytest.raises(InputError, match="generators.raw.tags must be true or false"):
-        uses_tags({"tags": "no"}, "raw")
+    from synthdeid.spec import validate
+    from synthdeid.spec.study import GeneratorSection
+
+    assert uses_tags(GeneratorSection(plugin="lstm")) is True
+    assert uses_tags(GeneratorSection(plugin="lstm", tags=False)) is False
+    with pytest.raises(InputError, match="generators.raw.tags: must be true or false"):
+        validate({"generators": {"raw": {"plugin": "lstm", "tags": "no"}}})
 
 
 # ---- generating without tag tokens --------------------------------------------------------------
@@ -186,18 +189,21 @@ def test_phi_distribution_plot_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("spec,match", [
-    ({"corpus": "raw"}, "must be a mapping with corpus and tagger"),
-    ({"corpus": "raw", "tagger": "real", "annotator": "x"}, "must be a mapping"),
-    ("raw", "must be a mapping"),
-    ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi must be true or false"),
+    ({"corpus": "raw"}, "machine_annotated.m.tagger: missing"),
+    ({"corpus": "raw", "tagger": "real", "annotator": "x"}, "machine_annotated.m.annotator: unknown key"),
+    ("raw", "machine_annotated.m: must be a mapping"),
+    ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi: must be true or false"),
     ({"corpus": "m", "tagger": "real"}, "overwrite its own input corpus")])
 def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
-    from synthdeid.phi.machine_annotate_setup import spec_of
+    from synthdeid.phi.machine_annotate_setup import check_output
+    from synthdeid.spec import validate
 
     with pytest.raises(InputError, match=match):
-        spec_of({"machine_annotated": {"m": spec}}, "m")
+        check_output(validate({"machine_annotated": {"m": spec}}).machine_annotated["m"], "m")
     good = {"corpus": "raw", "tagger": "real", "require_phi": True}
-    assert spec_of({"machine_annotated": {"m": good}}, "m") == {**good, "tagger_share": 1.0}
+    checked = validate({"machine_annotated": {"m": good}}).machine_annotated["m"]
+    check_output(checked, "m")
+    assert checked.model_dump() == {**good, "tagger_share": 1.0}
 
 
 def test_spans_outside_the_training_bounds_are_removed_with_their_text_counted() -> None:

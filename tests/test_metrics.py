@@ -182,7 +182,7 @@ def test_unvalidated_overlapping_gold_is_rejected():
 def _bio(tokens: list[tuple[int, int]], spans: list[Span]) -> list[str]:
     by_start = {s.start: s for s in spans}
     out, current = [], None
-    for a, b in tokens:
+    for a, _b in tokens:
         if a in by_start:
             current = by_start[a]
             out.append(f"B-{current.label}")

@@ -30,8 +30,8 @@ SENTENCES = [
     "Meneer {n} belde op {d} over zijn medicatie .",
     "Dochter van {n} was op {d} op bezoek en maakt zich zorgen .",
 ]
-TINY = dict(vocab_size=400, hidden_size=32, layers=2, heads=2, intermediate_size=64, max_length=32,
-            max_epochs=2, batch_size=8, min_frequency=1, learning_rate=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
+TINY = dict(vocab_size=400, hidden_size=32, layers=2, heads=2, intermediate_size=64, block_size=32,
+            max_epochs=2, batch_size=8, min_count=1, learning_rate=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
 
 
 def toy_note(i: int, n_sentences: int, rnd: random.Random) -> Document:
@@ -164,8 +164,9 @@ def test_resume_gives_the_same_model(trained: tuple[Path, dict[str, Any]], tmp_p
     with pytest.raises(SynthdeidError, match="other settings.*hidden_size"):
         MLMFillGenerator(MLMFillConfig(**{**TINY, "hidden_size": 64})).train(toy_data(), tmp_path)
     saved = torch.load(out / "checkpoint.pt", weights_only=True)["config"]  # as an earlier version saved it
-    former = {{"learning_rate": "lr", "max_epochs": "epochs"}.get(k, k): v for k, v in saved.items()}
-    assert "lr" in former and MLMFillConfig(**TINY).training_changes(former) == []
+    renamed = {"learning_rate": "lr", "max_epochs": "epochs", "min_count": "min_frequency", "block_size": "max_length"}
+    former = {renamed.get(k, k): v for k, v in saved.items()}
+    assert {"lr", "max_length"} <= set(former) and MLMFillConfig(**TINY).training_changes(former) == []
 
 
 def test_warmup_rises_linearly_then_holds() -> None:
@@ -279,7 +280,7 @@ def test_pretrained_local_bert(tmp_path: Path) -> None:
     src = tmp_path / "bert"
     bert.save_pretrained(src)
     tok.save_pretrained(src)
-    config = {**TINY, "pretrained": str(src), "max_epochs": 1, "max_length": 512}
+    config = {**TINY, "pretrained": str(src), "max_epochs": 1, "block_size": 512}
     gen = registry("generator").create("mlm_fill", config)
     metrics = gen.train(data, tmp_path / "out")
     assert metrics["window"] == 64  # capped by the model's position embeddings

@@ -73,7 +73,7 @@ def test_lazy_names_resolve_to_their_objects(module, names):
         value = getattr(mod, name)
         assert not isinstance(value, types.ModuleType), name
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        mod.nothing_here
+        _ = mod.nothing_here
 
 
 def test_the_report_stages_load_no_torch():

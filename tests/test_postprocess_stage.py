@@ -13,6 +13,7 @@ import pytest
 from stage_runner import run_stages
 
 from synthdeid.corpus.formats import read_jsonl
+from synthdeid.stages import common
 
 RAW = ("Mw. <NameSTART> Jansen <NameEND> belde op <DateSTART> 3 mei <DateEND> met "
        "<Phone_faxSTART> ( 7 ) <Phone_faxEND> .")
@@ -28,11 +29,13 @@ def _workspace(tmp_path: Path, fresh: Any, dp: bool = False) -> dict[str, Any]:
     (tmp_path / "data/pseudonymized/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
     return {"language": "nl", "tags": {"mapping": {}}, "pseudonymize": {"seed": 0},
             "generators": {"g": {"plugin": "lstm", "config": {"dp": {"target_epsilon": 10}} if dp else {}}},
-            "corpora": {"x": {"generator": "g", "decoder": "nucleus", "fresh_surrogates": fresh}}}
+            "corpora": {"x": {"generator": "g", "decoder": "nucleus", "fresh_surrogates": fresh}},
+            "taggers": {"bilstm_crf": {"plugin": "torch_bilstm_crf"}}, "privacy": {"metrics": {"leakage": {}}}}
 
 
 def _run(tmp_path: Path, params: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "argv", ["postprocess", "x"])
+    monkeypatch.setattr(common, "_STUDY", [])  # this run's params.yaml, not a cached study
     run_stages(tmp_path, params, ["postprocess"])
 
 
@@ -49,7 +52,7 @@ def test_chosen_labels_get_training_shaped_surrogates(tmp_path: Path, monkeypatc
 
 @pytest.mark.parametrize("fresh, dp, says", [
     (["Telefoon"], False, "Telefoon is no label of this corpus"),
-    ({"labels": "all", "shapes": "training"}, True, "outside the differential-privacy guarantee"),
+    ({"labels": "all", "shapes": "training"}, True, "outside the differential privacy of generator 'g'"),
     ("yes", False, "must be true, false, a list of labels"),
 ])
 def test_bad_settings_fail_before_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

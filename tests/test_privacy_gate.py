@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from stage_runner import repo_params
 
 from synthdeid.errors import SynthdeidError
 from synthdeid.privacy.gate import THRESHOLDS, Gate
@@ -84,7 +85,9 @@ def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], co
     write_jsonl(real[:10], tmp_path / "data/pseudonymized/train.jsonl")
     write_jsonl(real[10:], tmp_path / "data/pseudonymized/dev.jsonl")
     write_jsonl(real[:3] if copies else real[10:], tmp_path / "data/synthetic/x/documents.jsonl")
-    (tmp_path / "params.yaml").write_text(yaml.safe_dump({"language": "nl", "privacy": {"metrics": metrics, "gate": gate}}))
+    params = repo_params()  # the stage reads the whole study spec, checked
+    params["privacy"] |= {"metrics": metrics, "gate": gate}
+    (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))
 
 
 def _privacy_stage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -223,6 +226,7 @@ def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> No
     from synthdeid.api import PrivacyInput, PrivacyResult
     from synthdeid.corpus.records import Document
     from synthdeid.privacy.measure import measure
+    from synthdeid.spec.build import privacy_metrics
 
     class Pairs:
         name = "my_pairs"
@@ -244,7 +248,8 @@ def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> No
 
     register_plugin(Plugin, "test-pairs")
     doc = Document("s", "a b", ())
-    found = measure({"my_notes": {}, "my_pairs": None}, PrivacyInput(real=[], synthetic=[doc], tokenize=lambda t: []))
+    found = measure(privacy_metrics({"my_notes": {}, "my_pairs": None}),
+                    PrivacyInput(real=[], synthetic=[doc], tokenize=lambda t: []))
     assert list(found.summary) == ["my_notes", "my_pairs"]
     assert found.notes == {"s": {"synthetic_id": "s", "score": 0.5}}
     assert found.pairs == [{"synthetic_id": "s", "real_id": "r"}]

@@ -8,8 +8,16 @@ from pathlib import Path
 import pytest
 import yaml
 
-from synthdeid.report import (corpus_table, datasheet, learning_curve_figure, ngram_recall_table, package_versions,
-                              phi_distribution_figure, privacy_table, tag_table)
+from synthdeid.report import (
+    corpus_table,
+    datasheet,
+    learning_curve_figure,
+    ngram_recall_table,
+    package_versions,
+    phi_distribution_figure,
+    privacy_table,
+    tag_table,
+)
 
 POST = {
     "a": {"documents_rejected": 2, "rejected_reasons": {"empty note": 2},
@@ -108,7 +116,8 @@ def test_report_stage_writes_report_figures_and_datasheets(tmp_path: Path, monke
               "generators": {"g": {"plugin": "lstm", "config": {}}},
               "generate": {"seed": 0, "min_tokens": 5, "max_tokens": 50, "target_tokens": 100, "batch_size": 4, "tag_safe": True},
               "corpora": {"a": {"generator": "g", "decoder": "nucleus", "config": {"top_p": 0.9}}},
-              "utility": {"synthetic": ["a"]}, "privacy": {"corpora": ["a"]}}
+              "taggers": {"bilstm_crf": {"plugin": "torch_bilstm_crf"}},
+              "utility": {"synthetic": ["a"]}, "privacy": {"corpora": ["a"], "metrics": {"leakage": {}}}}
     monkeypatch.chdir(tmp_path)
     Path("params.yaml").write_text(yaml.safe_dump(params))
     files = {"data/metrics/postprocess/a.json": POST["a"], "data/metrics/privacy/a.json": PRIVACY["a"],

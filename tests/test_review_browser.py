@@ -108,7 +108,7 @@ def test_answer_save_reload(browser, page_url, tmp_path):
     name, saved = _save(page, tmp_path)
     assert name == "review-Ann_Example.json"
     assert {k: saved[k] for k in expected} == expected
-    assert [list(a) for a in saved["answers"]][0] == ["pair_id", "q1", "q2", "q3", "q1_text",
+    assert list(saved["answers"][0]) == ["pair_id", "q1", "q2", "q3", "q1_text",
                                                       "q2_text", "q3_text", "q4", "comment"]
 
     page.reload()

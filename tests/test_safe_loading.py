@@ -45,11 +45,11 @@ def test_dvc_config_turns_off_analytics_and_update_checks() -> None:
 # any command. No loader may create the marker; each must raise an InputError naming the file.
 
 TAGGERS: dict[str, dict[str, Any]] = {
-    "torch_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "word_dim": 16, "char_filters": 8,
+    "torch_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "embedding_size": 16, "char_filters": 8,
                          "max_epochs": 1},
-    "flair_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "word_embedding_dim": 16,
+    "flair_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "embedding_size": 16,
                          "char_embedding_dim": 8, "char_hidden_size": 8, "max_epochs": 1},
-    "hf_token_classification": {"threads": 1, "batch_size": 8, "hidden_size": 16, "layers": 1, "num_heads": 2,
+    "hf_token_classification": {"threads": 1, "batch_size": 8, "hidden_size": 16, "layers": 1, "heads": 2,
                                 "intermediate_size": 32, "vocab_size": 200, "max_epochs": 1},
 }
 
@@ -140,11 +140,12 @@ TRAPPED_TAGGERS = [trapped_torch, trapped_flair, trapped_flair_weights, trapped_
 def test_a_trapped_tagger_folder_is_refused(taggers: dict[str, Path], tmp_path: Path, trapped: Any) -> None:
     from synthdeid import InputError
     from synthdeid.phi.deidentify import load_annotator
+    from synthdeid.spec.build import annotator
 
     marker = tmp_path / "marker"
     folder, name = trapped(taggers, tmp_path, marker)
     with pytest.raises(InputError) as e:
-        load_annotator(folder, None, "nl")
+        load_annotator(folder, None, "nl", create=annotator)
     assert name in str(e.value) and "fix:" in str(e.value)
     assert not marker.exists()
 

@@ -161,7 +161,11 @@ def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path,
 
 
 def test_without_a_mapping_the_language_packs_own_map_applies() -> None:
-    from synthdeid.corpus.tags import tagset_from_params
+    from synthdeid.spec import validate
+    from synthdeid.spec.build import tagset
+
+    def tagset_from_params(params: dict) -> TagSet:
+        return tagset(validate(params))
 
     params = {"language": "es", "tags": {"mapping": {}, "keep_unmapped": False}}
     assert tagset_from_params(params).map("NOMBRE_SUJETO_ASISTENCIA") == "Name"  # es knows MEDDOCAN's labels

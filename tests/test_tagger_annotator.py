@@ -11,12 +11,12 @@ import pytest
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from toy_notes import toy_docs  # noqa: E402
+from toy_notes import toy_docs
 
-from synthdeid import Document, Span, SynthdeidError  # noqa: E402
+from synthdeid import Document, Span, SynthdeidError
 from synthdeid.phi.annotate import BATCH, annotate_documents
 from synthdeid.plugin_system.manager import registry
-from synthdeid.plugins.hf_tagger import create  # noqa: E402
+from synthdeid.plugins.hf_tagger import create
 from synthdeid.tagging import words as W
 
 

@@ -23,7 +23,7 @@ from synthdeid.plugins.torch_tagger.features import (
 )
 from synthdeid.tagging import words as W
 
-FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "word_dim": 32, "char_filters": 16}
+FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "embedding_size": 32, "char_filters": 16}
 TAGS = ["O", "B-Name", "I-Name", "B-Date", "I-Date"]
 
 
@@ -167,7 +167,7 @@ def test_predictions_are_valid_spans_to_the_end_of_long_notes(trained: dict[str,
     tail = default_tokenize(doc.text)[300][0]
     [spans] = trained["tagger"].trained.predict([doc])
     assert spans == sorted(spans)
-    for a, b in zip(spans, spans[1:]):
+    for a, b in itertools.pairwise(spans):
         assert a.end <= b.start
     for s in spans:
         assert 0 <= s.start < s.end <= len(doc.text) and s.label in {"Date", "Name"}
@@ -309,3 +309,23 @@ def test_a_tagger_saved_before_token_split_loads_with_the_packs_tokens(trained: 
     (tmp_path / "tagger.json").write_text(json.dumps(meta), encoding="utf-8")
     assert create({}).load(tmp_path, default_tokenize).config.token_split == "pack"
     assert create({}).load(trained["out"], default_tokenize).config.token_split == "suffix"
+
+
+def test_a_tagger_saved_with_word_dim_loads_silently(trained: dict[str, Any], tmp_path: Path) -> None:
+    """A tagger.json written before ``word_dim`` became ``embedding_size`` loads, without a warning
+    (the user cannot edit a trained model), and predicts the same."""
+    import json
+    import shutil
+    import warnings
+
+    for f in trained["out"].iterdir():
+        shutil.copy(f, tmp_path / f.name)
+    meta = json.loads((tmp_path / "tagger.json").read_text(encoding="utf-8"))
+    meta["config"] = {("word_dim" if k == "embedding_size" else k): v for k, v in meta["config"].items()}
+    (tmp_path / "tagger.json").write_text(json.dumps(meta), encoding="utf-8")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        loaded = create({}).load(tmp_path, default_tokenize)
+    assert loaded.config == trained["tagger"].config
+    docs = toy_docs(5, seed=4)
+    assert loaded.predict(docs) == trained["tagger"].trained.predict(docs)

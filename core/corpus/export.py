@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from synthdeid import paths
 from synthdeid.api import Tokenize
@@ -17,6 +18,9 @@ from synthdeid.corpus.formats import write_documents
 from synthdeid.corpus.formats.conll import to_bio
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.errors import InputError
+
+if TYPE_CHECKING:
+    from spacy.tokens import Span as SpacySpan
 
 TARGETS = ("hf", "spacy", "conll", "brat", "jsonl")
 
@@ -77,7 +81,7 @@ def spacy_words(doc: Document) -> tuple[list[str], list[bool]]:
     cuts = sorted({0, len(doc.text)} | {x for s in doc.spans for x in (s.start, s.end)})
     words: list[str] = []
     spaces: list[bool] = []
-    for a, b in zip(cuts, cuts[1:]):
+    for a, b in pairwise(cuts):
         for m in re.finditer(r"\S+|\s+", doc.text[a:b]):
             piece = m.group()
             if piece == " " and words and not spaces[-1] and not words[-1].isspace() and m.start() > 0:
@@ -95,7 +99,7 @@ def spacy_docs(docs: Sequence[Document], language: str) -> list[Any]:
 
     try:
         nlp = spacy.blank(language)
-    except Exception:  # spaCy has no language class for this code: a multi-language vocabulary
+    except Exception:  # noqa: BLE001 - spaCy has no language class for this code: a multi-language vocabulary
         nlp = spacy.blank("xx")
     out = []
     for doc in docs:
@@ -104,7 +108,9 @@ def spacy_docs(docs: Sequence[Document], language: str) -> list[Any]:
         if sdoc.text != doc.text:
             raise InputError("spaCy would change the note's text", doc_id=doc.id,
                              fix="this is a bug in synthdeid's spaCy export; report it with the note")
-        sdoc.ents = [sdoc.char_span(s.start, s.end, label=s.label, alignment_mode="strict") for s in doc.spans]
+        # spacy_words puts a token edge at every span edge: no strict char_span is None
+        sdoc.ents = cast("list[SpacySpan]", [sdoc.char_span(s.start, s.end, label=s.label, alignment_mode="strict")
+                                             for s in doc.spans])
         sdoc.user_data["id"] = doc.id
         out.append(sdoc)
     return out

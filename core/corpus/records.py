@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from synthdeid.corpus.tags import TagSet
@@ -39,11 +40,11 @@ class Document:
         spans: Iterable[Span] = (),
         tagset: TagSet | None = None,
         allow_empty: bool = False,
-    ) -> "Document":
+    ) -> Document:
         doc = cls(str(id), text, tuple(sorted(spans)))
         return doc.validate(tagset, allow_empty=allow_empty)
 
-    def validate(self, tagset: TagSet | None = None, allow_empty: bool = False) -> "Document":
+    def validate(self, tagset: TagSet | None = None, allow_empty: bool = False) -> Document:
         """Check the record; returns it (labels mapped when a tag set is given)."""
         if not isinstance(self.text, str):
             raise InputError("text is not a string", doc_id=self.id, fix="store the note as a string")
@@ -76,7 +77,7 @@ class Document:
                     raise e.located(doc_id=self.id) from None
             spans.append(Span(s.start, s.end, label))
         spans.sort()
-        for a, b in zip(spans, spans[1:]):
+        for a, b in pairwise(spans):
             if b.start < a.end:
                 raise InputError(
                     f"spans overlap: {a.start}-{a.end} {a.label} {self.text[a.start:a.end]!r} and "
@@ -93,7 +94,7 @@ class Document:
         return {"id": self.id, "text": self.text, "spans": [s.to_dict() for s in self.spans]}
 
     @classmethod
-    def from_dict(cls, data: Any, tagset: TagSet | None = None) -> "Document":
+    def from_dict(cls, data: Any, tagset: TagSet | None = None) -> Document:
         """Build and validate a document from its JSON form (strictly: see ``formats.jsonl``)."""
         from synthdeid.corpus.formats.jsonl import record_to_document
 

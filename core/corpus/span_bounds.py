@@ -36,7 +36,7 @@ class SpanBounds:
     margin: int = SPAN_MARGIN
 
     @classmethod
-    def of(cls, training: Iterable[Document], tokenize: Tokenize) -> "SpanBounds":
+    def of(cls, training: Iterable[Document], tokenize: Tokenize) -> SpanBounds:
         longest: dict[str, int] = {}
         for doc in training:
             for span in doc.spans:

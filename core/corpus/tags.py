@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -73,7 +73,7 @@ def builtin_mappings() -> list[str]:
     return sorted(p.stem for p in MAPPINGS_DIR.glob("*.yaml"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_mapping(name: str) -> dict[str, str]:
     """A shipped label mapping by name ("meddocan", "sepr")."""
     path = MAPPINGS_DIR / f"{name}.yaml"
@@ -112,16 +112,3 @@ def tag_labels(mapping: Any) -> list[str]:
     """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
     return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))
 
-
-def tagset_from_params(params: Mapping[str, Any]) -> TagSet:
-    """The tag set of ``params.yaml``'s ``tags`` (canonical tags, ``mapping``, ``keep_unmapped``).
-    Without a ``tags.mapping``, the language pack's own ``tag_map`` maps the corpus's labels (``es``:
-    MEDDOCAN's, ``en``: i2b2 2006 and 2014); a mapping in params replaces it."""
-    from synthdeid.params import get
-
-    mapping = label_mapping(get(dict(params), "tags.mapping"))
-    if not mapping and params.get("language"):
-        from synthdeid.plugin_system.manager import registry
-
-        mapping = dict(registry("language").create(str(params["language"])).tag_map)
-    return TagSet(CANONICAL_TAGS, mapping, bool(get(dict(params), "tags.keep_unmapped")))

@@ -92,7 +92,7 @@ def run_curve(synthetic: Sequence[Document], test: Sequence[Document], fractions
 def summarize_runs(runs: Sequence[CurveRun], metric: str = "f1", confidence: float = 0.95) -> list[dict[str, Any]]:
     """:func:`~synthdeid.evaluation.metrics.curves.curve_rows` of ``metric`` over the seeds of each fraction
     (precision, recall and F1 lie in [0, 1]: the intervals are clipped there)."""
-    by_fraction: dict[float, list[float]] = {}
+    by_fraction: dict[float | str, list[float]] = {}
     for r in runs:
         by_fraction.setdefault(r.fraction, []).append(float(getattr(r, metric)))
     return curve_rows(by_fraction, confidence, bounds=(0.0, 1.0))

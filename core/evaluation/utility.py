@@ -13,8 +13,6 @@ from synthdeid.api import Tagger, Tokenize
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SynthdeidError
 from synthdeid.evaluation.metrics import compare_systems, entity_scores
-from synthdeid.params import get
-from synthdeid.plugin_system.manager import registry
 
 KINDS = ("real", "synthetic", "augmented")
 
@@ -43,13 +41,6 @@ def training_sets(kind: str, real_train: Sequence[Document], real_dev: Sequence[
     if kind == "augmented":
         return list(real_train) + list(synthetic), list(real_dev)
     raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
-
-
-def tagger_from(params: Mapping[str, Any], overrides: Mapping[str, Any] | None = None) -> Tagger:
-    """The utility tagger ``taggers.<utility.tagger>`` (``overrides`` replace its config keys)."""
-    name = get(dict(params), "utility.tagger")
-    spec = get(dict(params), f"taggers.{name}")
-    return registry("tagger").create(spec["plugin"], {**(spec.get("config") or {}), **(overrides or {})})
 
 
 def train_and_predict(tagger: Tagger, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,

@@ -5,7 +5,7 @@ Table 7-like per-tag F1 table, as metrics and as Markdown."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document
@@ -18,18 +18,20 @@ from synthdeid.evaluation.metrics import (
     token_scores,
 )
 from synthdeid.evaluation.utility import markdown_table, setting_name
-from synthdeid.params import get
+
+if TYPE_CHECKING:
+    from synthdeid.spec.study import Significance, UtilitySection
 
 Scores = dict[str, dict[str, Any]]
 
 
-def utility_settings(params: dict) -> list[str]:
-    """The tagger settings the summary scores: real, each synthetic and augmented corpus, and the
-    rule baseline when there is one."""
+def utility_settings(utility: UtilitySection) -> list[str]:
+    """The tagger settings the summary scores (of the ``utility`` section): real, each synthetic and
+    augmented corpus, and the rule baseline when there is one."""
     names = [setting_name("real", None)]
-    names += [setting_name("synthetic", c) for c in get(params, "utility.synthetic")]
-    names += [setting_name("augmented", c) for c in get(params, "utility.augmented")]
-    return names + (["rule"] if get(params, "utility.rule_baseline") else [])
+    names += [setting_name("synthetic", c) for c in utility.synthetic]
+    names += [setting_name("augmented", c) for c in utility.augmented]
+    return names + (["rule"] if utility.rule_baseline else [])
 
 
 def score_settings(gold: Sequence[Document], preds: Mapping[str, Sequence[Document]], tokenize: Tokenize) -> Scores:
@@ -53,7 +55,7 @@ def utility_summary(gold: Sequence[Document], rows: list[dict[str, Any]], scores
 
 
 def utility_markdown(gold: Sequence[Document], rows: list[dict[str, Any]], scores: Scores,
-                     tags: dict[str, dict[str, Any]], names: list[str], sig: Mapping[str, Any]) -> str:
+                     tags: dict[str, dict[str, Any]], names: list[str], sig: Significance) -> str:
     """The utility report page: Table 6 (one row per setting) and Table 7 (F1 per PHI tag)."""
     table6 = markdown_table(
         ["setting", "precision", "", "recall", "", "F1", "", "token F1"],
@@ -63,7 +65,7 @@ def utility_markdown(gold: Sequence[Document], rows: list[dict[str, Any]], score
     return ("# Utility: taggers scored on the real gold test split\n\n"
             f"Entity level, exact span and tag, micro-averaged; {len(gold)} test documents, "
             f"{sum(len(d.spans) for d in gold)} gold entities. Marks: approximate randomization test "
-            f"({sig['trials']} shuffles) against `real` at alpha = {sig['alpha']}: {MARK_BETTER} significantly "
+            f"({sig.trials} shuffles) against `real` at alpha = {sig.alpha}: {MARK_BETTER} significantly "
             f"better, {MARK_WORSE} significantly worse, {MARK_NONE} no significant difference.\n\n"
             f"## Table 6: precision, recall and F1 per setting\n\n{table6}\n"
             f"## Table 7: F1 per PHI tag\n\n{table7}")

@@ -78,7 +78,7 @@ class DPConfig:
                 object.__setattr__(self, key, float(getattr(self, key)))
 
     @classmethod
-    def parse(cls, value: Any, what: str = "dp") -> "DPConfig | None":
+    def parse(cls, value: Any, what: str = "dp") -> DPConfig | None:
         """The ``dp`` setting (``what`` names it in errors): a mapping (DP on), or null / false (off)."""
         if value is None or value is False or isinstance(value, DPConfig):
             return value or None

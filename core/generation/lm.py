@@ -4,19 +4,14 @@ The generator contract itself (``Generator``, ``AutoregressiveLM``, ``TrainingDa
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
 
-from synthdeid.errors import InputError
+if TYPE_CHECKING:
+    from synthdeid.spec.study import GeneratorSection
 
 
-def uses_tags(spec: Mapping[str, Any], name: str) -> bool:
-    """Whether the generator ``generators.NAME`` (its params ``spec``) learns the inline PHI tags
-    (``tags: true``, the default) or plain text (``tags: false``: the machine-annotation route,
-    where a tagger annotates the generated notes afterwards)."""
-    tags = spec.get("tags", True)
-    if not isinstance(tags, bool):
-        raise InputError(f"generators.{name}.tags must be true or false, not {tags!r}", path="params.yaml",
-                         fix="true: the generator learns the inline PHI tags; false: untagged text "
-                         "(annotate its corpus with a machine_annotated entry)")
-    return tags
+def uses_tags(spec: GeneratorSection) -> bool:
+    """Whether the generator ``spec`` (``generators.NAME``) learns the inline PHI tags (``tags:
+    true``, the default) or plain text (``tags: false``: the machine-annotation route, where a
+    tagger annotates the generated notes afterwards)."""
+    return spec.tags

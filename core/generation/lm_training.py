@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
+from synthdeid.api import LanguagePack
 from synthdeid.corpus.inline import strip_tags
-from synthdeid.params import get
-from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.canaries import (
     DEFAULT_TEMPLATE,
     CanaryConfig,
@@ -21,28 +20,26 @@ from synthdeid.privacy.data_canaries import DataCanaryConfig, add_data_canaries
 
 
 def min_count_floor(generator: Any) -> int:
-    """A word-level LM's ``<unk>`` threshold (``config.min_count``), else 1."""
+    """A built word-level LM's ``<unk>`` threshold (its config's ``min_count``), else 1."""
     floor = getattr(getattr(generator, "config", None), "min_count", 1)
     return floor if isinstance(floor, int) else 1
 
 
-def add_training_canaries(params: dict[str, Any], name: str, text: dict[str, list[str]],
-                          ids: dict[str, list[str]], labels: list[str], tagged: bool, floor: int,
+def add_training_canaries(canaries: CanaryConfig | None, data_canaries: DataCanaryConfig | None,
+                          pack: LanguagePack, text: dict[str, list[str]], ids: dict[str, list[str]],
+                          labels: list[str], tagged: bool, floor: int,
                           out: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """Insert the generator's canaries into ``text["train"]`` and ``ids["train_ids"]`` (replaced in
-    place); write the canary record into the model folder ``out``. Returns the counts for the
-    metrics and the data-canary record (``None`` without data canaries)."""
-    spec = get(params, f"generators.{name}")
-    canaries = CanaryConfig.from_params(spec.get("canaries"), f"generators.{name}.canaries")
-    data_canaries = DataCanaryConfig.from_params(spec.get("data_canaries"), f"generators.{name}.data_canaries")
+    """Insert the generator's ``canaries`` and ``data_canaries`` (None: none) into ``text["train"]``
+    and ``ids["train_ids"]`` (replaced in place); write the canary record into the model folder
+    ``out``. Canaries without a template use the language ``pack``'s sentence. Returns the counts for
+    the metrics and the data-canary record (``None`` without data canaries)."""
     counts: dict[str, Any] = {"canaries": 0, "canary_lines": 0, "data_canary_lines": 0}
     real_lines = list(text["train"])
     if canaries is not None:
         if canaries.template is None:  # the language pack's sentence
-            pack = registry("language").create(get(params, "language"))
             canaries = dataclasses.replace(canaries, template=pack.canary_template or DEFAULT_TEMPLATE)
         if not tagged:
-            canaries = dataclasses.replace(canaries, template=strip_tags(canaries.template))
+            canaries = dataclasses.replace(canaries, template=strip_tags(cast(str, canaries.template)))  # set above
         text["train"], ids["train_ids"], record = add_canaries(canaries, text["train"], ids["train_ids"], labels, floor)
         write_canaries(record, out)
         counts.update(canaries=len(record["canaries"]), canary_lines=record["lines_inserted"],

@@ -1,21 +1,21 @@
 """Postprocessing a generated corpus: its raw notes parsed into standoff documents (malformed tags
 removed and counted, no note dropped except by a counted rule), and the checks on the corpus and its
-``fresh_surrogates`` setting that stop the ``postprocess`` stage with the fix."""
+``fresh_surrogates`` labels that stop the ``postprocess`` stage with the fix."""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
+from synthdeid.api import Tokenize
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.inline import decode
-from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.errors import SynthdeidError
 from synthdeid.generation.raw_notes import read_raw_notes
-from synthdeid.params import get
 from synthdeid.phi.fresh_surrogates import FreshSettings
 
 
@@ -46,11 +46,10 @@ def decode_corpus(path: str | Path, labels: list[str], require_phi: bool, counts
     return docs, tag_counts
 
 
-def require_tags_for_taggers(params: dict[str, Any], corpus: str, docs: list[Document], labels: list[str]) -> None:
-    """A corpus the utility taggers train on (``utility.synthetic``/``augmented``) must hold PHI tags."""
-    generator = get(params, f"corpora.{corpus}.generator")
-    utility = params.get("utility") or {}
-    trained_on = set(utility.get("synthetic") or []) | set(utility.get("augmented") or [])
+def require_tags_for_taggers(corpus: str, generator: str, trained_on: Collection[str], docs: list[Document],
+                             labels: list[str]) -> None:
+    """A corpus the utility taggers train on (``trained_on``: ``utility.synthetic`` and ``augmented``)
+    must hold PHI tags; ``generator`` is the one that wrote it (named in the error)."""
     if corpus in trained_on and docs and not any(d.spans for d in docs) and labels:
         raise SynthdeidError(
             f"postprocess@{corpus}: the {len(docs)} notes generate@{corpus} wrote hold no PHI tags, so the taggers "
@@ -60,19 +59,10 @@ def require_tags_for_taggers(params: dict[str, Any], corpus: str, docs: list[Doc
             "the training notes hold PHI (`synthdeid check`)")
 
 
-def fresh_settings(params: dict[str, Any], corpus: str, labels: list[str]) -> FreshSettings | None:
-    """``corpora.CORPUS.fresh_surrogates``, checked: known labels, and no training shapes for a DP
-    generator."""
-    generator = get(params, f"corpora.{corpus}.generator")
-    fresh = FreshSettings.from_param(get(params, f"corpora.{corpus}").get("fresh_surrogates", False),
-                                     f"corpora.{corpus}.fresh_surrogates")
+def check_fresh_labels(fresh: FreshSettings | None, corpus: str, labels: list[str]) -> None:
+    """The labels of ``corpora.CORPUS.fresh_surrogates`` (``fresh``; None: off) are labels of the
+    corpus. (Training shapes for a DP generator's corpus are refused with the study spec.)"""
     if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
         raise SynthdeidError(
             f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
             f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
-    if fresh is not None and fresh.shapes == "training" and (get(params, f"generators.{generator}").get("config") or {}).get("dp"):
-        raise SynthdeidError(
-            f"corpora.{corpus}.fresh_surrogates.shapes: training models the surrogates on the training notes' spans, "
-            f"outside the differential-privacy guarantee of generator {generator!r}; use shapes: generated for a DP "
-            f"corpus (params.yaml)")
-    return fresh

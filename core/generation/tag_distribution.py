@@ -51,7 +51,7 @@ def start_bias(setting: Any, shares: Mapping[str, float]) -> tuple[tuple[str, fl
             raise InputError(f"generate.tag_distribution names label(s) {', '.join(map(str, unknown))} that the "
                              f"training notes do not hold (they hold {', '.join(shares)})", path="params.yaml", fix=FIX)
         factors = {}
-        for label, share in shares.items():
+        for label in shares:
             value = setting.get(label, 1.0)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise InputError(f"generate.tag_distribution: the factor of {label} must be a positive number, "

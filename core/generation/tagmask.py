@@ -68,7 +68,7 @@ class TagMask:
         self.span_len = torch.empty(0, dtype=torch.long)  # tokens inside the open span so far
 
     @classmethod
-    def for_settings(cls, vocab: Sequence[str], eod_id: int, settings: GenerationSettings) -> "TagMask":
+    def for_settings(cls, vocab: Sequence[str], eod_id: int, settings: GenerationSettings) -> TagMask:
         """The mask of a decoder that honours ``settings`` (tag safety, span limits and labels, START offsets)."""
         return cls(vocab, eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias),
                    settings.span_labels)

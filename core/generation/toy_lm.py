@@ -4,6 +4,7 @@ decoding loop, and as the smallest example of the generator interface."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Any
 
 import torch
@@ -24,14 +25,14 @@ class BigramLM:
         self.table = table if table is not None else torch.randn(n, n, generator=g)
 
     @classmethod
-    def fit(cls, lines: Sequence[str], labels: Sequence[str] = ("Name", "Date"), smoothing: float = 0.1) -> "BigramLM":
+    def fit(cls, lines: Sequence[str], labels: Sequence[str] = ("Name", "Date"), smoothing: float = 0.1) -> BigramLM:
         """Count bigrams of space-separated inline text (log of smoothed counts as logits)."""
         words = sorted({t for line in lines for t in line.split()} - set(special_tokens(labels)) - {"<unk>"})
         lm = cls(words, labels)
         counts = torch.full((len(lm.vocab),) * 2, smoothing)
         for line in lines:
             ids = lm.encode(line)
-            for a, b in zip(ids, ids[1:]):
+            for a, b in pairwise(ids):
                 counts[a, b] += 1
         lm.table = counts.log()
         return lm

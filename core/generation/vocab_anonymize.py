@@ -14,8 +14,9 @@ from __future__ import annotations
 import random
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,7 @@ class VocabAnonymization:
     """PHI labels whose tokens are removed (None: every label)."""
     min_share: float = setting(0.5, gt=0, le=1)
     """A token is removed when at least this share of its occurrences is inside such spans."""
-    seed: int = 0
+    seed: int = setting(0, ge=0)
 
     def __post_init__(self) -> None:
         check_bounds(self, "anonymize_vocab")
@@ -47,7 +48,7 @@ class VocabAnonymization:
             raise SynthdeidError("anonymize_vocab: labels must name at least one tag, or be null for all")
 
     @classmethod
-    def parse(cls, value: Any, what: str = "anonymize_vocab") -> "VocabAnonymization | None":
+    def parse(cls, value: Any, what: str = "anonymize_vocab") -> VocabAnonymization | None:
         """``true`` (the defaults), a mapping of settings, or ``null`` / ``false`` (off)."""
         if value is None or value is False:
             return None
@@ -115,8 +116,9 @@ def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[s
     return report
 
 
-def add_anonymize_command(sub: Any) -> None:
-    """``synthdeid anonymize-vocab MODEL_DIR [--text data/inline/train.txt] [--labels Name ...]``."""
+def add_anonymize_command(sub: Any, create_generator: Callable[[str], Generator]) -> None:
+    """``synthdeid anonymize-vocab MODEL_DIR [--text data/inline/train.txt] [--labels Name ...]``;
+    ``create_generator(name)`` builds the generator plugin ``--generator`` names (the CLI's registry)."""
     p = sub.add_parser("anonymize-vocab", help="replace the PHI tokens of a trained generator's vocabulary "
                                                "by random <unk_N> tokens (Verkijk & Vossen)")
     p.add_argument("model_dir", type=Path)
@@ -128,10 +130,10 @@ def add_anonymize_command(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--generator", default="lstm",
                    help="the generator plugin that trained MODEL_DIR (default: lstm; generators.NAME.plugin in params)")
-    p.set_defaults(run=_cmd_anonymize)
+    p.set_defaults(run=partial(_cmd_anonymize, create_generator=create_generator))
 
 
-def _cmd_anonymize(args: Any, out: Any) -> int:
+def _cmd_anonymize(args: Any, out: Any, create_generator: Callable[[str], Generator]) -> int:
     if not args.text.exists():
         raise InputError("the training text is missing", path=args.text,
                          fix="run the inline stage (dvc repro inline) or pass --text")
@@ -142,9 +144,7 @@ def _cmd_anonymize(args: Any, out: Any) -> int:
 
     lines = [x for x in read_text(args.text).split("\n") if x.strip()]
     labels = None if args.labels == ["all"] else tuple(args.labels)
-    from synthdeid.plugin_system.manager import registry
-
-    generator = registry("generator").create(args.generator)
+    generator = create_generator(args.generator)
     report = anonymize_model_dir(generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed))
     out.print(f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
               f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}")

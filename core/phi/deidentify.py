@@ -8,20 +8,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from synthdeid.api import Annotator, LanguagePack
 from synthdeid.corpus.formats import guess_format, write_documents
 from synthdeid.corpus.formats.plaintext import write_plain
 from synthdeid.corpus.records import Document
 from synthdeid.errors import InputError
+from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.pseudonymize import pseudonymize, substitute
-from synthdeid.plugin_system.manager import registry
-from synthdeid.model_files import trusting_pickles
 
 MODES = ("annotate", "surrogate", "redact")
 
@@ -46,12 +45,13 @@ class DeidCounts:
 
 def load_annotator(model: str | Path | None, annotator: str | None, language: str,
                    config: Mapping[str, Any] | None = None, min_confidence: float | None = None,
-                   trust_model: bool = False) -> Annotator:
+                   trust_model: bool = False, *, create: Callable[[str, dict[str, Any]], Annotator]) -> Annotator:
     """The ``tagger`` annotator over the tagger directory ``model`` (recall-biased with
     ``min_confidence``), or the annotator plugin named ``annotator`` (with ``config``); exactly
-    one of the two. A tagger folder is read as data (safetensors, JSON): one holding only a
-    pickle (a flair ``best-model.pt`` of an older version) is refused, unless ``trust_model``
-    (``--trust-model``): unpickling runs whatever code the file holds."""
+    one of the two, built by ``create(name, config)`` (``synthdeid.spec.build.annotator``). A
+    tagger folder is read as data (safetensors, JSON): one holding only a pickle (a flair
+    ``best-model.pt`` of an older version) is refused, unless ``trust_model`` (``--trust-model``):
+    unpickling runs whatever code the file holds."""
     if (model is None) == (annotator is None):
         raise InputError("name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
                          fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce")
@@ -60,11 +60,10 @@ def load_annotator(model: str | Path | None, annotator: str | None, language: st
             raise InputError("no such tagger directory", path=model,
                              fix="name a folder a tagger stage wrote, e.g. data/taggers/real")
         with trusting_pickles(trust_model):
-            return registry("annotator").create("tagger", {"model": str(model), "language": language,
-                                                           "min_confidence": min_confidence})
+            return create("tagger", {"model": str(model), "language": language, "min_confidence": min_confidence})
     if min_confidence is not None:
         raise InputError("--min-confidence needs a trained tagger's probabilities", fix="use it with --model")
-    return registry("annotator").create(annotator, dict(config or {}))
+    return create(cast(str, annotator), dict(config or {}))  # one of the two: not None
 
 
 def redact(doc: Document, mask: str | None = None) -> Document:

@@ -65,7 +65,7 @@ class FreshSettings:
     training span of the same label (``ShapeBank``)."""
 
     @classmethod
-    def from_param(cls, value: Any, where: str) -> "FreshSettings | None":
+    def from_param(cls, value: Any, where: str) -> FreshSettings | None:
         """``false`` (none), ``true`` (every label, generated shapes), a list of labels, or
         ``{labels: all | [...], shapes: generated | training}``; ``where`` names the setting."""
         if value is False or value is None:
@@ -196,7 +196,7 @@ class FreshReport:
     leakage_after: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)
+        share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)  # noqa: E731
         return {**self.settings.as_dict(), "spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
                 "notes_with_untagged_copies": self.notes_with_untagged_copies,
                 "notes_repeating_shared_strings": self.notes_repeating_shared_strings,

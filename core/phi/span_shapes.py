@@ -27,7 +27,7 @@ class ShapeBank:
         self.by_label = by_label
 
     @classmethod
-    def from_documents(cls, docs: Iterable[Document]) -> "ShapeBank":
+    def from_documents(cls, docs: Iterable[Document]) -> ShapeBank:
         by_label: dict[str, list[str]] = {}
         for doc in docs:
             for span in doc.spans:

@@ -14,17 +14,21 @@ Python is checked by the same declaration. Checks that relate several fields sta
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import functools
 import math
 import types
 import typing
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from synthdeid.errors import SynthdeidError
 
-C = TypeVar("C")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+C = TypeVar("C", bound="DataclassInstance")
 BOUNDS = "synthdeid.bounds"
 RENAMED_FROM = "synthdeid.renamed_from"
 
@@ -199,11 +203,13 @@ def from_mapping(cls: type[C], config: Mapping[str, Any] | None, what: str,
     setting becomes an int, a numeric string for a number setting becomes a number (PyYAML reads
     ``1e-3`` as a string), and a list for a tuple setting becomes a tuple (configs stay hashable).
     Declared bounds are checked here; the dataclass's own ``__post_init__`` checks the rest."""
-    config = current_names(cls, dict(config or {}), what, warn)  # type: ignore[arg-type]
-    known = {f.name for f in dataclasses.fields(cls) if f.init} - set(exclude)  # type: ignore[arg-type]
+    config = current_names(cls, dict(config or {}), what, warn)
+    known = {f.name for f in dataclasses.fields(cls) if f.init} - set(exclude)
     unknown = sorted(set(config) - known)
     if unknown:
-        raise SynthdeidError(f"{what} has no setting(s) {', '.join(unknown)}; "
+        close = [m for key in unknown for m in difflib.get_close_matches(key, sorted(known | set(also)), n=1)]
+        suggestion = f" (did you mean {', '.join(close)}?)" if close else ""
+        raise SynthdeidError(f"{what} has no setting(s) {', '.join(unknown)}{suggestion}; "
                              f"its settings are: {', '.join(sorted(known | set(also))) or '(none)'}")
     hints = _hints(cls)
     for key, value in config.items():
@@ -218,7 +224,7 @@ def from_mapping(cls: type[C], config: Mapping[str, Any] | None, what: str,
             config[key] = int(value)
         elif isinstance(value, list) and _accepts(hint, tuple):
             config[key] = tuple(value)
-    problems = bound_problems(cls, config)  # type: ignore[arg-type]
+    problems = bound_problems(cls, config)
     if problems:
         raise SettingError(f"{what}: " + "; ".join(problems) + " (in its config in params.yaml)")
     try:

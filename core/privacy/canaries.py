@@ -77,7 +77,7 @@ class CanaryConfig:
             raise bad("template must be single-space separated tokens with at least one {} slot, ending in <EOD>")
 
     @classmethod
-    def from_params(cls, value: Mapping[str, Any] | None, what: str = "canaries") -> "CanaryConfig | None":
+    def from_params(cls, value: Mapping[str, Any] | None, what: str = "canaries") -> CanaryConfig | None:
         """The config of a ``canaries`` params value; None when it is absent or null."""
         if value is None:
             return None
@@ -118,7 +118,7 @@ class CanarySpace:
             return [s for s in every if s not in skip], True
         rng = random.Random(f"canary-candidates-{seed}")
         seen: set[tuple[int, ...]] = set()
-        out = []
+        out: list[tuple[int, ...]] = []
         while len(out) < n:
             s = self.random_secret(rng)
             if s not in skip and s not in seen:

@@ -68,7 +68,7 @@ class DataCanaryConfig:
             raise bad(f"repetitions must be a list of whole numbers >= 1, got {self.repetitions!r}")
 
     @classmethod
-    def from_params(cls, value: Mapping[str, Any] | None, what: str = "data_canaries") -> "DataCanaryConfig | None":
+    def from_params(cls, value: Mapping[str, Any] | None, what: str = "data_canaries") -> DataCanaryConfig | None:
         if value is None:
             return None
         if not isinstance(value, Mapping):

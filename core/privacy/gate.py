@@ -14,6 +14,7 @@ metrics."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
@@ -69,7 +70,7 @@ class Gate:
     override: bool = False
 
     @classmethod
-    def parse(cls, gate: Any) -> "Gate":
+    def parse(cls, gate: Any) -> Gate:
         """``privacy.gate`` from params.yaml, checked: known keys, finite non-negative numbers or
         ``null``, a boolean ``override``, and at least one threshold."""
         if not isinstance(gate, Mapping):
@@ -95,10 +96,8 @@ class Gate:
             if number is None or number < 0:
                 hint = ""
                 if isinstance(value, str):
-                    try:
+                    with contextlib.suppress(ValueError):
                         hint = f"; write {float(value)!r} (YAML reads {value!r} as a string)"
-                    except ValueError:
-                        pass
                 raise SynthdeidError(
                     f"{WHERE}.{t.key} must be a finite number >= 0 or null, not {value!r}{hint} (params.yaml)")
             limits[t.key] = number

@@ -108,7 +108,7 @@ def score_sequences(lm: AutoregressiveLM, targets: Sequence[Sequence[int]],
     for prefix, target in zip(prefixes, targets):
         prefix, target = list(prefix), list(target)
         cut = limit is not None and len(prefix) + len(target) > limit
-        if cut:
+        if cut and limit is not None:  # (cut implies a limit)
             if len(prefix) >= limit:
                 raise ValueError(f"a prefix of {len(prefix)} tokens leaves no room in the model's context")
             target = target[: limit - len(prefix)]

@@ -10,9 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from synthdeid.api import PrivacyInput
+from synthdeid.api import PrivacyInput, PrivacyMetric
 from synthdeid.corpus.records import Document
-from synthdeid.plugin_system.manager import registry
 
 
 @dataclass
@@ -39,11 +38,10 @@ def refill_sources(raw_path: str | Path, real: Sequence[Document]) -> dict[str, 
     return out
 
 
-def measure(metrics: Mapping[str, Any], data: PrivacyInput) -> Measured:
-    """Every metric of ``metrics`` (name -> config) computed on ``data``."""
+def measure(metrics: Mapping[str, PrivacyMetric], data: PrivacyInput) -> Measured:
+    """Every metric of ``metrics`` (name -> the built metric plugin) computed on ``data``."""
     found = Measured({}, {d.id: {"synthetic_id": d.id} for d in data.synthetic}, [])
-    for name, config in metrics.items():
-        metric = registry("privacy_metric").create(name, config or {})
+    for name, metric in metrics.items():
         result = metric.compute(data)
         found.summary[name] = result.summary
         if result.rows_are_pairs:

@@ -1,7 +1,8 @@
 """The study report's text: ``report.md`` assembled from the stages' metrics (the equivalents of
 Libbi et al. (2021) Tables 4-8, Figure 5, the learning curve, the privacy summary with links to
-the review pages) and each synthetic corpus's datasheet inputs (recipe, source). ``load_study``
-reads the metrics files; the ``report`` stage draws the figures and writes the files."""
+the review pages) and each synthetic corpus's datasheet inputs (recipe, source), from the study
+spec (``synthdeid.spec.Study``, here ``spec``). ``load_study`` reads the metrics files; the
+``report`` stage draws the figures and writes the files."""
 
 from __future__ import annotations
 
@@ -10,13 +11,11 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from synthdeid.evaluation.utility import setting_name
-from synthdeid.generation.lm import uses_tags
 
 from .. import paths
-from ..params import corpus_generator, generation_params, get
 from .attacker import attacker_section
 from .construction import fresh_table, generator_table
 from .datasheet import datasheet
@@ -27,6 +26,9 @@ from .tables import (
     privacy_table,
     tag_table,
 )
+
+if TYPE_CHECKING:
+    from synthdeid.spec import Study as StudySpec
 
 Metrics = dict[str, dict[str, Any]]
 
@@ -60,18 +62,18 @@ class Study:
     audits: Metrics
 
 
-def load_study(params: dict[str, Any]) -> Study:
-    """The corpora, audited corpora and learning curves of ``params`` with their metrics."""
-    corpora = list(get(params, "corpora"))
-    audited = list(get(params, "privacy.corpora"))
+def load_study(spec: StudySpec) -> Study:
+    """The corpora, audited corpora and learning curves of the study ``spec`` with their metrics."""
+    corpora = list(spec.corpora)
+    audited = list(spec.privacy.corpora)
     return Study(
-        corpora=corpora, machine=list(params.get("machine_annotated") or {}), audited=audited,
-        curves=list((get(params, "utility").get("learning_curve") or {}).get("corpora") or []),
+        corpora=corpora, machine=list(spec.machine_annotated), audited=audited,
+        curves=list(spec.utility.learning_curve.corpora),
         post={c: read_json(paths.stage_metrics("postprocess", c)) for c in corpora},
         privacy={c: read_json(paths.stage_metrics("privacy", c)) for c in audited},
         utility=read_json(paths.UTILITY_SUMMARY)["settings"],
-        lm_metrics=existing(lambda n: paths.stage_metrics("train_lm", n), get(params, "generators")),
-        audits=existing(lambda n: paths.stage_metrics("privacy_model", n), get(params, "generators")))
+        lm_metrics=existing(lambda n: paths.stage_metrics("train_lm", n), spec.generators),
+        audits=existing(lambda n: paths.stage_metrics("privacy_model", n), spec.generators))
 
 
 def demote(markdown: str) -> str:
@@ -82,42 +84,40 @@ def demote(markdown: str) -> str:
     return "\n".join(re.sub(r"^(#+) ", r"#\1 ", line) for line in lines).strip() + "\n"
 
 
-def recipe(params: dict[str, Any], corpus: str) -> dict[str, Any]:
+def recipe(spec: StudySpec, corpus: str) -> dict[str, Any]:
     """How a synthetic corpus was made, for its datasheet."""
-    if corpus in (params.get("machine_annotated") or {}):
-        spec = params["machine_annotated"][corpus]
+    if corpus in spec.machine_annotated:
+        machine = spec.machine_annotated[corpus]
         return {"kind": "machine-annotated (Vakili et al. 2025): raw generated notes tagged by a tagger trained "
-                        "on the real gold notes", "from_corpus": spec["corpus"], "tagger": spec["tagger"]}
-    spec = get(params, f"corpora.{corpus}")
-    gen = get(params, f"generators.{spec['generator']}")
-    g = generation_params(params, corpus)
+                        "on the real gold notes", "from_corpus": machine.corpus, "tagger": machine.tagger}
+    made = spec.corpora[corpus]
+    gen = spec.generators[made.generator]
+    g = spec.generation(corpus)
     generated = paths.stage_metrics("generate", corpus)  # the lengths generation used (auto resolved)
     used = read_json(generated) if Path(generated).exists() else {}
-    lengths = {k: used.get(k, g[k]) for k in ("min_tokens", "max_tokens")}  # auto: as generation resolved it
-    kind = ("generated with inline PHI tags" if uses_tags(gen, spec['generator']) else
+    lengths = {k: used.get(k, getattr(g, k)) for k in ("min_tokens", "max_tokens")}  # auto: as generation resolved it
+    kind = ("generated with inline PHI tags" if gen.tags else
             "generated without PHI tags (raw notes for machine annotation: its spans are empty)")
-    return {"kind": kind, "generator": spec["generator"], "generator_plugin": gen["plugin"],
-            "generator_config": gen.get("config") or {}, "decoder": spec["decoder"],
-            "decoder_config": spec.get("config") or {},
-            "generation": {"seed": get(params, "generate.seed"), "target_tokens": int(g["target_tokens"]),
-                           **{k: (f"{v} (auto)" if g[k] == "auto" else v) for k, v in lengths.items()},
-                           "batch_size": int(g["batch_size"]), "tag_safe": bool(g["tag_safe"]),
-                           "tag_distribution": g.get("tag_distribution", "real")}}
+    return {"kind": kind, "generator": made.generator, "generator_plugin": gen.plugin,
+            "generator_config": gen.config, "decoder": made.decoder, "decoder_config": made.config,
+            "generation": {"seed": spec.generate.seed, "target_tokens": g.target_tokens,
+                           **{k: (f"{v} (auto)" if getattr(g, k) == "auto" else v) for k, v in lengths.items()},
+                           "batch_size": g.batch_size, "tag_safe": g.tag_safe,
+                           "tag_distribution": g.tag_distribution}}
 
 
-def source(params: dict[str, Any]) -> dict[str, Any]:
+def source(spec: StudySpec) -> dict[str, Any]:
     """The real corpus and the seeds, for the report and the datasheets."""
-    corpus = get(params, "corpus")
-    what = (f"the embedded demo corpus ({corpus['demo']['n_docs']} notes, seed {corpus['demo']['seed']})"
-            if corpus.get("source") == "demo" else f"`{corpus.get('path')}` ({corpus.get('format')})")
-    return {"corpus": what, "language": get(params, "language"), "split_seed": get(params, "prepare.seed"),
-            "pseudonymize_seed": get(params, "pseudonymize.seed")}
+    corpus = spec.corpus
+    what = (f"the embedded demo corpus ({corpus.demo.n_docs} notes, seed {corpus.demo.seed})"
+            if corpus.source == "demo" else f"`{corpus.path}` ({corpus.format})")
+    return {"corpus": what, "language": spec.language, "split_seed": spec.prepare.seed,
+            "pseudonymize_seed": spec.pseudonymize.seed}
 
 
-def untagged(params: dict[str, Any]) -> set[str]:
+def untagged(spec: StudySpec) -> set[str]:
     """The corpora of generators trained without tags (no PHI to compare)."""
-    return {c for c, spec in get(params, "corpora").items()
-            if not uses_tags(get(params, f"generators.{spec['generator']}"), spec["generator"])}
+    return {c for c, made in spec.corpora.items() if not spec.generators[made.generator].tags}
 
 
 def machine_sizes(metrics: dict[str, Any]) -> dict[str, Any]:
@@ -127,13 +127,13 @@ def machine_sizes(metrics: dict[str, Any]) -> dict[str, Any]:
             "rejected_reasons": metrics.get("rejected_reasons", {})}
 
 
-def report_markdown(params: dict[str, Any], study: Study, utility_md: str) -> str:
+def report_markdown(spec: StudySpec, study: Study, utility_md: str) -> str:
     """``report.md``: its figures are ``figures/phi_distribution.png`` and, with learning curves,
     ``figures/learning_curve.png``; ``utility_md`` is the utility stage's page."""
     privacy, audits = study.privacy, study.audits
     parts = [
         "# synthdeid study report\n\n",
-        f"Real corpus: {source(params)['corpus']}, language `{get(params, 'language')}`. Every figure below comes "
+        f"Real corpus: {source(spec)['corpus']}, language `{spec.language}`. Every figure below comes "
         "from `dvc repro` with the committed `params.yaml`; `dvc metrics show` lists the same numbers.\n\n",
         "## Synthetic corpora (Table 4)\n\n", corpus_table(study.post),
         "\n## PHI tag quality (Table 5)\n\nTags the generators wrote that the parser had to remove; their words "
@@ -158,18 +158,18 @@ def report_markdown(params: dict[str, Any], study: Study, utility_md: str) -> st
               "\n### Review pages\n\n",
               "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n"
                       for c in study.audited),
-              attacker_section(privacy, audits, {c: corpus_generator(params, c) for c in study.audited},
-                               {n: bool((g.get("config") or {}).get("dp")) for n, g in get(params, "generators").items()}),
+              attacker_section(privacy, audits, {c: spec.corpus_generator(c) for c in study.audited},
+                               {n: bool(g.config.get("dp")) for n, g in spec.generators.items()}),
               "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in study.corpora + study.machine)]
     return "".join(parts)
 
 
-def corpus_datasheet(params: dict[str, Any], study: Study, corpus: str, versions: dict[str, str]) -> str:
+def corpus_datasheet(spec: StudySpec, study: Study, corpus: str, versions: dict[str, str]) -> str:
     """The datasheet of one synthetic corpus (generated or machine-annotated)."""
     generated = corpus in study.corpora
-    lm = study.lm_metrics.get(get(params, f"corpora.{corpus}.generator")) if generated else None
+    lm = study.lm_metrics.get(spec.corpora[corpus].generator) if generated else None
     post = (study.post[corpus] if generated
             else machine_sizes(read_json(paths.stage_metrics("machine_annotate", corpus))))
-    return datasheet(corpus, recipe=recipe(params, corpus), source=source(params), lm=lm, postprocess=post,
+    return datasheet(corpus, recipe=recipe(spec, corpus), source=source(spec), lm=lm, postprocess=post,
                      privacy=study.privacy.get(corpus), utility=study.utility.get(setting_name("synthetic", corpus)),
                      versions=versions)

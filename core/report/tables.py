@@ -32,7 +32,7 @@ def _pct(value: float | None) -> str:
 def corpus_table(postprocess: Metrics, real_name: str = "real") -> str:
     """Table 4: size statistics of each synthetic corpus next to the real training corpus."""
     corpora = list(postprocess)
-    real = next((m["real"] for m in postprocess.values() if "real" in m), {})
+    real: Mapping[str, Any] = next((m["real"] for m in postprocess.values() if "real" in m), {})
     rows = [[label, _num(real.get(key)), *(_num(postprocess[c].get("synthetic", {}).get(key)) for c in corpora)]
             for label, key in _SIZE_ROWS]
     return markdown_table(["", real_name, *corpora], rows)

@@ -1,42 +1,25 @@
-"""Reading the configured corpus (``corpus`` in params): the embedded demo corpus or a user's files
-in any format, labels mapped onto the tag set, invalid records collected or stopping with the
-whole list. Used by the ``corpus`` stage and by ``synthdeid check``."""
+"""Reading the configured corpus (the study's ``corpus`` section): the embedded demo corpus or a
+user's files in any format, labels mapped onto the tag set, invalid records collected or stopping
+with the whole list. Used by the ``corpus`` stage and by ``synthdeid check``."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from synthdeid.corpus.formats import read_documents
 from synthdeid.corpus.formats.textfile import atomic_write
 from synthdeid.corpus.records import Document
-from synthdeid.corpus.tags import TagSet, tagset_from_params
+from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
-from synthdeid.params import get, get_int
 
-ON_INVALID = ("fail", "reject")
+if TYPE_CHECKING:
+    from synthdeid.spec.study import CorpusSection
+
 SHOWN = 20
 """Problems printed when the stage stops; ``synthdeid validate`` lists every one."""
-
-
-def on_invalid(params: dict) -> str:
-    value = (get(params, "corpus") or {}).get("on_invalid", "fail")
-    if value not in ON_INVALID:
-        raise InputError(f"corpus.on_invalid is {value!r}", path="params.yaml",
-                         fix="use `fail` (stop on the first run that finds invalid records, listing them all) "
-                         "or `reject` (leave them out, counted with reasons)")
-    return value
-
-
-def format_options(params: dict) -> dict:
-    """``corpus.format_options``: options for the reader (none when the key is absent)."""
-    value = (get(params, "corpus") or {}).get("format_options") or {}
-    if not isinstance(value, dict):
-        raise InputError(f"corpus.format_options is {value!r}", path="params.yaml",
-                         fix="write a mapping, e.g. format_options: {labels: [First_Name, Date]} (xml_inline), "
-                         "or {} for none")
-    return value
 
 
 def reason(e: InputError) -> str:
@@ -64,32 +47,23 @@ def read_source(path: str, fmt: str, tagset: TagSet, mode: str, errors: list[Inp
     return docs
 
 
-def load_corpus(params: dict, errors: list[InputError] | None = None) -> list[Document]:
-    """The corpus's documents, labels mapped onto the tag set; invalid records go to ``errors``
-    (``corpus.on_invalid: reject``) or stop the stage (``fail``)."""
-    source = get(params, "corpus.source")
-    if source == "demo":
+def load_corpus(corpus: CorpusSection, tagset: TagSet, errors: list[InputError] | None = None) -> list[Document]:
+    """The documents of the ``corpus`` section's source, labels mapped onto ``tagset``; invalid
+    records go to ``errors`` (``corpus.on_invalid: reject``) or stop the stage (``fail``)."""
+    if corpus.source == "demo":
         from synthdeid.sources.demo import generate_demo_corpus
 
-        return generate_demo_corpus(get_int(params, "corpus.demo.n_docs", minimum=1),
-                                    get_int(params, "corpus.demo.seed"))
-    if source == "files":
-        return read_source(get(params, "corpus.path"), get(params, "corpus.format"), tagset_from_params(params),
-                           on_invalid(params), [] if errors is None else errors, format_options(params))
-    raise InputError(f"unknown corpus.source {source!r}", path="params.yaml",
-                     fix="use `demo` (the embedded Dutch demo corpus) or `files` (read corpus.path)")
+        return generate_demo_corpus(corpus.demo.n_docs, corpus.demo.seed)
+    return read_source(corpus.path, corpus.format, tagset, corpus.on_invalid, [] if errors is None else errors,
+                       corpus.format_options)
 
 
-def load_test_set(params: dict, errors: list[InputError] | None = None) -> list[Document]:
+def load_test_set(corpus: CorpusSection, tagset: TagSet, errors: list[InputError] | None = None) -> list[Document]:
     """The documents of ``corpus.test_path`` (same format setting as ``corpus.path``), or none."""
-    path = (get(params, "corpus") or {}).get("test_path")
-    if not path:
+    if not corpus.test_path:
         return []
-    if not isinstance(path, str):
-        raise InputError(f"corpus.test_path must be a path or null, not {path!r}", path="params.yaml",
-                         fix="write the test set's path, e.g. test_path: data/test.jsonl, or null for none")
-    return read_source(path, get(params, "corpus.format"), tagset_from_params(params), on_invalid(params),
-                       [] if errors is None else errors, format_options(params))
+    return read_source(corpus.test_path, corpus.format, tagset, corpus.on_invalid,
+                       [] if errors is None else errors, corpus.format_options)
 
 
 def write_rejected(errors: list[InputError], path: str | Path) -> None:

@@ -11,18 +11,21 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
+from synthdeid.api import LanguagePack
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.records import Document, label_counts
-from synthdeid.corpus.split import check_ratios, prepare_splits
+from synthdeid.corpus.split import prepare_splits
+from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, check_length, quantile
-from synthdeid.params import PARAMS_FILE, as_int, as_mapping, generation_params, get, get_int, get_mapping
-from synthdeid.plugin_system.manager import registry
-from synthdeid.privacy.canaries import CanaryConfig, numeric_pool
-from synthdeid.privacy.data_canaries import DataCanaryConfig
+from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, quantile
+from synthdeid.privacy.canaries import numeric_pool
 from synthdeid.sources.loader import load_corpus, load_test_set
+
+if TYPE_CHECKING:
+    from synthdeid.spec import Study
 
 FEW_TEST_ENTITIES = 200
 """Below this many test entities, the 95% interval of an entity F1 near 0.8 is wider than +-0.055."""
@@ -54,41 +57,42 @@ def f1_halfwidth(n: int, f1: float = 0.8) -> float:
     return 1.96 * math.sqrt(f1 * (1 - f1) / max(n, 1))
 
 
-def check(params: Mapping[str, Any]) -> CheckReport:
-    """Check ``params`` (a loaded params.yaml) and its corpus; never trains anything."""
+def check(study: Study, pack: LanguagePack, tagset: TagSet, generators: Mapping[str, Any],
+          taggers: Mapping[str, Any], leakage: Any = None) -> CheckReport:
+    """Check the corpus of ``study`` (a checked study spec) and what its settings resolve to on it;
+    never trains anything. ``generators`` and ``taggers`` are the built plugins by name, ``leakage``
+    the leakage metric's config (None: not configured)."""
     report = CheckReport()
     errors: list[InputError] = []
-    params = dict(params)
-    strict = dict(params, corpus={**get_mapping(params, "corpus"), "on_invalid": "reject"})  # list, do not stop
+    listing = study.corpus.model_copy(update={"on_invalid": "reject"})  # list every invalid record, do not stop
     try:
-        docs = load_corpus(strict, errors)
-        test_docs = load_test_set(strict, errors)
+        docs = load_corpus(listing, tagset, errors)
+        test_docs = load_test_set(listing, tagset, errors)
     except SynthdeidError as e:
-        if isinstance(e, InputError) and e.path == PARAMS_FILE:
-            raise  # a wrong params value (named with its fix), not a finding about the corpus
         report.problem(f"the corpus cannot be read: {e}", "see the message; `synthdeid validate PATH` lists every record")
         return report
-    for e in errors[:20]:
-        report.problems.append(str(e))
+    for err in errors[:20]:
+        report.problems.append(str(err))
     if len(errors) > 20:
         report.problems.append(f"... and {len(errors) - 20} more invalid records (`synthdeid validate` lists them)")
-    if errors and get(params, "corpus.on_invalid") != "reject":
+    if errors and study.corpus.on_invalid != "reject":
         report.warnings.append(f"{len(errors)} invalid record(s): with corpus.on_invalid: fail the corpus stage stops; "
                                "`reject` leaves them out, counted")
     _corpus_facts(report, docs, test_docs)
-    ratios, seed = get(params, "prepare.split"), get_int(params, "prepare.seed")
-    check_ratios(ratios)
     try:
-        parts = prepare_splits(docs, test_docs, ratios, seed, Counts("check"))
+        parts = prepare_splits(docs, test_docs, study.prepare.split, study.prepare.seed, Counts("check"))
     except SynthdeidError as e:
         report.problem(f"the split does not work: {e.problem if isinstance(e, InputError) else e}",
                        e.fix if isinstance(e, InputError) and e.fix else "change prepare.split")
         return report
     _split_facts(report, parts)
     if parts["train"]:
-        _resolve(report, params, parts["train"])
-        from synthdeid.privacy.audit.identifying import check_warnings  # labels dominating the raw PHI leakage
-        report.warnings.extend(check_warnings(params, parts["train"]))
+        _resolve(report, study, pack, generators, taggers, parts["train"])
+        if leakage is not None:  # labels dominating the raw PHI leakage
+            from synthdeid.privacy.audit.identifying import leakage_warnings
+
+            report.warnings.extend(leakage_warnings(parts["train"], pack.tokenize, leakage.rule(),
+                                                    leakage.multi_token_min, leakage.paragraph_token))
     return report
 
 
@@ -130,84 +134,68 @@ def _split_facts(report: CheckReport, parts: dict[str, list[Document]]) -> None:
                                "noise; consider mapping them onto a related tag")
 
 
-def _resolve(report: CheckReport, params: dict[str, Any], train: list[Document]) -> None:
+def _epochs(config: Any, stream: int) -> int | None:
+    """The epochs a config's token budget allows over ``stream`` tokens (None: no budget)."""
+    budget = getattr(config, "max_train_tokens", None)
+    cap = getattr(config, "max_epochs", None)
+    if not isinstance(budget, int) or isinstance(budget, bool) or budget <= 0 or not stream:
+        return None
+    return min(cap, math.ceil(budget / stream)) if isinstance(cap, int) else math.ceil(budget / stream)
+
+
+def _resolve(report: CheckReport, study: Study, pack: LanguagePack, generators: Mapping[str, Any],
+             taggers: Mapping[str, Any], train: list[Document]) -> None:
     lengths = [inline_length(d) for d in train]
     stream = sum(lengths)
     words = sum(len(d.text.split()) for d in train)
     report.facts["training stream (LSTM tokens: words, tags, <EOD>)"] = stream
-    language, packs = get(params, "language"), registry("language")
-    if not isinstance(language, str) or language not in packs:
-        raise InputError(f"language {language!r} is not an installed language pack", path=PARAMS_FILE,
-                         fix=f"set `language` to one of {', '.join(packs.names())} (`synthdeid plugins` lists them), "
-                         "or install the pack's package")
-    pack = packs.create(language)
     lines = [" ".join(pack.tokens(d.text)) for d in train]  # as the inline stage tokenizes (tags aside)
-    metrics = as_mapping(as_mapping(params.get("privacy"), "privacy").get("metrics"), "privacy.metrics")
-    for metric, config in metrics.items():  # read after this (the leakage rule's warnings)
-        as_mapping(config, f"privacy.metrics.{metric}")
-    for name, spec in as_mapping(params.get("generators"), "generators").items():
-        _resolve_generator(report, name, as_mapping(spec, f"generators.{name}"), stream, train, lines)
-    for corpus in as_mapping(params.get("corpora"), "corpora"):
-        g = generation_params(params, corpus)
-        spec = get_mapping(params, f"corpora.{corpus}")
+    for name in study.generators:
+        _resolve_generator(report, study, name, getattr(generators[name], "config", None), stream, train, lines)
+    for corpus, spec in study.corpora.items():
+        g = study.generation(corpus)
+        # where the corpus's min_tokens comes from: its own section or generate
+        min_key = "corpora.{corpus}.min_tokens" if "min_tokens" in spec.model_fields_set else "generate.min_tokens"
 
-        def key(setting: str) -> str:  # where the corpus's value of ``setting`` comes from
-            return f"corpora.{corpus}.{setting}" if setting in spec else f"generate.{setting}"
-
-        lo = check_length(g.get("min_tokens"), key("min_tokens"))
-        hi = check_length(g.get("max_tokens"), key("max_tokens"))
-        lo = quantile(lengths, MIN_QUANTILE) if lo == AUTO else lo
-        hi = quantile(lengths, MAX_QUANTILE) if hi == AUTO else hi
-        target = as_int(g.get("target_tokens"), key("target_tokens"), minimum=1)
-        ratio = f" ({target / words:.1f}x the real training notes)" if words else ""
-        report.resolved[f"corpora.{corpus}"] = f"notes of {lo}-{hi} tokens, {target} tokens in all{ratio}"
+        lo = quantile(lengths, MIN_QUANTILE) if g.min_tokens == AUTO else g.min_tokens
+        hi = quantile(lengths, MAX_QUANTILE) if g.max_tokens == AUTO else g.max_tokens
+        ratio = f" ({g.target_tokens / words:.1f}x the real training notes)" if words else ""
+        report.resolved[f"corpora.{corpus}"] = f"notes of {lo}-{hi} tokens, {g.target_tokens} tokens in all{ratio}"
         median = quantile(lengths, 0.5)
-        if isinstance(lo, int) and g.get("min_tokens") != AUTO and lo > median:
-            report.warnings.append(f"corpora.{corpus}: min_tokens {lo} is above the median training note ({median} "
+        if g.min_tokens != AUTO and int(lo) > median:
+            report.warnings.append(f"{min_key.format(corpus=corpus)}: {lo} is above the median training note ({median} "
                                    "tokens): every generated note is longer than most real ones (min_tokens: auto)")
-    for name, spec in as_mapping(params.get("taggers"), "taggers").items():
-        cfg = as_mapping(as_mapping(spec, f"taggers.{name}").get("config"), f"taggers.{name}.config")
-        budget = as_int(cfg.get("max_train_tokens", 0), f"taggers.{name}.config.max_train_tokens", minimum=0)
-        cap = as_int(cfg.get("max_epochs", 40), f"taggers.{name}.config.max_epochs", minimum=1)
-        if budget and words:
-            report.resolved[f"taggers.{name} (real)"] = (f"at most {min(cap, math.ceil(budget / words))} epochs "
-                                                       f"(budget {budget} tokens over {words}), fewer by patience")
+    for name in study.taggers:
+        config = getattr(taggers[name], "config", None)
+        epochs = _epochs(config, words)
+        if epochs is not None and config is not None:
+            report.resolved[f"taggers.{name} (real)"] = (f"at most {epochs} epochs (budget {config.max_train_tokens} "
+                                                       f"tokens over {words}), fewer by patience")
 
 
-def _resolve_generator(report: CheckReport, name: str, spec: Mapping[str, Any], stream: int,
+def _resolve_generator(report: CheckReport, study: Study, name: str, config: Any, stream: int,
                        train: list[Document], lines: list[str]) -> None:
-    cfg = as_mapping(spec.get("config"), f"generators.{name}.config")
-    plugin = spec.get("plugin")
-
-    def setting(key: str, default: int, minimum: int) -> int:
-        return as_int(cfg.get(key, default), f"generators.{name}.config.{key}", minimum=minimum)
-
-    if plugin == "lstm" and setting("max_train_tokens", 0, 0):
-        epochs = min(setting("max_epochs", 6, 1), math.ceil(setting("max_train_tokens", 0, 0) / max(stream, 1)))
-        report.resolved[f"generators.{name}"] = f"at most {epochs} epochs, fewer by patience"
-    elif plugin == "gpt2" and setting("max_train_tokens", 0, 0):
-        cap = setting("max_epochs", 3, 1) if "max_epochs" in cfg else setting("epochs", 3, 1)  # its former name
-        epochs = min(cap, math.ceil(setting("max_train_tokens", 0, 0) / max(stream, 1)))
-        report.resolved[f"generators.{name}"] = f"about {epochs} epochs (fewer: BPE counts more tokens)"
-    floor = setting("min_count", 2, 1) if plugin == "lstm" else 1  # a word-level model's <unk> threshold
-    canaries = spec.get("canaries")
-    if canaries:
-        config = CanaryConfig.from_params(canaries, f"generators.{name}.canaries")
-        assert config is not None
+    spec = study.generators[name]
+    epochs = _epochs(config, stream)
+    if epochs is not None:
+        report.resolved[f"generators.{name}"] = (f"at most {epochs} epochs by its token budget over the {stream}-token "
+                                                 "stream, fewer by patience (a subword model counts more tokens)")
+    floor = getattr(config, "min_count", 1)  # a word-level model's <unk> threshold
+    floor = floor if isinstance(floor, int) and not isinstance(floor, bool) else 1
+    canaries = spec.canary_config(name)
+    if canaries is not None:
         try:
-            pool, threshold = numeric_pool(lines, config.pool_size, max(config.min_count, floor), floor)
+            pool, threshold = numeric_pool(lines, canaries.pool_size, max(canaries.min_count, floor), floor)
         except InputError as e:
             report.problem(f"generators.{name}.{e.problem}", e.fix or "")
         else:
-            if len(pool) < config.pool_size or threshold < config.min_count:
+            if len(pool) < canaries.pool_size or threshold < canaries.min_count:
                 report.resolved[f"generators.{name}.canaries"] = (
-                    f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {config.pool_size} seen "
-                    f"{config.min_count}+ times)")
-    data_canaries = DataCanaryConfig.from_params(spec.get("data_canaries") or None,
-                                                 f"generators.{name}.data_canaries")
+                    f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {canaries.pool_size} seen "
+                    f"{canaries.min_count}+ times)")
+    data_canaries = spec.data_canary_config(name)
     if data_canaries:
-        per = as_int(data_canaries.per_repetition, f"generators.{name}.data_canaries.per_repetition", minimum=1)
-        members = sum(data_canaries.repetitions) * per
+        members = sum(data_canaries.repetitions) * data_canaries.per_repetition
         share = members / max(len(train), 1)
         if share > 0.1:
             report.warnings.append(f"generators.{name}.data_canaries add {members} lines to {len(train)} training notes "
@@ -245,18 +233,53 @@ def render(report: CheckReport, out: Any) -> None:
         out.print("[green]ready: `dvc repro` runs the study[/green]")
 
 
-def cmd_check(args: Any, out: Any) -> int:
+def untracked_params(params: Mapping[str, Any], dvc_yaml: str | Path = "dvc.yaml") -> dict[str, list[str]]:
+    """The keys ``dvc.yaml``'s stages declare as params deps that ``params`` (the file's mapping)
+    lacks, each with the stages declaring it: the study spec fills them with defaults, but DVC
+    stops on a tracked key the file does not hold. Templated keys (``${...}``) are left out."""
+    import yaml
+
+    path = Path(dvc_yaml)
+    if not path.is_file():
+        return {}
+    stages = (yaml.safe_load(path.read_text(encoding="utf-8")) or {}).get("stages") or {}
+    missing: dict[str, list[str]] = {}
+    for stage, spec in stages.items():
+        for entry in (spec or {}).get("params") or []:
+            for key in ([entry] if isinstance(entry, str) else [k for keys in entry.values() for k in keys or []]):
+                node: Any = params
+                for part in key.split("."):
+                    node = node.get(part, KeyError) if isinstance(node, Mapping) else KeyError
+                if "${" not in key and node is KeyError:
+                    missing.setdefault(key, []).append(stage)
+    return missing
+
+
+def check_file(path: str | Path) -> CheckReport:
+    """``check`` of the params file ``path``: every mistake in it is an ``InputError`` naming the key
+    and its fix (the study spec's, as every stage's), then the corpus and the resolved settings."""
+    from synthdeid.spec import build, load_study
+
+    study = load_study(path)
     from synthdeid.params import load_params
 
-    params = load_params(args.params)
-    try:
-        report = check(params)
-    except InputError as e:
-        if e.path != PARAMS_FILE or args.params == PARAMS_FILE:
-            raise
-        # a wrong value of the params file checked: name that file, not the default params.yaml
-        fix = None if e.fix is None else e.fix.replace(PARAMS_FILE, str(args.params))
-        raise InputError(e.problem, path=args.params, line=e.line, doc_id=e.doc_id, fix=fix) from None
+    missing = untracked_params(load_params(path))
+    if missing:
+        raise InputError("; ".join(f"missing key {k}, which dvc.yaml's stage {', '.join(v)} tracks (`dvc repro` stops "
+                                   "without it)" for k, v in missing.items()), path=path,
+                         fix="add the key(s) to the params file (docs/params.md gives each default), or `synthdeid "
+                         "preset demo` to restore the defaults")
+    pack = build.language_pack(study)
+    generators = {name: build.generator(study, name) for name in study.generators}
+    taggers = {name: build.tagger(study, name=name) for name in study.taggers}
+    leakage = None
+    if "leakage" in study.privacy.metrics:
+        leakage = build.privacy_metrics({"leakage": study.privacy.metrics["leakage"]})["leakage"].config
+    return check(study, pack, build.tagset(study, pack), generators, taggers, leakage)
+
+
+def cmd_check(args: Any, out: Any) -> int:
+    report = check_file(args.params)
     render(report, out)
     return 1 if report.problems else 0
 

@@ -122,6 +122,11 @@ def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str |
     if source != "demo" and gate.get("override"):
         gate["override"] = False  # real data: the privacy gate is never overridden by a preset
         changed.append("privacy.gate.override")
+    import json
+
+    from synthdeid.spec import validate
+
+    validate(json.loads(json.dumps(params)), p)  # a preset never writes a key or value the study would refuse
     with open(p, "w", encoding="utf-8") as f:
         y.dump(params, f)
     return changed

@@ -216,7 +216,7 @@ def _institutions_block(facts: LocaleFacts, language: str) -> str:
         )
     return _lines(
         f"# TODO: replace with how {language} names hospitals and care institutes (nursing homes, GP practices,",
-        f"# health centres): templates like '<hospital> {{city}}', '{{saint}} <hospital>', '<nursing home>",
+        "# health centres): templates like '<hospital> {city}', '{saint} <hospital>', '<nursing home>",
         f"# {{care_name}}' in {language}. Until both lists have templates, hospitals and care institutes get",
         "# a bare town name (PLACEHOLDER_TEMPLATES) and tests/test_pack.py::test_todo_hospital_templates fails.",
         *_SLOTS,

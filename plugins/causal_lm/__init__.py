@@ -13,6 +13,7 @@ transformers, peft) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(__name__, {"CausalLMGenerator": ".generator"})
 
 
-def create(config: dict[str, Any]) -> CausalLMGenerator:
+def create(config: Mapping[str, Any]) -> CausalLMGenerator:
     """The factory registered as ``causal_lm``: the settings are checked before the model code loads."""
     if (config or {}).get("dp"):
         raise SynthdeidError(

@@ -58,13 +58,14 @@ class CausalLMSettings:
     batch_size: int = setting(16, ge=1)
     block_size: int = setting(512, ge=2)
     learning_rate: float = setting(1e-4, gt=0, renamed_from="lr")
-    weight_decay: float = 0.1
+    weight_decay: float = setting(0.1, ge=0)
     schedule: str = setting("cosine", choices=("one_cycle", "cosine"))
     warmup: float = setting(0.03, ge=0, lt=1)
-    grad_clip: float = 1.0
+    grad_clip: float = setting(1.0, gt=0)
+    """Gradient norm clipping."""
     merge: bool = True
     """Merge the adapter into the weights when loading (faster generation)."""
-    seed: int | None = None
+    seed: int | None = setting(None, ge=0)
     """None: the seed of the training data (params)."""
     threads: int = setting(2, ge=1)
     backend: str = setting("transformers", choices=("transformers", "vllm"))

@@ -8,7 +8,7 @@ import dataclasses
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from synthdeid.api import TrainingData
 from synthdeid.corpus.accounting import split_timing, write_json
@@ -54,7 +54,7 @@ class CausalLMGenerator:
         new_ids = add_special_tokens(tok, data.special_tokens)
         base = load_base(cfg)
         add_token_rows(base, new_ids, n_old, len(tok))
-        model = peft_model(base, cfg, new_ids, cfg.seed)
+        model = peft_model(base, cfg, new_ids, cast(int, cfg.seed))  # resolved above: not None
         tokens = {"n_old_tokens": n_old, "new_token_ids": new_ids, "special_tokens": list(data.special_tokens),
                   "start_id": tok.bos_token_id}
         return model, tok, cfg, tokens
@@ -72,9 +72,9 @@ class CausalLMGenerator:
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         names = tuple(n for n, p in model.named_parameters() if p.requires_grad)
         loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
-                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cfg.seed)
+                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cast(int, cfg.seed))
         metrics = train_stages(model, train_blocks, dev_blocks, [Stage(cfg.max_epochs, ((names, cfg.learning_rate),))], loop,
-                               out_dir, fingerprint(cfg, data, cfg.seed))
+                               out_dir, fingerprint(cfg, data, cast(int, cfg.seed)))
         save_kwargs = {"save_embedding_layers": False} if cfg.train_new_tokens and tokens["new_token_ids"] else {}
         model.save_pretrained(out_dir / "adapter", **save_kwargs)
         tok.save_pretrained(out_dir / "adapter")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 import torch
 
@@ -26,7 +26,7 @@ def load_base(cfg: CausalLMSettings) -> Any:
         kwargs["device_map"] = {"": cfg.torch_device().index or 0}
     model = from_pretrained(AutoModelForCausalLM.from_pretrained, str(cfg.model), MODEL_FIX, **kwargs)
     if not cfg.load_in_4bit:
-        model.to(cfg.torch_device())
+        model.to(cfg.torch_device())  # type: ignore[arg-type]  # transformers types its @wraps'd .to() as unbound
     return model
 
 
@@ -64,9 +64,10 @@ def lora_config(model: Any, cfg: CausalLMSettings, new_ids: Sequence[int]) -> An
     from peft import LoraConfig
     from peft.utils import TRANSFORMERS_MODELS_TO_LORA_TARGET_MODULES_MAPPING as DEFAULTS
 
-    target = cfg.target_modules
+    target: tuple[str, ...] | list[str] | str | None = cfg.target_modules
     if target is None:
-        target = DEFAULTS.get(model.config.model_type) or "all-linear"
+        # peft's table holds lists of module names (typed as Sequence[str])
+        target = cast("list[str] | None", DEFAULTS.get(model.config.model_type)) or "all-linear"
     kwargs: dict[str, Any] = {}
     if cfg.train_new_tokens and new_ids:
         emb = _module_name(model, model.get_input_embeddings())

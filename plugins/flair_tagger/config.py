@@ -20,19 +20,20 @@ class FlairTaggerConfig:
     Defaults are demo-sized (``max_epochs``); the deidentify setting is ``hidden_size: 256``,
     ``max_epochs: 150`` with learning-rate annealing on dev F1 (flair's default schedule).
 
-    Renamed settings (the old name still works for one release, with a ``DeprecationWarning``):
-    ``mini_batch_size`` is now ``batch_size``.
+    Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
+    ``mini_batch_size`` is now ``batch_size``, ``word_embedding_dim`` is ``embedding_size``,
+    ``word_min_freq`` is ``min_count``.
     """
 
     hidden_size: int = setting(128, ge=1)
     """LSTM units per direction."""
     use_characters: bool = True
     """Add a character BiLSTM (flair ``CharacterEmbeddings``) over the corpus's characters."""
-    char_embedding_dim: int = 25
-    char_hidden_size: int = 25
-    word_embedding_dim: int = setting(100, ge=0)
+    char_embedding_dim: int = setting(25, ge=1)
+    char_hidden_size: int = setting(25, ge=1)
+    embedding_size: int = setting(100, ge=0, renamed_from="word_embedding_dim")
     """Size of the word embeddings trained from scratch (flair ``OneHotEmbeddings``); 0 for none."""
-    word_min_freq: int = setting(2, ge=1)
+    min_count: int = setting(2, ge=1, renamed_from="word_min_freq")
     """Words seen fewer times in training share the unknown-word vector (which thereby learns)."""
     word_embeddings: str | None = None
     """A local word2vec file (.txt/.vec/.bin), stacked with the others and kept fixed (gensim's
@@ -44,21 +45,21 @@ class FlairTaggerConfig:
     """Demo corpus (1,600 notes, 192k tokens, 16 labels; 1 thread): ~170 s/epoch with characters
     (dev F1 0.86 after 4 epochs, 0.90 after 5), ~30-60 s/epoch one-hot only (0.77 / 0.90 after
     5 / 10 epochs)."""
-    anneal_patience: int = 3
+    anneal_patience: int = setting(3, ge=0)
     """Epochs without dev improvement before the learning rate is halved (flair's annealing)."""
-    dropout: float = 0.0
-    word_dropout: float = 0.05
-    locked_dropout: float = 0.5
+    dropout: float = setting(0.0, ge=0, lt=1)
+    word_dropout: float = setting(0.05, ge=0, lt=1)
+    locked_dropout: float = setting(0.5, ge=0, lt=1)
     max_tokens: int = setting(128, ge=1)
     """Sentences are the lines of a note, cut into windows of at most this many tokens."""
-    seed: int = 0
-    threads: int = 2
+    seed: int = setting(0, ge=0)
+    threads: int = setting(2, ge=0)
     """torch threads while training and predicting (0: leave torch's setting)."""
     embeddings_storage_mode: str = setting("none", choices=("none", "cpu", "gpu"))
     """flair's embedding cache: none | cpu | gpu."""
-    predict_batch_size: int = 64
+    predict_batch_size: int = setting(64, ge=1)
 
     def __post_init__(self) -> None:
         check_bounds(self, f"tagger {NAME!r}")
-        if not (self.word_embedding_dim or self.use_characters or self.word_embeddings):
-            raise ValueError("need some embeddings (word_embedding_dim > 0, use_characters or word_embeddings)")
+        if not (self.embedding_size or self.use_characters or self.word_embeddings):
+            raise ValueError("need some embeddings (embedding_size > 0, use_characters or word_embeddings)")

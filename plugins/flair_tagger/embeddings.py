@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -24,6 +24,9 @@ from synthdeid import InputError, SynthdeidError
 from synthdeid.tagging.runtime import quiet
 
 from .config import FlairTaggerConfig
+
+if TYPE_CHECKING:
+    from flair.embeddings import TokenEmbeddings
 
 
 def dictionary(items: Iterable[str], add_unk: bool = True) -> Any:
@@ -44,12 +47,12 @@ def build_embeddings(config: FlairTaggerConfig, train_tokens: Sequence[Sequence[
     )
 
     members: list[Any] = []
-    if config.word_embedding_dim:
+    if config.embedding_size:
         counts = Counter(t for sent in train_tokens for t in sent)
-        vocab = [w for w, n in counts.most_common() if n >= config.word_min_freq]
+        vocab = [w for w, n in counts.most_common() if n >= config.min_count]
         with quiet("flair"):  # OneHotEmbeddings logs the whole vocabulary
             members.append(OneHotEmbeddings(dictionary(vocab), field="text",
-                                            embedding_length=config.word_embedding_dim))
+                                            embedding_length=config.embedding_size))
     if config.use_characters:
         chars = sorted({c for sent in train_tokens for t in sent for c in t})
         members.append(CharacterEmbeddings(path_to_char_dict=dictionary(chars),
@@ -98,6 +101,7 @@ def rebuild(specs: Sequence[dict[str, Any]]) -> Any:
     members: list[Any] = []
     for spec in specs:
         kind = spec["kind"]
+        emb: TokenEmbeddings
         if kind == "one_hot":
             with quiet("flair"):
                 emb = OneHotEmbeddings(_saved_dictionary(spec["vocab"]), field=str(spec["field"]),

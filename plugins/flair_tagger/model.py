@@ -12,7 +12,7 @@ import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, cast
 
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
@@ -62,13 +62,13 @@ def _flair_quiet(training: bool = False) -> Iterator[None]:
     show = training and interactive()
     original = Tqdm.__dict__["tqdm"]
     if not show:
-        Tqdm.tqdm = staticmethod(lambda *a, **k: original.__func__(*a, **{**k, "disable": True}))
+        Tqdm.tqdm = staticmethod(lambda *a, **k: original.__func__(*a, **{**k, "disable": True}))  # type: ignore[method-assign]  # patched on purpose
     try:
         with quiet("flair", level=logging.INFO if show else logging.WARNING), warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=FutureWarning, module="flair")
             yield
     finally:
-        Tqdm.tqdm = original
+        Tqdm.tqdm = original  # type: ignore[method-assign]
 
 
 Window = tuple[Any, list[W.Word]]  # a flair Sentence and the character offsets of its tokens
@@ -170,7 +170,8 @@ class FlairTagger:
                 result = SafeTrainer(model, corpus).train(
                     work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.batch_size,
                     max_epochs=cfg.max_epochs, patience=cfg.anneal_patience,
-                    embeddings_storage_mode=cfg.embeddings_storage_mode, save_final_model=False,
+                    embeddings_storage_mode=cast(Literal["none", "cpu", "gpu"], cfg.embeddings_storage_mode),
+                    save_final_model=False,
                     create_file_logs=False, create_loss_file=False,
                     sampler=bucket_sampler(cfg.batch_size, cfg.seed),
                     plugins=[MetricHistoryPlugin()])

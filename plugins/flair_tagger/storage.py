@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flair.models import SequenceTagger
 from flair.trainers import ModelTrainer
@@ -26,6 +26,9 @@ from synthdeid.tagging.runtime import CONFIG_FILE, RETRAIN
 
 from .config import LABEL_TYPE, FlairTaggerConfig
 from .embeddings import describe, dictionary, rebuild, restore_names
+
+if TYPE_CHECKING:
+    import torch
 
 WEIGHTS = "model.safetensors"
 EMBEDDINGS = "embeddings.json"
@@ -47,7 +50,7 @@ def new_tagger(embeddings: Any, labels: Sequence[str], config: FlairTaggerConfig
                           word_dropout=config.word_dropout, locked_dropout=config.locked_dropout)
 
 
-def state(model: SequenceTagger) -> dict[str, Any]:
+def state(model: torch.nn.Module) -> dict[str, Any]:
     """The weights as contiguous tensors (safetensors stores no views)."""
     return {k: v.detach().contiguous() for k, v in model.state_dict().items()}
 
@@ -93,7 +96,7 @@ def _load_pickle(path: Path, embedding_names: Sequence[str] | None) -> SequenceT
     """A flair pickle (runs whatever code it holds: trusted folders only)."""
     try:
         model = SequenceTagger.load(path)
-    except Exception as e:  # a damaged pickle fails in any of many ways
+    except Exception as e:  # noqa: BLE001 - a damaged pickle fails in any of many ways
         raise InputError(f"cannot be loaded as a flair model ({type(e).__name__}: {brief(e)})", path=path,
                          fix=RETRAIN) from None
     if not isinstance(model, SequenceTagger):

@@ -12,6 +12,7 @@ transformers) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(__name__, {"GPT2Generator": ".generator", "DEFAULT_VOCAB": ".generator"})
 
 
-def create(config: dict[str, Any]) -> GPT2Generator:
+def create(config: Mapping[str, Any]) -> GPT2Generator:
     """The factory registered as ``gpt2``: the settings are checked before the model code loads."""
     settings = from_mapping(GPT2Settings, config, f"generator {NAME!r}")
     from .generator import GPT2Generator

@@ -16,19 +16,25 @@ WHAT = f"generator {NAME!r}"
 @dataclass(frozen=True)
 class GPT2Settings:
     """Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
-    ``n_layer`` is now ``layers``, ``epochs`` is ``max_epochs``, ``lr`` is ``learning_rate``."""
+    ``n_layer`` is now ``layers``, ``n_embd`` is ``embedding_size``, ``n_head`` is ``heads``,
+    ``n_positions`` is ``max_positions``, ``min_frequency`` is ``min_count``, ``epochs`` is
+    ``max_epochs``, ``lr`` is ``learning_rate``."""
 
     # architecture (from scratch; a pretrained model keeps its own)
     layers: int = setting(4, ge=1, renamed_from="n_layer")
-    n_embd: int = setting(256, ge=1)
-    n_head: int = setting(4, ge=1)
-    n_positions: int = setting(512, ge=1)
-    """Longest sequence (prompt + generated tokens) the model can handle."""
+    embedding_size: int = setting(256, ge=1, renamed_from="n_embd")
+    """Width of the token embeddings and hidden states (transformers' ``n_embd``)."""
+    heads: int = setting(4, ge=1, renamed_from="n_head")
+    """Attention heads per layer; ``embedding_size`` must be a multiple of it."""
+    max_positions: int = setting(512, ge=1, renamed_from="n_positions")
+    """The model's position table: the longest sequence (prompt + generated tokens) it can handle
+    (transformers' ``n_positions``)."""
     dropout: float = setting(0.1, ge=0, lt=1)
     # tokenizer: a byte-level BPE trained on the corpus, tags never split
     vocab_size: int | None = setting(None, ge=300)
     """BPE size; None: 8000 from scratch, the original vocabulary's size with ``pretrained``."""
-    min_frequency: int = setting(2, ge=1)
+    min_count: int = setting(2, ge=1, renamed_from="min_frequency")
+    """A BPE merge needs at least this many occurrences in the training text."""
     # start from a local pretrained GPT-2 (vocabulary adaptation, Libbi et al. 2021, App. A)
     pretrained: str | None = None
     # training
@@ -44,12 +50,13 @@ class GPT2Settings:
     loss than 8 after one epoch on the demo corpus; the demo preset uses 1: 2 epochs gave validation
     loss 4.22 against batch 2's 4.51, in the same time)."""
     block_size: int | None = setting(None, ge=2)
-    """Training sequence length; None: n_positions (positions beyond it would stay untrained)."""
+    """Training sequence length; None: max_positions (positions beyond it would stay untrained)."""
     learning_rate: float = setting(1e-3, gt=0, renamed_from="lr")
-    weight_decay: float = 0.01
+    weight_decay: float = setting(0.01, ge=0)
     schedule: str = setting("one_cycle", choices=("one_cycle", "cosine"))
     warmup: float = setting(0.1, ge=0, lt=1)
-    grad_clip: float = 1.0
+    grad_clip: float = setting(1.0, gt=0)
+    """Gradient norm clipping."""
     # gradual unfreezing with discriminative learning rates (Libbi et al. 2021, Table A1)
     gradual_unfreezing: bool = False
     unfreeze_epochs: tuple[int, ...] = (1, 1, 1, 2)
@@ -57,7 +64,7 @@ class GPT2Settings:
     unfreeze_lrs: tuple[float, ...] = (2e-3, 1e-3, 5e-4, 1e-4)
     """Top-group learning rate per stage; a group ``d`` groups below the top gets lr / lr_decay**d."""
     lr_decay: float = setting(2.6, ge=1)
-    seed: int | None = None
+    seed: int | None = setting(None, ge=0)
     """None: the seed of the training data (params)."""
     threads: int = setting(2, ge=1)
     device: str = "auto"
@@ -78,10 +85,12 @@ class GPT2Settings:
              "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
              "budget); set gradual_unfreezing: false to train privately")
 
-        need(self.n_embd % self.n_head == 0, f"n_embd ({self.n_embd}) must be divisible by n_head ({self.n_head})")
-        need(self.block_size is None or self.pretrained is not None or self.block_size <= self.n_positions,
-             f"block_size must not exceed n_positions ({self.n_positions})")
+        need(self.embedding_size % self.heads == 0,
+             f"embedding_size ({self.embedding_size}) must be divisible by heads ({self.heads})")
+        need(self.block_size is None or self.pretrained is not None or self.block_size <= self.max_positions,
+             f"block_size must not exceed max_positions ({self.max_positions})")
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         need(len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,
              "unfreeze_epochs and unfreeze_lrs need one entry per layer group (at least 2)")
         need(all(e >= 0 for e in self.unfreeze_epochs), "unfreeze_epochs must be >= 0")
+        need(all(lr > 0 for lr in self.unfreeze_lrs), "unfreeze_lrs must be > 0")

@@ -30,29 +30,32 @@ class HFTaggerConfig:
     ids are not looked up: this workplace is offline.
 
     Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
-    ``num_layers`` is now ``layers``, ``epochs`` is ``max_epochs`` (every epoch runs; the best on
-    ``select_on`` is kept), ``max_grad_norm`` is ``grad_clip``.
+    ``num_layers`` is now ``layers``, ``num_heads`` is ``heads``, ``max_position_embeddings`` is
+    ``max_positions``, ``epochs`` is ``max_epochs`` (every epoch runs; the best on ``select_on`` is
+    kept), ``max_grad_norm`` is ``grad_clip``, ``warmup_ratio`` is ``warmup``.
     """
 
     model: str | None = None
     tokenizer: str | None = None
     # the from-scratch model (ignored with `model`)
-    hidden_size: int = 128
-    layers: int = setting(2, renamed_from="num_layers")
-    num_heads: int = 2
-    intermediate_size: int = 512
-    vocab_size: int = 8000
+    hidden_size: int = setting(128, ge=1)
+    layers: int = setting(2, ge=1, renamed_from="num_layers")
+    heads: int = setting(2, ge=1, renamed_from="num_heads")
+    intermediate_size: int = setting(512, ge=1)
+    vocab_size: int = setting(8000, ge=1)
     """WordPiece vocabulary trained on the training notes (at most this many entries)."""
-    max_position_embeddings: int = 512
-    dropout: float = 0.1
+    max_positions: int = setting(512, ge=1, renamed_from="max_position_embeddings")
+    """The model's position table, in subword tokens (transformers' ``max_position_embeddings``)."""
+    dropout: float = setting(0.1, ge=0, lt=1)
     # training
     max_epochs: int = setting(6, ge=1, renamed_from="epochs")
     batch_size: int = setting(16, ge=1)
     learning_rate: float | None = setting(None, gt=0)
     """None: 1e-3 for the from-scratch model, 5e-5 for a pretrained ``model``."""
-    weight_decay: float = 0.01
-    warmup_ratio: float = setting(0.1, ge=0, lt=1)
-    grad_clip: float = setting(1.0, renamed_from="max_grad_norm")
+    weight_decay: float = setting(0.01, ge=0)
+    warmup: float = setting(0.1, ge=0, lt=1, renamed_from="warmup_ratio")
+    """Share of the training steps over which the learning rate rises linearly from 0."""
+    grad_clip: float = setting(1.0, gt=0, renamed_from="max_grad_norm")
     """Gradient norm clipping."""
     select_on: str = setting("f1", choices=("f1", "loss"))
     """Epoch kept: best dev entity F1 (ties: lower dev loss), or ``loss``; the last epoch
@@ -66,10 +69,10 @@ class HFTaggerConfig:
     """Put the tokenizer's separator token between the lines of a window (the notes' line
     structure is context: without it, the last word of one line and the first of the next
     read as one phrase)."""
-    seed: int = 0
-    threads: int = 2
+    seed: int = setting(0, ge=0)
+    threads: int = setting(2, ge=0)
     """torch threads while training and predicting (0: leave torch's setting)."""
-    predict_batch_size: int = 32
+    predict_batch_size: int = setting(32, ge=1)
     device: str = "auto"
     """Where the model trains and predicts: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
@@ -77,7 +80,7 @@ class HFTaggerConfig:
     def __post_init__(self) -> None:
         check_bounds(self, f"tagger {NAME!r}")
         checks = {
-            "hidden_size divisible by num_heads": self.num_heads > 0 and self.hidden_size % self.num_heads == 0,
+            "hidden_size divisible by heads": self.heads > 0 and self.hidden_size % self.heads == 0,
             f"device: {DEVICE_HELP}": valid_device(self.device),
         }
         failed = [k for k, ok in checks.items() if not ok]

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.tagging import words as W
 from synthdeid.model_files import tokenizer_from
+from synthdeid.tagging import words as W
 
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]

@@ -14,8 +14,8 @@ from typing import Any
 from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.records import Document, Span
 from synthdeid.generation.distributed import torch_device
-from synthdeid.tagging import words as W
 from synthdeid.model_files import from_pretrained
+from synthdeid.tagging import words as W
 from synthdeid.tagging.runtime import (
     RETRAIN,
     quiet,
@@ -111,11 +111,11 @@ class HFTagger:
             return model, tokenizer
         texts = (" ".join(d.text[a:b] for a, b in win)
                  for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0])
-        tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_position_embeddings)
+        tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_positions)
         bert = BertConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size,
-                          num_hidden_layers=cfg.layers, num_attention_heads=cfg.num_heads,
+                          num_hidden_layers=cfg.layers, num_attention_heads=cfg.heads,
                           intermediate_size=cfg.intermediate_size,
-                          max_position_embeddings=cfg.max_position_embeddings,
+                          max_position_embeddings=cfg.max_positions,
                           hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
                           pad_token_id=tokenizer.pad_token_id, num_labels=len(tag_labels),
                           id2label=id2label, label2id=label2id)

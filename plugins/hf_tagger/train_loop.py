@@ -54,7 +54,7 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
     optimizer = torch.optim.AdamW(groups, lr=cfg.resolved_learning_rate)
     steps_per_epoch = math.ceil(len(pieces) / cfg.batch_size)
     total = steps_per_epoch * cfg.max_epochs
-    scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup_ratio * total), total)
+    scheduler = get_linear_schedule_with_warmup(optimizer, int(cfg.warmup * total), total)
     rng = torch.Generator().manual_seed(cfg.seed)
     history: list[dict[str, Any]] = []
     best_key: tuple[float, float] | None = None

@@ -7,6 +7,7 @@ when the plugin registers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(__name__, {"LSTMSampler": ".sampler", "load": ".sampler", "next_lr": ".train",
                                       "train_lstm": ".train"})
 
-__all__ = ["LSTMConfig", "LSTMGenerator", "LSTMSampler", "UNK", "Vocab", "next_lr"]
+__all__ = ["UNK", "LSTMConfig", "LSTMGenerator", "LSTMSampler", "Vocab", "next_lr"]
 
 
 @dataclass(frozen=True)
@@ -53,8 +54,8 @@ class LSTMGenerator:
         return replace_tokens(Path(model_dir), tokens, seed)
 
 
-def create(config: dict[str, Any]) -> LSTMGenerator:
-    return LSTMGenerator(LSTMConfig.from_dict(config))
+def create(config: Mapping[str, Any]) -> LSTMGenerator:
+    return LSTMGenerator(LSTMConfig.from_dict(dict(config)))
 
 
 @hookimpl

@@ -83,12 +83,12 @@ class LSTMConfig:
     ``grad_clip`` and ``batch_size`` are replaced by ``dp.max_grad_norm`` and ``dp.batch_size``."""
 
     @classmethod
-    def paper(cls, **overrides: Any) -> "LSTMConfig":
+    def paper(cls, **overrides: Any) -> LSTMConfig:
         """The configuration of the Libbi et al. (2021) paper (see the class docstring)."""
         return cls.from_dict({"preset": "paper", **overrides})
 
     @classmethod
-    def from_dict(cls, config: dict[str, Any] | None, warn: bool = True) -> "LSTMConfig":
+    def from_dict(cls, config: dict[str, Any] | None, warn: bool = True) -> LSTMConfig:
         """Build from a params mapping; ``preset: paper`` starts from the paper's values, and
         unknown keys raise ``SynthdeidError`` listing the valid ones. Former setting names are
         mapped (``warn=False``: without a warning, for a ``config.json`` saved by an earlier version)."""

@@ -52,8 +52,9 @@ def pad(samples: list[list[int]]) -> tuple[torch.Tensor, torch.Tensor]:
     return ids, mask
 
 
-def collect(grads: dict[torch.nn.Parameter, torch.Tensor]) -> None:
+def collect(grads: dict[torch.Tensor, torch.Tensor]) -> None:
     """Hand per-sample gradients to Opacus (``p.grad_sample``; a list across chunks)."""
+    p: Any  # a parameter with the attribute Opacus adds
     for p, g in grads.items():
         if getattr(p, "grad_sample", None) is None:
             p.grad_sample = g

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import torch
 from torch import nn
 
 from .config import LSTMConfig
+
+if TYPE_CHECKING:
+    from .per_sample import UnrolledLSTM
 
 Hidden = tuple[torch.Tensor, torch.Tensor]
 
@@ -19,8 +24,9 @@ class LSTMLanguageModel(nn.Module):
         self.hidden_size = config.hidden_size
         self.drop = nn.Dropout(config.dropout)
         self.encoder = nn.Embedding(vocab_size, config.embedding_size)
-        self.rnn = nn.LSTM(config.embedding_size, config.hidden_size, config.layers,
-                           dropout=config.dropout if config.layers > 1 else 0.0)
+        # an UnrolledLSTM in its place for DP training (per_sample.make_unrolled)
+        self.rnn: nn.LSTM | UnrolledLSTM = nn.LSTM(config.embedding_size, config.hidden_size, config.layers,
+                                                   dropout=config.dropout if config.layers > 1 else 0.0)
         self.decoder = nn.Linear(config.hidden_size, vocab_size)
         if config.tied:
             self.decoder.weight = self.encoder.weight

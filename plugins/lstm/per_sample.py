@@ -68,7 +68,7 @@ def make_unrolled(model: LSTMLanguageModel) -> None:
 
 
 def per_sample_grads(model: LSTMLanguageModel, ids: torch.Tensor, mask: torch.Tensor
-                     ) -> tuple[torch.Tensor, dict[nn.Parameter, torch.Tensor]]:
+                     ) -> tuple[torch.Tensor, dict[torch.Tensor, torch.Tensor]]:
     """Each note's mean next-token cross-entropy ``[batch]`` and, per parameter, the gradient of
     each note's own loss ``[batch, *shape]`` (tied weights: the sum over both uses).
 
@@ -88,9 +88,9 @@ def per_sample_grads(model: LSTMLanguageModel, ids: torch.Tensor, mask: torch.Te
         ce = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1), reduction="none")
         losses = (ce.view_as(target_mask) * target_mask).sum(0) / target_mask.sum(0).clamp(min=1)
         losses.sum().backward()  # a note's loss depends on its own column only
-        grads: dict[nn.Parameter, torch.Tensor] = {}
+        grads: dict[torch.Tensor, torch.Tensor] = {}
 
-        def add(p: nn.Parameter, g: torch.Tensor) -> None:
+        def add(p: torch.Tensor, g: torch.Tensor) -> None:
             grads[p] = grads[p] + g if p in grads else g
 
         d_logits = logits.grad  # [T, B, V]

@@ -81,7 +81,7 @@ def _canonical(obj: Any) -> Any:
     if isinstance(obj, str):
         return sys.intern(obj)
     if isinstance(obj, dict):
-        out = type(obj)((_canonical(k), _canonical(v)) for k, v in obj.items())
+        out: Any = type(obj)((_canonical(k), _canonical(v)) for k, v in obj.items())
         if hasattr(obj, "_metadata"):  # a module state_dict's version info
             out._metadata = _canonical(obj._metadata)
         return out
@@ -106,7 +106,7 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
         return None
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # a truncated or foreign file: say which and what to do
+    except Exception as e:  # noqa: BLE001 - a truncated or foreign file: say which and what to do
         raise InputError(f"cannot read the LSTM checkpoint ({e})", path=path,
                          fix="delete the model directory and train again") from None
 

@@ -27,7 +27,7 @@ class Vocab:
         self.eod_id = self.index[EOD]
 
     @classmethod
-    def build(cls, lines: Iterable[str], special_tokens: Iterable[str], min_count: int) -> "Vocab":
+    def build(cls, lines: Iterable[str], special_tokens: Iterable[str], min_count: int) -> Vocab:
         """Words seen at least ``min_count`` times (most frequent first, ties alphabetical);
         ``<unk>``, ``<PAR>``, ``<EOD>`` and ``special_tokens`` are always in, whatever their count."""
         counts = Counter(t for line in lines for t in line.split())
@@ -55,7 +55,7 @@ class Vocab:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path) -> "Vocab":
+    def load(cls, path: Path) -> Vocab:
         try:
             return cls(json.loads(Path(path).read_text(encoding="utf-8")))
         except FileNotFoundError:

@@ -15,6 +15,7 @@ torch, transformers) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
@@ -32,7 +33,7 @@ __getattr__ = lazy_exports(__name__, {"MLMFillGenerator": ".generator", "MLMFill
 __all__ = ["MLMFillConfig", "MLMFillGenerator", "MLMFillModel"]
 
 
-def create(config: dict[str, Any]) -> MLMFillGenerator:
+def create(config: Mapping[str, Any]) -> MLMFillGenerator:
     """The factory registered as ``mlm_fill``: the settings are checked before the model code loads."""
     settings = from_mapping(MLMFillConfig, config, "generator 'mlm_fill'")
     from .generator import MLMFillGenerator

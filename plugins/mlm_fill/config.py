@@ -20,7 +20,8 @@ class MLMFillConfig:
     """Masked-LM refill (Belkadi et al. 2024). Sizes apply when ``pretrained`` is None.
 
     Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
-    ``epochs`` is now ``max_epochs`` (here every epoch runs), ``lr`` is ``learning_rate``."""
+    ``epochs`` is now ``max_epochs`` (here every epoch runs), ``lr`` is ``learning_rate``,
+    ``min_frequency`` is ``min_count``, ``max_length`` is ``block_size``."""
 
     pretrained: str | None = None
     """A local directory with a transformers masked LM and its tokenizer (never a hub id)."""
@@ -36,9 +37,10 @@ class MLMFillConfig:
     layers: int = setting(4, ge=1)
     heads: int = setting(4, ge=1)
     intermediate_size: int = setting(1024, ge=1)
-    dropout: float = setting(0.1, ge=0, le=1)
-    min_frequency: int = setting(2, ge=1)
-    max_length: int = setting(256, ge=8)
+    dropout: float = setting(0.1, ge=0, lt=1)
+    min_count: int = setting(2, ge=1, renamed_from="min_frequency")
+    """A BPE merge needs at least this many occurrences in the training notes."""
+    block_size: int = setting(256, ge=8, renamed_from="max_length")
     """Tokens per window, [CLS] and [SEP] included; longer notes are processed in windows."""
     # training
     mlm_probability: float = setting(0.15, ge=0, le=1)
@@ -51,8 +53,8 @@ class MLMFillConfig:
     warmup_steps: int = setting(0, ge=0)
     """Optimizer steps over which the learning rate rises linearly from 0 to ``learning_rate``."""
     batch_size: int = setting(16, ge=1)
-    weight_decay: float = 0.01
-    seed: int = 0
+    weight_decay: float = setting(0.01, ge=0)
+    seed: int = setting(0, ge=0)
     threads: int = setting(2, ge=1)
 
     def __post_init__(self) -> None:
@@ -60,7 +62,7 @@ class MLMFillConfig:
         if self.hidden_size % self.heads:
             raise SynthdeidError(f"{WHAT}: hidden_size ({self.hidden_size}) must be a multiple of heads ({self.heads})")
 
-    def resolved(self) -> "MLMFillConfig":
+    def resolved(self) -> MLMFillConfig:
         """The config with defaults that depend on other settings filled in."""
         if self.learning_rate is not None:
             return self

@@ -95,7 +95,7 @@ def refill(model: Any, vocab: Vocab, jobs: Sequence[Job], choose: Choose, rng: t
         rows_t, cols_t = torch.tensor(rows), torch.tensor(cols)
 
         def allowed(sel: torch.Tensor) -> torch.Tensor:
-            return logits_at(rows_t[sel], cols_t[sel]).masked_fill(banned, float("-inf"))
+            return logits_at(rows_t[sel], cols_t[sel]).masked_fill(banned, float("-inf"))  # noqa: B023 - called in this iteration only
 
         if mode == "simultaneous":  # in chunks of CHUNK masks: bounded memory for large vocabularies
             for a in range(0, len(rows), CHUNK):

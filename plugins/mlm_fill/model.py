@@ -34,12 +34,12 @@ def build_tokenizer(texts: Sequence[str], cfg: MLMFillConfig) -> Any:
     from transformers import PreTrainedTokenizerFast
 
     bpe = ByteLevelBPETokenizer(add_prefix_space=False, trim_offsets=True)
-    bpe.train_from_iterator(list(texts), vocab_size=cfg.vocab_size, min_frequency=cfg.min_frequency,
+    bpe.train_from_iterator(list(texts), vocab_size=cfg.vocab_size, min_frequency=cfg.min_count,
                             special_tokens=SPECIALS, show_progress=False)
     # wrap the inner Tokenizer (passing the wrapper raises a TypeError in transformers 4.57)
     return PreTrainedTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>",
                                    cls_token="<s>", sep_token="</s>", unk_token="<unk>", pad_token="<pad>",
-                                   mask_token="<mask>", model_max_length=cfg.max_length)
+                                   mask_token="<mask>", model_max_length=cfg.block_size)
 
 
 def build_model(cfg: MLMFillConfig, tokenizer: Any) -> Any:
@@ -50,7 +50,7 @@ def build_model(cfg: MLMFillConfig, tokenizer: Any) -> Any:
     config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size, num_hidden_layers=cfg.layers,
                            num_attention_heads=cfg.heads, intermediate_size=cfg.intermediate_size,
                            hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
-                           max_position_embeddings=cfg.max_length + 2, type_vocab_size=1,
+                           max_position_embeddings=cfg.block_size + 2, type_vocab_size=1,
                            pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
                            eos_token_id=tokenizer.eos_token_id)
     return RobertaForMaskedLM(config)
@@ -85,10 +85,10 @@ def load_model(path: str | Path) -> Any:
 
 
 def window_length(model: Any, cfg: MLMFillConfig) -> int:
-    """Tokens per window ([CLS]/[SEP] included): ``cfg.max_length`` capped by the model's positions."""
+    """Tokens per window ([CLS]/[SEP] included): ``cfg.block_size`` capped by the model's positions."""
     conf = model.config
-    cap = getattr(conf, "max_position_embeddings", cfg.max_length) - _POSITION_OFFSET.get(conf.model_type, 0)
-    return max(8, min(cfg.max_length, cap))
+    cap = getattr(conf, "max_position_embeddings", cfg.block_size) - _POSITION_OFFSET.get(conf.model_type, 0)
+    return max(8, min(cfg.block_size, cap))
 
 
 class Vocab:

@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from synthdeid import Document, InputError, Span
 from synthdeid.corpus.inline import decode
@@ -36,7 +37,7 @@ def split_pieces(doc: Document) -> list[Piece]:
     out: list[Piece] = []
     for m in _WORD.finditer(doc.text):
         bounds = [m.start(), *(c for c in cuts if m.start() < c < m.end()), m.end()]
-        for a, b in zip(bounds, bounds[1:]):
+        for a, b in pairwise(bounds):
             out.append(Piece(a, b, _span_at(doc.spans, a)))
     return out
 

@@ -17,7 +17,7 @@ import shutil
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import torch
 
@@ -190,7 +190,7 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
     chunks, n_spans = encode_notes(vocab, train_docs, size)
     dev_chunks, dev_spans = encode_notes(vocab, dev_docs, size)
 
-    optim = torch.optim.AdamW(model.parameters(), lr=cfg.learning_rate, weight_decay=cfg.weight_decay)
+    optim = torch.optim.AdamW(model.parameters(), lr=cast(float, cfg.learning_rate), weight_decay=cfg.weight_decay)
     if state is not None:
         optim.load_state_dict(state["optim"])
     history: list[dict[str, Any]] = list(state["history"]) if state else []

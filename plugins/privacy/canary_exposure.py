@@ -54,7 +54,7 @@ class CanaryExposureMetric:
     def compute(self, data: PrivacyInput) -> PrivacyResult:
         c = self.config
         saved = read_canaries(data.model_dir) if data.model_dir is not None else None
-        if saved is None:
+        if saved is None or data.model_dir is None:  # (no model_dir: saved is None)
             return skipped("no canaries: the generator was trained without them (set generators.NAME.canaries)")
         lm = language_model(self.name, data)
         if isinstance(lm, str):

@@ -26,9 +26,9 @@ class HighRiskPairsConfig(TokenSettings):
     """A token matching this (in full) is structure, e.g. ``<PAR>`` or punctuation."""
     filter_first: bool = False
     """Drop long and structure-only pairs before taking the top k (else after, as in the paper)."""
-    k1: float = 1.2
-    b: float = 0.75
-    epsilon: float = 0.25
+    k1: float = setting(1.2, ge=0)
+    b: float = setting(0.75, ge=0, le=1)
+    epsilon: float = setting(0.25, ge=0)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))  # bounds each element

@@ -5,7 +5,7 @@ result when a metric cannot run."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, SupportsFloat
 
 from synthdeid import SynthdeidError
 from synthdeid.api import AutoregressiveLM, PrivacyInput, PrivacyResult
@@ -46,6 +46,6 @@ def note_ids(docs: Sequence[Any], lines: Sequence[str], split: str) -> list[str]
     return [f"{split}-{i}" for i in range(len(lines))]
 
 
-def rounded(value: float | None, digits: int = 4) -> float | None:
+def rounded(value: SupportsFloat | None, digits: int = 4) -> float | None:
     """Rounded for the metrics JSON (byte-stable across tiny float differences)."""
     return None if value is None else round(float(value), digits)

@@ -16,9 +16,12 @@ class TorchTaggerConfig:
     """A BiLSTM-CRF over word, word-shape and character-CNN features (Lample et al. 2016, Ma &
     Hovy 2016), written in torch over index tensors: every embedding is trained here from the
     training notes, nothing is downloaded. Training stops early on the validation notes'
-    entity F1 (``patience``) and keeps the best epoch's weights."""
+    entity F1 (``patience``) and keeps the best epoch's weights.
 
-    word_dim: int = setting(100, ge=1)
+    Renamed setting (the old name still works for one release, with a ``DeprecationWarning``):
+    ``word_dim`` is now ``embedding_size``."""
+
+    embedding_size: int = setting(100, ge=1, renamed_from="word_dim")
     """Word embeddings (lower-cased, digits as 0); words first seen in training once are read as
     unknown with probability ``word_unk_rate`` so the unknown-word vector learns."""
     word_unk_rate: float = setting(0.5, ge=0, le=1)
@@ -60,7 +63,7 @@ class TorchTaggerConfig:
     epoch that reaches it, so a corpus twice the size gets half the epochs (deterministic, unlike
     a time limit)."""
     grad_clip: float = setting(5.0, gt=0)
-    seed: int = 0
+    seed: int = setting(0, ge=0)
     threads: int = setting(2, ge=0)
     """torch threads while training and predicting (0: leave torch's setting)."""
     predict_batch_size: int = setting(64, ge=1)

@@ -30,6 +30,9 @@ def allowed_transitions(tags: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor
 class CRF(nn.Module):
     """Transition scores ``transitions[i, j]`` (tag i followed by tag j), start and end scores."""
 
+    transition_mask: torch.Tensor  # buffers (register_buffer)
+    start_mask: torch.Tensor
+
     def __init__(self, tags: Sequence[str]) -> None:
         super().__init__()
         n = len(tags)
@@ -47,7 +50,7 @@ class CRF(nn.Module):
         """Summed negative log-likelihood of the gold ``tags`` (batch x time) given ``emissions``
         (batch x time x tags); positions at or past ``lengths`` are padding."""
         trans, start = self._scores()
-        batch, steps, _ = emissions.shape
+        _batch, steps, _ = emissions.shape
         mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
         fmask = mask.to(emissions.dtype)
         gold_emit = emissions.gather(2, tags.unsqueeze(2)).squeeze(2)
@@ -68,7 +71,7 @@ class CRF(nn.Module):
     def decode(self, emissions: torch.Tensor, lengths: torch.Tensor) -> list[list[int]]:
         """The best tag sequence of each item (its own length)."""
         trans, start = self._scores()
-        batch, steps, _ = emissions.shape
+        _batch, steps, _ = emissions.shape
         mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
         per_step = emissions.unbind(1)
         score = start.unsqueeze(0) + per_step[0]

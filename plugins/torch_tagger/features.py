@@ -80,7 +80,7 @@ class Vocab:
     singletons: set[int] = field(default_factory=set)
 
     @classmethod
-    def build(cls, texts: Iterable[tuple[str, bool]], labels: Sequence[str], max_word_chars: int) -> "Vocab":
+    def build(cls, texts: Iterable[tuple[str, bool]], labels: Sequence[str], max_word_chars: int) -> Vocab:
         """From the training words (text, starts a line) and the span labels."""
         words: Counter[str] = Counter()
         shapes: Counter[str] = Counter()
@@ -100,7 +100,7 @@ class Vocab:
                 "tags": self.tags, "max_word_chars": self.max_word_chars}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Vocab":
+    def from_json(cls, data: dict[str, Any]) -> Vocab:
         index = lambda items: {x: i for i, x in enumerate(items)}  # noqa: E731
         return cls(index(data["words"]), index(data["shapes"]), index(data["chars"]), list(data["tags"]),
                    int(data["max_word_chars"]))

@@ -13,8 +13,8 @@ import torch
 from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.records import Document, Span
-from synthdeid.tagging import words as W
 from synthdeid.model_files import load_weights, read_json
+from synthdeid.tagging import words as W
 from synthdeid.tagging.recall import recall_biased_tags
 from synthdeid.tagging.runtime import (
     CONFIG_FILE,

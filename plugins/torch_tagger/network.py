@@ -49,12 +49,12 @@ def make_batch(items: Sequence[Encoded], tags: Sequence[Sequence[int]] | None = 
 class BiLSTMCRF(nn.Module):
     def __init__(self, n_words: int, n_shapes: int, n_chars: int, tags: Sequence[str], cfg: TorchTaggerConfig) -> None:
         super().__init__()
-        self.word = nn.Embedding(n_words, cfg.word_dim, padding_idx=0)
+        self.word = nn.Embedding(n_words, cfg.embedding_size, padding_idx=0)
         self.shape = nn.Embedding(n_shapes, cfg.shape_dim, padding_idx=0) if cfg.shape_dim else None
         self.char = nn.Embedding(n_chars, cfg.char_dim, padding_idx=0) if cfg.uses_chars else None
         self.conv = (nn.Conv1d(cfg.char_dim, cfg.char_filters, cfg.char_width, padding=cfg.char_width // 2)
                      if cfg.uses_chars else None)
-        size = cfg.word_dim + cfg.shape_dim + (cfg.char_filters if cfg.uses_chars else 0)
+        size = cfg.embedding_size + cfg.shape_dim + (cfg.char_filters if cfg.uses_chars else 0)
         self.lstm = nn.LSTM(size, cfg.hidden_size, num_layers=cfg.layers, bidirectional=True, batch_first=True,
                             dropout=cfg.dropout if cfg.layers > 1 else 0.0)
         self.drop = nn.Dropout(cfg.dropout)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
+from itertools import pairwise
 from pathlib import Path
 
 from synthdeid.api import Tokenize
@@ -52,7 +53,7 @@ def to_bio(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> list[list
     label_at = {s.start: s for s in doc.spans}
     sentences: list[list[tuple[str, str]]] = [[]]
     current: Span | None = None
-    for a, b in zip(bounds, bounds[1:]):
+    for a, b in pairwise(bounds):
         if a in label_at:
             current = label_at[a]
         elif current is not None and a >= current.end:
@@ -132,7 +133,7 @@ class _DocBuilder:
             raise InputError(f"unknown tag {tag!r}", **where,
                              fix="use O, B-<label>, I-<label> (or BIOES: E-, S-)")
         continues = prefix in {"I", "E"} and self.open is not None and self.open[2] == label
-        if continues:
+        if continues and self.open is not None:  # (continues implies an open span)
             self.open = (self.open[0], self.length, label)
         else:
             self.close_span()
@@ -187,11 +188,11 @@ def read_conll(
                     doc_id, failed = None, True
                 doc, start_line = _DocBuilder(doc_id or f"{stem}-{count}"), lineno
                 if doc.id in seen and not failed:
-                    e = InputError(f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-                                   path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id")
+                    duplicate = InputError(f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
+                                           path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id")
                     if errors is None:
-                        raise e
-                    errors.append(e)
+                        raise duplicate
+                    errors.append(duplicate)
                     failed = True
                 seen.setdefault(doc.id, lineno)
             continue

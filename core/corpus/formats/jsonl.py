@@ -94,8 +94,8 @@ def record_to_document(data: Any, tagset: TagSet | None = None) -> Document:
     raw = data.get("spans", [])
     if not isinstance(raw, list):
         raise InputError('"spans" must be a list', doc_id=doc_id, fix='write "spans": [{"start", "end", "label"}, ...]')
-    spans = [_span(i, s, data["text"], doc_id) for i, s in enumerate(raw)]
-    return Document.create(doc_id, data["text"], spans, tagset=tagset)
+    spans = [_span(i, s, data["text"], raw_id) for i, s in enumerate(raw)]
+    return Document.create(raw_id, data["text"], spans, tagset=tagset)
 
 
 def _span(i: int, s: Any, text: str, doc_id: str) -> Span:

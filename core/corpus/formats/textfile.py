@@ -209,7 +209,7 @@ def no_whitespace(label: str, doc_id: str, what: str) -> None:
 
 
 def write_each(docs: Iterable[Document], folder: str | Path, suffix: str,
-               write: Callable[[Document, Path], None], what: str,
+               write: Callable[[Document, Path], object], what: str,
                check: Callable[[Document, int], None] | None = None) -> int:
     """Each document into its own ``ID{suffix}`` file (``write(doc, path)``, which may add files
     beside it) in a new or empty ``folder`` that appears only once all are written. Every document

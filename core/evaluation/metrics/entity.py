@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
 
-Prediction = Union[Document, Sequence[Span]]
+Prediction = Document | Sequence[Span]
 """What a tagger predicted for one document: its spans, or a Document carrying them."""
 
 TP, FP, FN = 0, 1, 2
@@ -59,7 +59,7 @@ class CountTable:
             return np.zeros((len(self.doc_ids), 3), dtype=np.int64)
         return self.counts[:, self.tags.index(tag), :]
 
-    def with_tags(self, tags: Sequence[str]) -> "CountTable":
+    def with_tags(self, tags: Sequence[str]) -> CountTable:
         """The same counts over ``tags`` (a superset of this table's tags; new tags are zero)."""
         missing = set(self.tags) - set(tags)
         if missing:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import asdict, dataclass
-from typing import Any, Union
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +52,7 @@ MetricFn = Callable[[np.ndarray], np.ndarray]
 METRICS: dict[str, MetricFn] = {"f1": f1_of, "precision": precision_of, "recall": recall_of}
 """Named metrics: micro scores of ``[tp, fp, fn]`` totals."""
 
-Counts = Union[CountTable, np.ndarray]
+Counts = CountTable | np.ndarray
 
 _MAX_CELLS = 1 << 22  # swap-matrix cells per chunk (32 MiB of float64)
 _MAX_EXACT_DOCUMENTS = 20

@@ -18,7 +18,7 @@ import copy
 import functools
 import inspect
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, cast
 
 import torch
 
@@ -78,9 +78,9 @@ def _growing_layer() -> Any:
                 b, h, _, d = key_states.shape
                 store = _Storage(key_states.new_empty(b, h, room, d),
                                  value_states.new_empty(b, h, room, value_states.shape[-1]))
-                if length:
-                    store.keys[..., :length, :] = self.keys
-                    store.values[..., :length, :] = self.values
+                if length:  # initialized: keys and values are tensors
+                    store.keys[..., :length, :] = cast(torch.Tensor, self.keys)
+                    store.values[..., :length, :] = cast(torch.Tensor, self.values)
                 self._storage = store
             store.keys[..., length:new, :] = key_states
             store.values[..., length:new, :] = value_states

@@ -30,7 +30,7 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     if not path.exists():
         raise SynthdeidError(f"{out_dir} holds no trained {plugin} model ({META_FILE} is missing); "
                              f"train it first (dvc repro the train stage)")
-    meta = read_json(path, f"retrain the {plugin} model (dvc repro the train stage) or restore {META_FILE}")
+    meta: dict[str, Any] = read_json(path, f"retrain the {plugin} model (dvc repro the train stage) or restore {META_FILE}")
     if meta.get("generator") != plugin:
         raise SynthdeidError(f"{out_dir} holds a {meta.get('generator')!r} model, not {plugin!r}")
     return meta

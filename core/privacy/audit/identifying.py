@@ -24,13 +24,13 @@ way). A leaked common value is chance reuse, not a memorised identity.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from synthdeid.api import Tokenize
+from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import CANONICAL_TAGS
 from synthdeid.privacy.audit.leakage import PhiLeakage, PhiString, real_phi_strings
@@ -158,14 +158,11 @@ def leakage_warnings(docs: Sequence[Document], tokenize: Tokenize, rule: Identif
     return out
 
 
-def check_warnings(params: Mapping[str, Any], train: Sequence[Document]) -> list[str]:
-    """``leakage_warnings`` for ``synthdeid check``: the training split ``train`` under the leakage
-    metric's rule in ``params`` (``privacy.metrics.leakage``); none when it is not configured."""
-    from synthdeid.plugin_system.manager import registry
-
-    metrics = (params.get("privacy") or {}).get("metrics") or {}
-    if "leakage" not in metrics or not params.get("language"):
+def check_warnings(config: Any, pack: LanguagePack, train: Sequence[Document]) -> list[str]:
+    """``leakage_warnings`` for ``synthdeid check``: the training split ``train``, tokenized by the
+    language ``pack``, under the rule of the built leakage metric's ``config`` (its ``.config``:
+    ``rule()``, ``multi_token_min``, ``paragraph_token``); none when ``config`` is ``None`` (no
+    ``privacy.metrics.leakage``)."""
+    if config is None:
         return []
-    config = registry("privacy_metric").create("leakage", metrics["leakage"] or {}).config
-    pack = registry("language").create(str(params["language"]))
     return leakage_warnings(train, pack.tokenize, config.rule(), config.multi_token_min, config.paragraph_token)

@@ -51,10 +51,10 @@ def longest_common_run(a: Sequence[Any] | np.ndarray, b: Sequence[Any] | np.ndar
         length, run_starts = _longest_true_runs(grid.T.ravel())
         if not length:
             return 0, 0, 0
-        col, i = np.divmod(run_starts, m + 1)
-        j = i + col - (m - 1)
-        k = np.lexsort((j, i))[0]
-        return length, int(i[k]), int(j[k])
+        col, in_a = np.divmod(run_starts, m + 1)
+        in_b = in_a + col - (m - 1)
+        k = np.lexsort((in_b, in_a))[0]
+        return length, int(in_a[k]), int(in_b[k])
     # very long notes: dynamic programming one row at a time, O(n) memory
     prev = np.zeros(n + 1, dtype=np.int64)
     best = best_i = best_j = 0

@@ -10,7 +10,7 @@ import numpy as np
 from scipy.stats import rankdata
 
 
-def auc(members: Sequence[float], nonmembers: Sequence[float]) -> float:
+def auc(members: Sequence[float] | np.ndarray, nonmembers: Sequence[float] | np.ndarray) -> float:
     """ROC AUC of the scores: P(member score > non-member score) + P(tie) / 2 (Mann-Whitney U,
     from mid-ranks so ties count half)."""
     m, n = len(members), len(nonmembers)
@@ -56,7 +56,7 @@ def best_advantage(members: Sequence[float], nonmembers: Sequence[float]) -> Adv
     return best
 
 
-def tpr_at_fpr(members: Sequence[float], nonmembers: Sequence[float], fpr: float) -> float | None:
+def tpr_at_fpr(members: Sequence[float] | np.ndarray, nonmembers: Sequence[float] | np.ndarray, fpr: float) -> float | None:
     """The share of members the attack flags when it may flag at most ``fpr`` of the non-members
     (Carlini et al. 2022, "Membership inference attacks from first principles": report the
     low-false-positive end of the ROC curve, not only its AUC).

@@ -23,7 +23,7 @@ computed for a chunk of synthetic notes at a time to bound memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -148,10 +148,10 @@ def pair_scores(synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarray
     return scores(ov, n_syn, n_real)
 
 
-def summary(values: np.ndarray) -> dict[str, float | int | None]:
+def summary(values: Sequence[float] | np.ndarray) -> dict[str, float | int | None]:
     """Mean, median, min and max (Libbi et al., Table 8) and the count."""
     v = np.asarray(values, dtype=np.float64)
     if not len(v):
         return {"mean": None, "median": None, "min": None, "max": None, "count": 0}
     return {"mean": float(v.mean()), "median": float(np.median(v)), "min": float(v.min()),
-            "max": float(v.max()), "count": int(len(v))}
+            "max": float(v.max()), "count": len(v)}

@@ -152,7 +152,7 @@ def _paired(r1: Ratings, r2: Ratings, pids: Sequence[str], key: str) -> tuple[li
 def _means(ratings: Ratings) -> dict[str, dict[str, Any]]:
     out = {}
     for key in LIKERT_KEYS:
-        vals = [r[key] for r in ratings.values() if r[key] is not None]
+        vals = [v for v in (r[key] for r in ratings.values()) if v is not None]
         out[key] = {"mean": (sum(vals) / len(vals)) if vals else None, "n": len(vals)}
     return out
 
@@ -178,7 +178,7 @@ def analyze(files: list[Path]) -> dict[str, Any]:
                              fix="pass one answers file per reviewer")
         names[name] = path
     warnings_: list[str] = []
-    comparisons = []
+    comparisons: list[dict[str, Any]] = []
     pooled: dict[str, tuple[list[int], list[int]]] = {k: ([], []) for k in LIKERT_KEYS}
     for (p1, (n1, r1)), (p2, (n2, r2)) in itertools.combinations(zip(paths, loaded), 2):
         shared = [pid for pid in r1 if pid in r2]

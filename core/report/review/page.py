@@ -47,7 +47,7 @@ def script_json(value: Any) -> str:
 def numeric_fields(pair: Mapping[str, Any]) -> dict[str, float | int]:
     """The pair's numeric fields (top level and inside a ``scores`` mapping), in input order."""
     out: dict[str, float | int] = {}
-    sources = [pair, pair.get("scores") if isinstance(pair.get("scores"), Mapping) else {}]
+    sources = [pair, scores if isinstance(scores := pair.get("scores"), Mapping) else {}]
     for source in sources:
         for key, value in source.items():
             if isinstance(value, (int, float)) and not isinstance(value, bool):

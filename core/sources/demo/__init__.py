@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from collections.abc import Callable
+from typing import Literal
 
 from faker import Faker
 
@@ -73,7 +74,7 @@ _DAYS = (dt.date(2023, 12, 31) - _START).days
 
 
 def _choose_type(rng: random.Random, setting: str) -> str:
-    col = 1 if setting in ("vvt", "wijk") else 2
+    col: Literal[1, 2] = 1 if setting in ("vvt", "wijk") else 2
     names = list(DOC_TYPES)
     weights = [DOC_TYPES[n][col] for n in names]
     return rng.choices(names, weights)[0]

@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from functools import lru_cache
-from typing import Union
+from functools import cache
 
 from synthdeid.corpus.records import Document, Span
 from synthdeid.sources.demo.typos import add_typos
 
-SlotFn = Callable[["TextBuilder", tuple[str, ...]], None]
-Slots = Mapping[str, Union[SlotFn, str]]
+SlotFn = Callable[["TextBuilder", tuple[str, ...]], object]
+Slots = Mapping[str, SlotFn | str]
 
 # Words ending in "." that do not end a sentence.
 ABBREVIATIONS = frozenset(
@@ -47,7 +46,7 @@ class TextBuilder:
         self.signed = True  # False: the note gets no author signature
 
     # -- appending -------------------------------------------------------------------
-    def text(self, s: str, fixed: bool = False) -> "TextBuilder":
+    def text(self, s: str, fixed: bool = False) -> TextBuilder:
         if s[:1] in (".", ",", ";", ":") and s[:2] != ".." and self.pieces:
             if s[0] == "." and self._tail.endswith("."):
                 s = s[1:]  # "mw." + "." -> "mw."
@@ -62,13 +61,13 @@ class TextBuilder:
                 self._after_phi = False
         return self
 
-    def word(self, s: str) -> "TextBuilder":
+    def word(self, s: str) -> TextBuilder:
         """Plain text, capitalised when it starts a sentence."""
         if s[:1].islower() and self.at_sentence_start():
             s = s[0].upper() + s[1:]
         return self.text(s)
 
-    def phi(self, s: str, label: str) -> "TextBuilder":
+    def phi(self, s: str, label: str) -> TextBuilder:
         """Append a PHI surface; surrounding whitespace is written as plain text."""
         core = s.strip()
         if not core:
@@ -81,7 +80,7 @@ class TextBuilder:
         self._after_phi = True
         return self.text(trail)
 
-    def nl(self, n: int = 1) -> "TextBuilder":
+    def nl(self, n: int = 1) -> TextBuilder:
         """End the current line (trailing spaces removed) and add ``n - 1`` blank lines."""
         self._strip_trailing_spaces()
         return self.text("\n" * n)
@@ -94,7 +93,7 @@ class TextBuilder:
                 self.pieces.append((t, lab, fx))
         self._tail = self._tail.rstrip(" ")
 
-    def space(self) -> "TextBuilder":
+    def space(self) -> TextBuilder:
         if self._tail and not self._tail[-1].isspace():
             self.text(" ")
         return self
@@ -110,9 +109,8 @@ class TextBuilder:
         if self._after_phi and not tail.endswith("\n"):
             return False
         line = tail.rsplit("\n", 1)[-1]
-        if "\n" in tail or len(tail) < 40:
-            if all(c in _BULLET_CHARS for c in line):
-                return True
+        if ("\n" in tail or len(tail) < 40) and all(c in _BULLET_CHARS for c in line):
+            return True
         word = tail.rstrip().rsplit(None, 1)[-1] if tail.strip() else ""
         if not word:
             return True
@@ -124,7 +122,7 @@ class TextBuilder:
         return False
 
     # -- templates -------------------------------------------------------------------
-    def render(self, template: str, slots: Slots) -> "TextBuilder":
+    def render(self, template: str, slots: Slots) -> TextBuilder:
         """Write ``template`` with its slots and alternatives resolved."""
         self._emit(_parse(template), slots)
         return self
@@ -171,7 +169,7 @@ class TextBuilder:
         return Document.create(doc_id, stripped, spans)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse(template: str) -> tuple:
     seq, i = _parse_seq(template, 0, top=True)
     if i != len(template):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 from synthdeid.sources.demo.builder import Slots, TextBuilder
+
+T = TypeVar("T")
 
 SIGNOFFS = (
     "\n{sig}", " {sig}", " /{sig}", "\n{sig}", " ({sig})", " /{sig}", "\n/{sig}", " {sig}/{ini}", "\n{sig} i.o.m. {ini}",
@@ -22,7 +25,7 @@ HEADERS = (
 )
 
 
-def pick(rng: random.Random, pool: Sequence[str], k: int) -> list[str]:
+def pick(rng: random.Random, pool: Sequence[T], k: int) -> list[T]:
     """``k`` different templates from ``pool`` (fewer if the pool is smaller)."""
     return rng.sample(list(pool), min(k, len(pool)))
 

@@ -115,7 +115,7 @@ class NoteContext:
     extras: dict[str, Person] = field(default_factory=dict)
 
     @classmethod
-    def create(cls, client: Client, date: dt.date, rng: random.Random, ps: PhiSampler, ns: NameSampler) -> "NoteContext":
+    def create(cls, client: Client, date: dt.date, rng: random.Random, ps: PhiSampler, ns: NameSampler) -> NoteContext:
         return cls(client, date, rng, ps, ns, rng.choice(client.carers), name_rate=rng.uniform(0.65, 1.0),
                    title_style=rng.randrange(4), cap_tussen=rng.random() < 0.6)
 

@@ -21,9 +21,9 @@ def make_slots(ctx: NoteContext) -> Slots:
     """All slots for one note."""
     rng, ps, c = ctx.rng, ctx.ps, ctx.client
     f = ctx.female
-    s: dict[str, Callable[[TextBuilder, tuple[str, ...]], None] | str] = {}
+    s: dict[str, Callable[[TextBuilder, tuple[str, ...]], object] | str] = {}
 
-    def phi(label: str, value: Callable[[], str]) -> Callable[[TextBuilder, tuple[str, ...]], None]:
+    def phi(label: str, value: Callable[[], str]) -> Callable[[TextBuilder, tuple[str, ...]], object]:
         return lambda b, a: b.phi(value(), label)
 
     # -- the client ----------------------------------------------------------------

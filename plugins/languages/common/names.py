@@ -16,6 +16,7 @@ import re
 import string
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import cast
 
 from .shapes import is_all_caps, shape_replace, strip_accents
 
@@ -99,7 +100,7 @@ class NameSurrogates:
         m = _COMMA_FORM.match(original)
         if m:  # "Jansen, J." / "Jansen, Jan"
             surname_tokens, given = m.group(1).split(), m.group(2).split()
-            key = self._surname_key(surname_tokens)
+            key: str | None = self._surname_key(surname_tokens)
             new_given = self._given(given, key, all_caps=is_all_caps(original))
             new = f"{self._surname(surname_tokens)}, {' '.join(new_given)}"
             return new.upper() if is_all_caps(original) else new
@@ -302,7 +303,7 @@ class NameSurrogates:
         key = ("".join(letters).casefold(), surname_key)
         new_letters = self.initials_map.get(key)
         if new_letters is None:
-            first = None
+            first: str | None = None
             if pos == 0 and surname_key is not None:
                 for orig_first, sk in self.persons:
                     if sk == surname_key and orig_first[:1] == key[0][:1]:
@@ -315,6 +316,7 @@ class NameSurrogates:
                 new_letters = "".join(draw)
                 if new_letters.casefold() != key[0] or (first is not None and surname_key is not None):
                     break
+            new_letters = cast(str, new_letters)  # drawn: the loop runs at least once
             self.initials_map[key] = new_letters
         it = iter(new_letters)
         return "".join(

@@ -19,7 +19,7 @@ class PackConfig:
     """Extra labels mapped onto the canonical tags (e.g. a local corpus's own names)."""
 
     @classmethod
-    def from_dict(cls, code: str, config: Mapping[str, Any]) -> "PackConfig":
+    def from_dict(cls, code: str, config: Mapping[str, Any]) -> PackConfig:
         known = {"tag_map"}
         unknown = sorted(set(config) - known - {"name", "code"})
         if unknown:

@@ -169,9 +169,7 @@ class BaseSurrogates:
         fixed = set(digits[:keep])
         fixed |= {i for i in digits if original[i - 1 : i + 2] == "(0)"}
         rest = [i for i in digits if i not in fixed]
-        if rest and rules.keep_first_digit and len(rest) > 4:
-            fixed.add(rest.pop(0))
-        elif keep and rest and original[rest[0]] in rules.mobile_digits and len(rest) >= rules.mobile_min_rest:
+        if (rest and rules.keep_first_digit and len(rest) > 4) or (keep and rest and original[rest[0]] in rules.mobile_digits and len(rest) >= rules.mobile_min_rest):
             fixed.add(rest.pop(0))
         if not rest:  # too short to be a number with a prefix
             return shape_replace(original, self.rng)

@@ -142,8 +142,8 @@ class EnglishSurrogates(BaseSurrogates):
         m = rx.search(original) if rx is not None else None
         if m:
             words = locale.number_words
-            new = words[self._near_age(locale.word_to_number[m.group().lower()], top=len(words) - 1)]
-            return original[: m.start()] + capitalize_like(m.group(), new) + original[m.end() :]
+            word = words[self._near_age(locale.word_to_number[m.group().lower()], top=len(words) - 1)]
+            return original[: m.start()] + capitalize_like(m.group(), word) + original[m.end() :]
         return str(self.rng.randint(20, HIPAA_AGE))
 
     def _near_age(self, n: int, top: int = MAX_AGE) -> int:

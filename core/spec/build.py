@@ -1,0 +1,40 @@
+"""Plugins built from the study spec, for the CLI, benchmarks and tests (a stage builds the plugins it
+runs itself, with ``registry``, so that its DVC deps follow the kinds it uses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from synthdeid.plugin_system.manager import registry
+
+from .packs import language_pack, tagset
+from .study import Study
+
+__all__ = ["annotator", "decoder", "generator", "language_pack", "privacy_metrics", "tagger", "tagset"]
+
+
+def generator(study: Study, name: str) -> Any:
+    """The generator plugin of ``generators.NAME``."""
+    spec = study.generators[name]
+    return registry("generator").create(spec.plugin, spec.config)
+
+
+def decoder(study: Study, corpus: str) -> Any:
+    """The decoder plugin of ``corpora.CORPUS``."""
+    spec = study.corpora[corpus]
+    return registry("decoder").create(spec.decoder, spec.config)
+
+
+def tagger(study: Study, overrides: dict[str, Any] | None = None, name: str | None = None) -> Any:
+    """The tagger plugin ``taggers.<utility.tagger>`` (or ``taggers.NAME``); ``overrides`` replace config keys."""
+    spec = study.taggers[name or study.utility.tagger]
+    return registry("tagger").create(spec.plugin, {**spec.config, **(overrides or {})})
+
+
+def annotator(name: str, config: dict[str, Any] | None = None) -> Any:
+    return registry("annotator").create(name, config or {})
+
+
+def privacy_metrics(configs: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
+    """Privacy-metric plugins by name, from ``privacy.metrics`` or ``privacy.model_metrics``."""
+    return {name: registry("privacy_metric").create(name, config or {}) for name, config in configs.items()}

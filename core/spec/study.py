@@ -1,0 +1,420 @@
+"""The study spec: every section of params.yaml as a frozen, typed pydantic model (unknown keys
+forbidden, strict types, declared bounds and choices). ``synthdeid.spec.load_study`` reads
+params.yaml into it once; the params reference (docs/params.md) and ``synthdeid schema`` are
+generated from it.
+
+Plugin configs (``generators.NAME.config``, ``taggers.NAME.config``, a decoder's
+``corpora.NAME.config``, ``privacy.metrics.NAME``, ...) are mappings here: the plugin named beside
+them declares their settings, and ``synthdeid.spec.references`` checks them against it."""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic_core import PydanticCustomError
+
+from synthdeid.corpus.tags import builtin_mappings
+from synthdeid.generation.vocab_anonymize import VocabAnonymization
+from synthdeid.privacy.canaries import CanaryConfig
+from synthdeid.privacy.data_canaries import DataCanaryConfig
+from synthdeid.privacy.gate import RENAMED as GATE_RENAMED
+from synthdeid.privacy.gate import Gate
+
+from .from_dataclass import model_of
+from .types import Number, Text, Whole, checked, number_or
+
+SHAPES = ("generated", "training")
+"""``fresh_surrogates.shapes`` (``synthdeid.phi.fresh_surrogates.SHAPES``, held equal by a test)."""
+Config = dict[str, Any]
+"""A plugin's config: checked against the plugin's own declaration (``spec.references``)."""
+FORMATS = ("auto", "jsonl", "brat", "conll", "inline", "i2b2", "xml_inline")
+GENERATION_OVERRIDES = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",
+                        "tag_distribution")
+"""The ``generate`` keys a corpus may override in its own section."""
+PLUGIN_SELECTORS: tuple[tuple[str, str, str | None], ...] = (
+    ("language", "language", None),
+    ("generators.*.plugin", "generator", None),
+    ("corpora.*.decoder", "decoder", None),
+    ("taggers.*.plugin", "tagger", None),
+    ("utility.tagger", "tagger", "taggers"),
+    ("annotate.annotator", "annotator", None),
+    ("utility.rule_baseline", "annotator", None),
+    ("privacy.metrics.*", "privacy_metric", "key"),
+    ("privacy.model_metrics.*", "privacy_metric", "key"),
+)
+"""Where params.yaml names a plugin: (dotted path, ``*`` for any key; the plugin kind; how the value
+names it: None: the value is the plugin's name (``gold`` and null name none); ``key``: the key at
+``*`` is; ``taggers``: the value is a key of ``taggers``, whose ``plugin`` is)."""
+
+
+class Section(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+# ---- checks of values that take more than one form ---------------------------------------------------
+
+
+def _mapping(value: Any) -> Any:
+    if value == {} or value is None:
+        return {}
+    if isinstance(value, str):
+        known = builtin_mappings()
+        if value not in known:
+            raise PydanticCustomError("mapping_name", "is not a built-in mapping; the built-in ones are {names}",
+                                      {"names": ", ".join(known)})
+        return value
+    if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        return value
+    raise PydanticCustomError("mapping", "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, or the "
+                              "name of a built-in mapping", {})
+
+
+def _tag_distribution(value: Any) -> Any:
+    if value in ("real", "uniform"):
+        return value
+    if isinstance(value, dict) and value and all(
+            isinstance(k, str) and not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v)
+            and v >= 0 for k, v in value.items()):
+        return value
+    raise PydanticCustomError("tag_distribution", "must be real, uniform or a mapping of label -> factor >= 0", {})
+
+
+def _fresh(value: Any) -> Any:
+    if isinstance(value, bool) or value is None:
+        return bool(value)
+    labels_ok = lambda x: x == "all" or (isinstance(x, list) and x and all(isinstance(i, str) for i in x))  # noqa: E731
+    if isinstance(value, list) and labels_ok(value):
+        return value
+    if isinstance(value, dict) and not set(value) - {"labels", "shapes"} and labels_ok(value.get("labels", "all")) \
+            and value.get("shapes", "generated") in SHAPES:
+        return value
+    raise PydanticCustomError("fresh_surrogates", "must be true, false, a list of labels or a mapping with labels "
+                              "(all or a list) and shapes ({shapes})", {"shapes": " | ".join(SHAPES)})
+
+
+def _anonymize(value: Any) -> Any:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, dict):
+        return model_of(VocabAnonymization).model_validate(value, strict=True) and value
+    raise PydanticCustomError("anonymize_vocab", "must be true, false, null or a mapping of its settings (labels, "
+                              "min_share, seed)", {})
+
+
+if TYPE_CHECKING:  # what the validators below let through
+    Length: TypeAlias = int | str
+    SpanLength: TypeAlias = int | str | None
+    TagDistribution: TypeAlias = str | dict[str, float]
+else:
+    Length = number_or(["auto"], minimum=0)
+    SpanLength = number_or(["auto"], minimum=1, nullable=True)
+    TagDistribution = checked(_tag_distribution, {"anyOf": [
+        {"enum": ["real", "uniform"]}, {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}]})
+
+# ---- sections ----------------------------------------------------------------------------------------
+
+
+class DemoCorpus(Section):
+    """The embedded Dutch demo corpus (``corpus.source: demo``)."""
+
+    n_docs: Whole = Field(1000, ge=1, description="notes generated (about 120 whitespace tokens each)")
+    seed: Whole = Field(0, ge=0, description="seed of the demo corpus's draws")
+
+
+class CorpusSection(Section):
+    """The real corpus: the embedded demo or the user's files."""
+
+    source: Literal["demo", "files"] = Field("demo", description="demo: the embedded demo corpus; files: corpus.path")
+    path: Text = Field("data/raw", description="a JSONL file, BRAT folder, CoNLL file, *.inline file, i2b2 or "
+                       "XML folder (with source: files)")
+    format: Literal[FORMATS] = Field("auto", description="the reader; auto guesses it from the path")  # type: ignore[valid-type]
+    format_options: dict[str, Any] = Field(default_factory=dict, description="reader options: xml_inline {labels: "
+                                           "[...]}, i2b2 {newlines: keep | xml}")
+    test_path: Text | None = Field(None, description="a separate real test set in the same format (then "
+                                   "prepare.split's test share must be 0)")
+    on_invalid: Literal["fail", "reject"] = Field("fail", description="fail: stop on invalid records, listing them "
+                                                  "all; reject: leave them out, counted by reason")
+    demo: DemoCorpus = Field(default_factory=DemoCorpus)
+
+
+class TagsSection(Section):
+    """How the corpus's labels map onto the canonical tags."""
+
+    mapping: checked(_mapping, {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}},  # type: ignore[valid-type]
+                                          {"type": "string"}]}) = Field(
+        default_factory=dict, description="corpus label -> canonical tag, or a built-in mapping name (meddocan, "
+        "sepr, i2b2_2006, i2b2_2014); empty: the language pack's own")
+    keep_unmapped: bool = Field(False, description="true keeps labels outside the canonical set instead of failing")
+
+
+class PrepareSection(Section):
+    """The train / dev / test split."""
+
+    seed: Whole = Field(0, ge=0, description="shuffles the documents before the split")
+    split: list[Number] = Field(default_factory=lambda: [0.8, 0.1, 0.1], description="train / dev / test shares, "
+                                "summing to 1", min_length=3, max_length=3)
+
+    @field_validator("split")
+    @classmethod
+    def _shares(cls, split: list[float]) -> list[float]:
+        if any(r < 0 or not math.isfinite(r) for r in split) or abs(sum(split) - 1) > 1e-6:
+            raise PydanticCustomError("split", "must be three non-negative shares summing to 1 (train, dev, test), "
+                                      "e.g. [0.8, 0.1, 0.1]", {})
+        return split
+
+
+class AnnotateSection(Section):
+    """Where the PHI spans of the training notes come from."""
+
+    annotator: Text = Field("gold", description="gold keeps the corpus's spans; or an annotator plugin, e.g. deduce")
+    config: Config = Field(default_factory=dict, description="the annotator's config")
+
+
+class PseudonymizeSection(Section):
+    """Surrogates for the real PHI before any language model sees the notes."""
+
+    seed: Whole = Field(0, ge=0, description="surrogate draws (per document: from this seed and the document id)")
+
+
+class InlineSection(Section):
+    """The language models' training text."""
+
+    tokenize: bool = Field(True, description="tokenize with the language pack (word-level LMs); false keeps the text")
+    prompt_tokens: Whole = Field(3, ge=0, description="generation prompts: the first N tokens of each dev note")
+
+
+class GeneratorSection(Section):
+    """One language model (``generators.NAME``; one train_lm@NAME stage)."""
+
+    plugin: Text = Field(description="the generator plugin (`synthdeid plugins`)")
+    config: Config = Field(default_factory=dict, description="the plugin's config")
+    canaries: model_of(CanaryConfig) | None = Field(  # type: ignore[valid-type]
+        None, description="fake-PHI canaries inserted for the exposure audit (null: none)")
+    data_canaries: model_of(DataCanaryConfig) | None = Field(  # type: ignore[valid-type]
+        None, description="real-note prefix + random suffix canaries for the data-only attack (null: none)")
+    tags: bool = Field(True, description="false: learns the notes without PHI tags (for machine annotation)")
+    data_share: Number = Field(1.0, gt=0, le=1, description="share of the real training notes it learns from")
+    def canary_config(self, name: str) -> CanaryConfig | None:
+        """The ``canaries`` of ``generators.NAME`` as the audit's config (None: none)."""
+        return None if self.canaries is None else CanaryConfig.from_params(
+            self.canaries.model_dump(), f"generators.{name}.canaries")
+
+    def data_canary_config(self, name: str) -> DataCanaryConfig | None:
+        """The ``data_canaries`` of ``generators.NAME`` as the attack's config (None: none)."""
+        return None if self.data_canaries is None else DataCanaryConfig.from_params(
+            self.data_canaries.model_dump(), f"generators.{name}.data_canaries")
+
+    def vocab_anonymization(self, name: str) -> VocabAnonymization | None:
+        return VocabAnonymization.parse(self.anonymize_vocab, f"generators.{name}.anonymize_vocab")
+
+    anonymize_vocab: checked(_anonymize, {"anyOf": [{"type": "boolean"}, {"type": "null"},  # type: ignore[valid-type]
+                                                    model_of(VocabAnonymization).model_json_schema()]}) = Field(
+        None, description="remove PHI tokens from the trained vocabulary (Verkijk et al.): true, or {labels, "
+        "min_share, seed}")
+
+
+class GenerateSection(Section):
+    """Generation defaults; each corpus may override the keys in ``GENERATION_OVERRIDES``."""
+
+    seed: Whole = Field(0, ge=0, description="seed of every corpus's generation")
+    min_tokens: Length = Field(
+        "auto", description="no <EOD> before this many tokens; auto: the training notes' 10th percentile")
+    max_tokens: Length = Field(
+        "auto", description="tokens per note at most; auto: the training notes' 99th percentile")
+    target_tokens: Whole = Field(60000, ge=1, description="whitespace tokens per synthetic corpus")
+    batch_size: Whole = Field(64, ge=1, description="notes generated at once")
+    tag_safe: bool = Field(True, description="mask logits so every generated tag is well-formed")
+    max_span_tokens: SpanLength = Field(
+        "auto", description="close a span at its label's longest training span (+2); a number; null: no limit")
+    tag_distribution: TagDistribution = Field("real", description="how often each label's span opens: real | uniform | {Label: factor}")
+
+
+class CorpusSpec(Section):
+    """One synthetic corpus (``corpora.NAME``): a generator, a decoder and overrides of ``generate``."""
+
+    generator: Text = Field(description="a key of generators")
+    decoder: Text = Field(description="the decoder plugin: nucleus, temperature, beam, ...")
+    config: Config = Field(default_factory=dict, description="the decoder's config")
+    fresh_surrogates: checked(_fresh, {"anyOf": [{"type": "boolean"}, {"type": "array", "items": {"type": "string"}},  # type: ignore[valid-type]
+                                                 {"type": "object", "properties": {
+                                                     "labels": {}, "shapes": {"enum": list(SHAPES)}},
+                                                  "additionalProperties": False}]}) = Field(
+        False, description="re-draw PHI surface forms from the language pack: true, a list of labels, or "
+        "{labels: all | [...], shapes: generated | training}")
+    min_tokens: Length = Field(None, description="overrides generate")  # type: ignore[assignment]
+    max_tokens: Length = Field(None, description="overrides generate")  # type: ignore[assignment]
+    target_tokens: Whole = Field(None, ge=1, description="overrides generate")  # type: ignore[assignment]
+    batch_size: Whole = Field(None, ge=1, description="overrides generate")  # type: ignore[assignment]
+    tag_safe: bool = Field(None, description="overrides generate")  # type: ignore[assignment]
+    max_span_tokens: SpanLength = Field(None, description="overrides generate")
+    tag_distribution: TagDistribution = Field(None, description="overrides generate")  # type: ignore[assignment]
+
+    def generation(self, defaults: GenerateSection) -> GenerateSection:
+        """``generate`` with this corpus's overrides."""
+        given = {k: getattr(self, k) for k in GENERATION_OVERRIDES if k in self.model_fields_set}
+        return defaults.model_copy(update=given)
+
+
+class MachineAnnotatedSpec(Section):
+    """An untagged corpus annotated by a tagger (Vakili et al.; ``machine_annotated.NAME``)."""
+
+    corpus: Text = Field(description="a corpus of corpora whose generator has tags: false")
+    tagger: Text = Field(description="a trained tagger under data/taggers/ (real: the tagger trained on the gold notes)")
+    require_phi: bool = Field(False, description="true drops (and counts) notes the tagger finds no PHI in")
+    tagger_share: Number = Field(1.0, gt=0, le=1, description="below 1: the annotating tagger is trained here on "
+                                 "this share of the real gold notes (tagger must be real)")
+
+    @model_validator(mode="after")
+    def _share_needs_real(self) -> MachineAnnotatedSpec:
+        if self.tagger_share < 1 and self.tagger != "real":
+            raise PydanticCustomError("tagger_share", "tagger_share trains a tagger on a share of the real gold "
+                                      "notes, so tagger must be real, not {tagger}", {"tagger": repr(self.tagger)})
+        return self
+
+
+class TaggerSpec(Section):
+    """A downstream tagger (``taggers.NAME``)."""
+
+    plugin: Text = Field(description="the tagger plugin: torch_bilstm_crf, flair_bilstm_crf, hf_token_classification")
+    config: Config = Field(default_factory=dict, description="the plugin's config")
+
+
+class Significance(Section):
+    """Approximate randomization test of each setting against ``real``."""
+
+    trials: Whole = Field(10000, ge=1)
+    alpha: Number = Field(0.05, gt=0, lt=1)
+    seed: Whole = Field(0, ge=0)
+
+
+class LearningCurve(Section):
+    """Libbi et al.'s Appendix E: the tagger trained on shares of a corpus."""
+
+    corpora: list[Text] = Field(default_factory=list, description="one learning_curve@CORPUS stage each")
+    fractions: list[Number] = Field(default_factory=lambda: [0.5, 1.0], min_length=1,
+                                    description="shares of the corpus's training notes, each in (0, 1]")
+    seeds: list[Whole] = Field(default_factory=lambda: [0, 1, 2], min_length=1,
+                               description="per fraction: the subset, validation split and tagger seed")
+
+    @field_validator("fractions")
+    @classmethod
+    def _fractions(cls, fractions: list[float]) -> list[float]:
+        if any(not 0 < f <= 1 for f in fractions):
+            raise PydanticCustomError("fraction", "must each be in (0, 1], e.g. [0.5, 1.0]", {})
+        return fractions
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, seeds: list[int]) -> list[int]:
+        if any(s < 0 for s in seeds):
+            raise PydanticCustomError("seed", "must be whole numbers >= 0", {})
+        return seeds
+
+
+class UtilitySection(Section):
+    """Which taggers are trained and scored on the real test notes (Libbi et al.'s Tables 6 and 7)."""
+
+    tagger: Text = Field("bilstm_crf", description="the key of taggers every setting trains")
+    seed: Whole = Field(0, ge=0)
+    synthetic_validation_share: Number = Field(0.1, gt=0, lt=1, description="synthetic-only taggers validate on "
+                                               "this share of the synthetic corpus")
+    synthetic: list[Text] = Field(default_factory=list, description="corpora trained on alone (synthetic -> real)")
+    augmented: list[Text] = Field(default_factory=list, description="corpora added to the real notes")
+    rule_baseline: Text | None = Field(None, description="an annotator scored without training (null: none)")
+    significance: Significance = Field(default_factory=Significance)
+    learning_curve: LearningCurve = Field(default_factory=LearningCurve)
+
+
+class GateSection(Section):
+    """Thresholds a synthetic corpus must stay under to be published (``privacy.gate``)."""
+
+    max_exact_duplicates: Number | None = Field(None, ge=0, description="synthetic notes identical to a real one")
+    max_longest_run: Number | None = Field(None, ge=0, description="tokens copied verbatim in one run")
+    max_identifying_phi_leakage: Number | None = Field(None, ge=0, description="share of identifying real PHI "
+                                                       "strings reappearing")
+    max_identifying_phi_leakage_multi: Number | None = Field(None, ge=0, description="the same, of 2+ tokens")
+    override: bool = Field(False, description="publish anyway (say why in the datasheet)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _renamed(cls, data: Any) -> Any:
+        for old, new in GATE_RENAMED.items():
+            if isinstance(data, dict) and old in data:
+                raise PydanticCustomError(
+                    "renamed", "{old} is now {new}: the gate limits the share of *identifying* real PHI strings "
+                    "reappearing (ages under 90 and values common to several real notes left out), not the raw "
+                    "share; rename the key", {"old": old, "new": new})
+        return data
+
+    @model_validator(mode="after")
+    def _something(self) -> GateSection:
+        if not self.override and all(getattr(self, k) is None for k in self.limits_keys()):
+            raise PydanticCustomError("gate", "sets no threshold, so it would pass every corpus without measuring "
+                                      "anything; set at least one of {keys}", {"keys": ", ".join(self.limits_keys())})
+        return self
+
+    def build(self) -> Gate:
+        """The gate that judges a corpus's privacy metrics."""
+        return Gate.parse(self.model_dump())
+
+    @staticmethod
+    def limits_keys() -> tuple[str, ...]:
+        return ("max_exact_duplicates", "max_longest_run", "max_identifying_phi_leakage",
+                "max_identifying_phi_leakage_multi")
+
+
+def _empty() -> Config | None:
+    return {}
+
+
+class PrivacySection(Section):
+    """The privacy audit of each synthetic corpus and generator."""
+
+    corpora: list[Text] = Field(default_factory=list, description="one privacy@CORPUS stage each")
+    metrics: dict[str, Config | None] = Field(default_factory=lambda: {"leakage": _empty()},
+                                              description="privacy-metric plugin -> its config")
+    model_metrics: dict[str, Config | None] = Field(default_factory=dict, description="model-based privacy metrics "
+                                                    "of each trained generator (audit_lm@NAME)")
+    gate: GateSection = Field(default_factory=lambda: GateSection(max_exact_duplicates=0))
+
+
+class Study(Section):
+    """Everything params.yaml holds."""
+
+    corpus: CorpusSection = Field(default_factory=CorpusSection)
+    language: Text = Field("nl", description="the language pack: tokenizer, sentence splitter, surrogates")
+    tags: TagsSection = Field(default_factory=TagsSection)
+    prepare: PrepareSection = Field(default_factory=PrepareSection)
+    annotate: AnnotateSection = Field(default_factory=AnnotateSection)
+    pseudonymize: PseudonymizeSection = Field(default_factory=PseudonymizeSection)
+    inline: InlineSection = Field(default_factory=InlineSection)
+    generators: dict[str, GeneratorSection] = Field(default_factory=dict, description="language models by name (one train_lm@NAME stage each)")
+    generate: GenerateSection = Field(default_factory=GenerateSection)
+    corpora: dict[str, CorpusSpec] = Field(default_factory=dict, description="synthetic corpora by name: generator x decoder (generate@ and postprocess@ stages)")
+    machine_annotated: dict[str, MachineAnnotatedSpec] = Field(default_factory=dict, description="machine-annotated corpora by name (machine_annotate@NAME)")
+    taggers: dict[str, TaggerSpec] = Field(default_factory=lambda: {"bilstm_crf": TaggerSpec(plugin="torch_bilstm_crf")},
+                                           description="downstream taggers by name; utility.tagger picks one")
+    utility: UtilitySection = Field(default_factory=UtilitySection)
+    privacy: PrivacySection = Field(default_factory=PrivacySection)
+
+    def generation(self, corpus: str) -> GenerateSection:
+        """The generation settings of ``corpus``: ``generate`` with the corpus's overrides."""
+        return self.corpora[corpus].generation(self.generate)
+
+    def corpus_generator(self, corpus: str) -> str | None:
+        """The generator whose notes ``corpus`` holds (through a machine_annotated entry); None for none."""
+        seen: set[str] = set()
+        while corpus not in seen:
+            seen.add(corpus)
+            if corpus in self.corpora:
+                return self.corpora[corpus].generator
+            if corpus not in self.machine_annotated:
+                return None
+            corpus = self.machine_annotated[corpus].corpus
+        return None
+
+    def synthetic_corpora(self) -> list[str]:
+        """Every corpus a tagger or audit can read: corpora and machine_annotated."""
+        return [*self.corpora, *self.machine_annotated]
