@@ -1,6 +1,7 @@
 import pytest
 
 from synthdeid import CANONICAL_TAGS, Document, InputError, Span, TagSet
+from synthdeid.corpus.formats.jsonl import record_to_document
 from synthdeid.corpus.records import label_counts
 
 
@@ -61,13 +62,13 @@ def test_mapping_onto_a_label_outside_the_tag_set_is_an_error():
 
 def test_from_dict_errors():
     with pytest.raises(InputError, match="missing key"):
-        Document.from_dict({"text": "x"})
+        record_to_document({"text": "x"})
     with pytest.raises(InputError, match="non-integer"):
-        Document.from_dict({"id": "a", "text": "xyz", "spans": [{"start": "0", "end": 1, "label": "Name"}]})
+        record_to_document({"id": "a", "text": "xyz", "spans": [{"start": "0", "end": 1, "label": "Name"}]})
     with pytest.raises(InputError, match="needs start, end and label"):
-        Document.from_dict({"id": "a", "text": "xyz", "spans": [{"start": 0, "end": 1}]})
+        record_to_document({"id": "a", "text": "xyz", "spans": [{"start": 0, "end": 1}]})
     with pytest.raises(InputError, match="JSON object"):
-        Document.from_dict(["a"])
+        record_to_document(["a"])
 
 
 def test_canonical_tags_are_the_16_nut_tags():

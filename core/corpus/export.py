@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from synthdeid import paths
-from synthdeid.api import Tokenize
 from synthdeid.corpus.formats import write_documents
 from synthdeid.corpus.formats.conll import to_bio
 from synthdeid.corpus.records import Document, label_counts
@@ -21,6 +20,8 @@ from synthdeid.errors import InputError
 
 if TYPE_CHECKING:
     from spacy.tokens import Span as SpacySpan
+
+    from synthdeid.api import Tokenize
 
 TARGETS = ("hf", "spacy", "conll", "brat", "jsonl")
 

@@ -15,10 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
+
+if TYPE_CHECKING:
+    from synthdeid.api import Tokenize
 
 PAR = "<PAR>"
 EOD = "<EOD>"

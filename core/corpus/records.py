@@ -93,13 +93,6 @@ class Document:
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "text": self.text, "spans": [s.to_dict() for s in self.spans]}
 
-    @classmethod
-    def from_dict(cls, data: Any, tagset: TagSet | None = None) -> Document:
-        """Build and validate a document from its JSON form (strictly: see ``formats.jsonl``)."""
-        from synthdeid.corpus.formats.jsonl import record_to_document
-
-        return record_to_document(data, tagset=tagset)
-
 
 def label_counts(docs: Iterable[Document]) -> dict[str, int]:
     """Number of spans per label over ``docs``, sorted by label."""

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document, Span
+
+if TYPE_CHECKING:
+    from synthdeid.api import Tokenize
 
 UNKNOWN_WORD = "<unk>"
 """How a word-level generator writes a word outside its vocabulary: one word (a pack's tokenizer

@@ -7,11 +7,13 @@ import csv
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from synthdeid.api import Tokenize
 from synthdeid.corpus.inline import TAG_KINDS
 from synthdeid.corpus.records import Document
+
+if TYPE_CHECKING:
+    from synthdeid.api import Tokenize
 
 
 def size_stats(docs: Sequence[Document], tokenize: Tokenize, split_sentences: Tokenize) -> dict[str, Any]:

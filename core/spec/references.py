@@ -21,8 +21,7 @@ from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.gate import THRESHOLDS
 
 from .from_dataclass import model_of
-from .load import problem_of
-from .problems import Problem
+from .problems import Problem, problem_of
 from .study import Study
 
 KIND_WORDS = {"annotator": "annotator", "generator": "generator", "decoder": "decoder", "tagger": "tagger",

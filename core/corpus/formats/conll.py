@@ -25,12 +25,15 @@ import re
 from collections.abc import Iterable, Iterator
 from itertools import pairwise
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from synthdeid.api import Tokenize
 from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, each_record, no_whitespace, read_lines
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
+
+if TYPE_CHECKING:
+    from synthdeid.api import Tokenize
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
