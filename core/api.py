@@ -43,6 +43,7 @@ Config = Mapping[str, Any]
 # Annotators: find PHI spans in raw text
 # ---------------------------------------------------------------------------------------------
 
+
 class Annotator(Protocol):
     """What an annotator factory returns."""
 
@@ -72,6 +73,7 @@ class LanguageSpecific(Protocol):
 # ---------------------------------------------------------------------------------------------
 # Generators: language models trained on inline-tag text
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class TrainingData:
@@ -167,9 +169,15 @@ class CorpusGenerator(Protocol):
     """A loaded model that writes a corpus itself instead of being driven token by token (masked-LM
     refill, a vLLM server); the generate stage calls it in place of ``synthdeid.generation.generate.generate_corpus``."""
 
-    def generate_corpus(self, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
-                        target_tokens: int, seed: int,
-                        progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
+    def generate_corpus(
+        self,
+        decoder: Decoder,
+        prompts: Sequence[str],
+        settings: GenerationSettings,
+        target_tokens: int,
+        seed: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[tuple[str, str]]:
         """(source, inline text) pairs until ``target_tokens`` tokens (``count_tokens``): the
         source is the prompt, or the id of the real note a refill rewrote."""
         ...
@@ -178,6 +186,7 @@ class CorpusGenerator(Protocol):
 # ---------------------------------------------------------------------------------------------
 # Decoders: how a generator picks its next token
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class GenerationSettings:
@@ -199,7 +208,8 @@ class GenerationSettings:
         if not 0 <= self.min_tokens < self.max_tokens:
             raise InputError(
                 f"generation needs 0 <= min_tokens < max_tokens, got {self.min_tokens} and {self.max_tokens}",
-                path="params.yaml", fix="raise generate.max_tokens or lower generate.min_tokens",
+                path="params.yaml",
+                fix="raise generate.max_tokens or lower generate.min_tokens",
             )
         if self.batch_size < 1:
             raise InputError("generate.batch_size must be at least 1", path="params.yaml", fix="e.g. 32")
@@ -217,8 +227,9 @@ class Decoder(Protocol):
         together; called when the stage starts, before any generation."""
         ...
 
-    def generate(self, model: Any, prompts: list[list[int]], settings: GenerationSettings,
-                 rng: torch.Generator) -> list[list[int]]:
+    def generate(
+        self, model: Any, prompts: list[list[int]], settings: GenerationSettings, rng: torch.Generator
+    ) -> list[list[int]]:
         """Generated token ids for each prompt (without the prompt)."""
         ...
 
@@ -258,13 +269,13 @@ class DescribedDecoder(Protocol):
     """Optional: a decoder that describes its settings, so a generation backend outside the shared
     loop (vLLM) can reproduce it; a backend refuses a decoder without it."""
 
-    def spec(self) -> SamplingSpec | BeamSpec:
-        ...
+    def spec(self) -> SamplingSpec | BeamSpec: ...
 
 
 # ---------------------------------------------------------------------------------------------
 # Taggers: de-identification (NER) models trained on standoff documents
 # ---------------------------------------------------------------------------------------------
+
 
 class TrainedTagger(Protocol):
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
@@ -293,19 +304,20 @@ class Tagger(Protocol):
     def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
         ...
 
-    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-              tokenize: Tokenize) -> dict[str, Any]:
+    def train(
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
+    ) -> dict[str, Any]:
         """Train on ``train`` (model selection on ``dev``), save to ``out_dir`` (resolved config
         included); returns training metrics."""
         ...
 
-    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTagger:
-        ...
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTagger: ...
 
 
 # ---------------------------------------------------------------------------------------------
 # Privacy metrics: synthetic notes against the real notes the generator learned from
 # ---------------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class PrivacyInput:
@@ -357,6 +369,7 @@ class PrivacyMetric(Protocol):
 # ---------------------------------------------------------------------------------------------
 # Language packs: one language's text tools
 # ---------------------------------------------------------------------------------------------
+
 
 class DocumentSurrogates(Protocol):
     """Surrogates for the PHI of one document, consistent within it.

@@ -33,8 +33,10 @@ from .errors import InputError, InputWarning, SynthdeidError
 def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.plugin_system.manager import all_entries
 
-    entries = [{"name": e.name, "kind": e.kind, "package": e.package, "version": e.version,
-                "plugin": e.plugin} for e in all_entries()]
+    entries = [
+        {"name": e.name, "kind": e.kind, "package": e.package, "version": e.version, "plugin": e.plugin}
+        for e in all_entries()
+    ]
     if args.json:
         print(json.dumps(entries, indent=2))
         return 0
@@ -106,21 +108,32 @@ def _convert(args: argparse.Namespace, out: Console) -> int:
         back = list(read_documents(args.output, to))  # report what the output holds, not what went in
     except InputError as e:  # the writer wrote what its reader refuses: a failed command leaves nothing
         _remove_output(Path(args.output), was_folder)
-        raise InputError(f"synthdeid wrote this {to} output but cannot read it back ({e.problem}), so removed it: "
-                         f"a bug of its {to} writer", path=e.path, line=e.line, doc_id=e.doc_id,
-                         fix="please report it; meanwhile convert to jsonl, which holds any document") from None
+        raise InputError(
+            f"synthdeid wrote this {to} output but cannot read it back ({e.problem}), so removed it: "
+            f"a bug of its {to} writer",
+            path=e.path,
+            line=e.line,
+            doc_id=e.doc_id,
+            fix="please report it; meanwhile convert to jsonl, which holds any document",
+        ) from None
     n_in, n_out = sum(len(d.spans) for d in docs), sum(len(d.spans) for d in back)
-    out.print(f"read {len(docs)} documents, {n_in} spans from {args.input}; "
-              f"wrote {len(back)} documents, {n_out} spans to {args.output}", highlight=False)
+    out.print(
+        f"read {len(docs)} documents, {n_in} spans from {args.input}; "
+        f"wrote {len(back)} documents, {n_out} spans to {args.output}",
+        highlight=False,
+    )
     if (len(back), n_out) != (len(docs), n_in):
-        print(f"warning: {args.output} reads back with {len(back)} documents and {n_out} spans, not "
-              f"{len(docs)} and {n_in} (CoNLL keeps tokens: spans that touch without a space merge)",
-              file=sys.stderr)
+        print(
+            f"warning: {args.output} reads back with {len(back)} documents and {n_out} spans, not "
+            f"{len(docs)} and {n_in} (CoNLL keeps tokens: spans that touch without a space merge)",
+            file=sys.stderr,
+        )
     return 0
 
 
-def _read_all(path: Path, fmt: str | None, tagset: TagSet | None,
-              options: dict | None = None) -> tuple[list[Document], list[str]]:
+def _read_all(
+    path: Path, fmt: str | None, tagset: TagSet | None, options: dict | None = None
+) -> tuple[list[Document], list[str]]:
     """Every valid document and every problem of the corpus (invalid records are collected)."""
     errors: list[InputError] = []
     try:
@@ -141,9 +154,11 @@ def _grouped(errors: list[InputError]) -> list[str]:
         else:
             lines.append(str(e))
     for label, es in sorted(unknown.items()):
-        lines.append(f"unknown label {label} in {len(es)} record(s), first at {es[0].where()}\n"
-                     f"  fix: map it onto a canonical tag in params.yaml (tags.mapping), then validate with "
-                     f"--mapping or --params; or check with --any-labels")
+        lines.append(
+            f"unknown label {label} in {len(es)} record(s), first at {es[0].where()}\n"
+            f"  fix: map it onto a canonical tag in params.yaml (tags.mapping), then validate with "
+            f"--mapping or --params; or check with --any-labels"
+        )
     return lines
 
 
@@ -167,18 +182,26 @@ def _mapping_file(value: str | None) -> object:
         try:
             mapping = yaml.safe_load(Path(value).read_text(encoding="utf-8")) or {}
         except UnicodeDecodeError as e:
-            raise InputError(f"--mapping: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
-                             path=value, fix="save the file as UTF-8") from None
+            raise InputError(
+                f"--mapping: not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+                path=value,
+                fix="save the file as UTF-8",
+            ) from None
         except yaml.YAMLError as e:
             raise InputError(f"not a YAML mapping ({e})", path=value, fix="write one `label: Tag` per line") from None
         if not isinstance(mapping, dict):
-            raise InputError(f"--mapping: the file holds a {type(mapping).__name__}, not a mapping of labels",
-                             path=value, fix="write one `label: Tag` per line")
+            raise InputError(
+                f"--mapping: the file holds a {type(mapping).__name__}, not a mapping of labels",
+                path=value,
+                fix="write one `label: Tag` per line",
+            )
         return mapping
     if value and Path(value).is_dir():
-        raise InputError("--mapping: is a folder, not a YAML file or a built-in mapping", path=value,
-                         fix="name a YAML file of `label: Tag` lines, or a built-in mapping (meddocan, sepr, "
-                         "i2b2_2014, i2b2_2006)")
+        raise InputError(
+            "--mapping: is a folder, not a YAML file or a built-in mapping",
+            path=value,
+            fix="name a YAML file of `label: Tag` lines, or a built-in mapping (meddocan, sepr, i2b2_2014, i2b2_2006)",
+        )
     return value
 
 
@@ -189,8 +212,10 @@ def _validation_source(args: argparse.Namespace) -> tuple[Path, str | None, dict
     fmt, options = args.format, _format_options(args)
     if not args.params:
         if args.path is None:
-            raise InputError("no corpus to validate", fix="name a file or folder, or pass --params params.yaml to "
-                             "validate its corpus.path")
+            raise InputError(
+                "no corpus to validate",
+                fix="name a file or folder, or pass --params params.yaml to validate its corpus.path",
+            )
         return Path(args.path), fmt, options
     from synthdeid.spec import validate
 
@@ -201,16 +226,24 @@ def _validation_source(args: argparse.Namespace) -> tuple[Path, str | None, dict
     corpus = params.get("corpus") or {}
     path = args.path or corpus.get("path")
     if not path:
-        raise InputError("no corpus to validate: no path given and corpus.path is not set", path=args.params,
-                         fix="name the corpus, or set corpus.path (with corpus.source: files)")
+        raise InputError(
+            "no corpus to validate: no path given and corpus.path is not set",
+            path=args.params,
+            fix="name the corpus, or set corpus.path (with corpus.source: files)",
+        )
     stage_fmt = None if spec.format == "auto" else spec.format
     stage_options = spec.format_options
-    for flag, given, stage, key in (("--format", fmt, stage_fmt, "format"),
-                                    ("--format-option", options, stage_options, "format_options")):
+    for flag, given, stage, key in (
+        ("--format", fmt, stage_fmt, "format"),
+        ("--format-option", options, stage_options, "format_options"),
+    ):
         if given and stage and given != stage:
-            raise InputError(f"{flag} gives {given!r} but corpus.{key} is {stage!r}", path=args.params,
-                             fix=f"validate --params reads the corpus as the corpus stage does: leave out {flag}, "
-                             f"or change corpus.{key}")
+            raise InputError(
+                f"{flag} gives {given!r} but corpus.{key} is {stage!r}",
+                path=args.params,
+                fix=f"validate --params reads the corpus as the corpus stage does: leave out {flag}, "
+                f"or change corpus.{key}",
+            )
     return Path(path), fmt or stage_fmt, options or stage_options
 
 
@@ -248,17 +281,26 @@ def _language(args: argparse.Namespace) -> str:
     elif Path(PARAMS_FILE).exists():
         language = load_params(PARAMS_FILE).get("language")
         if not language:
-            raise InputError("which language are the notes in? params.yaml sets no `language`", path=PARAMS_FILE,
-                             fix="pass --language (e.g. nl, es, sv), the pack the tagger was trained with")
+            raise InputError(
+                "which language are the notes in? params.yaml sets no `language`",
+                path=PARAMS_FILE,
+                fix="pass --language (e.g. nl, es, sv), the pack the tagger was trained with",
+            )
         given, where = f"language {language!r}", PARAMS_FILE
     else:
-        raise InputError("which language are the notes in?", fix="pass --language (e.g. nl, es, sv), the pack the "
-                         "tagger was trained with; in a synthdeid project it is params.yaml's `language`")
+        raise InputError(
+            "which language are the notes in?",
+            fix="pass --language (e.g. nl, es, sv), the pack the "
+            "tagger was trained with; in a synthdeid project it is params.yaml's `language`",
+        )
     packs = registry("language")
     if not isinstance(language, str) or language not in packs:
-        raise InputError(f"{given} is not an installed language pack", path=where,
-                         fix=f"use one of {', '.join(packs.names())} (`synthdeid plugins` lists them), or install "
-                         "the pack's package (`synthdeid new-plugin language` writes a new one)")
+        raise InputError(
+            f"{given} is not an installed language pack",
+            path=where,
+            fix=f"use one of {', '.join(packs.names())} (`synthdeid plugins` lists them), or install "
+            "the pack's package (`synthdeid new-plugin language` writes a new one)",
+        )
     return language
 
 
@@ -268,9 +310,11 @@ def _check_annotator_language(annotator: object, name: str | None, language: str
     from synthdeid.api import LanguageSpecific
 
     if isinstance(annotator, LanguageSpecific) and language not in annotator.languages:
-        raise InputError(f"the annotator {name!r} works on {', '.join(annotator.languages)} notes only, not on "
-                         f"{language!r} ones", fix=f"pass --language {annotator.languages[0]} if the notes are in that "
-                         "language; otherwise use a tagger trained on notes in this language (--model DIR)")
+        raise InputError(
+            f"the annotator {name!r} works on {', '.join(annotator.languages)} notes only, not on {language!r} ones",
+            fix=f"pass --language {annotator.languages[0]} if the notes are in that "
+            "language; otherwise use a tagger trained on notes in this language (--model DIR)",
+        )
 
 
 def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
@@ -287,19 +331,32 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     from .progress import track
 
     language = _language(args)
-    annotator = load_annotator(args.model, args.annotator, language, min_confidence=args.min_confidence,
-                               trust_model=args.trust_model, create=build_annotator)
+    annotator = load_annotator(
+        args.model,
+        args.annotator,
+        language,
+        min_confidence=args.min_confidence,
+        trust_model=args.trust_model,
+        create=build_annotator,
+    )
     _check_annotator_language(annotator, args.annotator, language)
     pack = registry("language").create(language) if args.mode == "surrogate" else None
     fmt = args.from_format or input_format(args.input)
     counts = DeidCounts()
     notes = track(read_documents(args.input, fmt), f"de-identify ({args.mode})")
-    n = write_output(deidentify(notes, annotator, args.mode, pack, args.seed, args.mask, counts),
-                     args.output, args.to_format, args.mode)
+    n = write_output(
+        deidentify(notes, annotator, args.mode, pack, args.seed, args.mask, counts),
+        args.output,
+        args.to_format,
+        args.mode,
+    )
     labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
-    out.print(f"{args.mode}: {counts.notes} notes in, {n} out ({counts.notes_per_second():.1f} notes/s); "
-              f"{counts.spans_found} PHI spans found ({labels or 'none'}); the input had {counts.spans_in} spans "
-              f"of its own; wrote {args.output}", highlight=False)
+    out.print(
+        f"{args.mode}: {counts.notes} notes in, {n} out ({counts.notes_per_second():.1f} notes/s); "
+        f"{counts.spans_found} PHI spans found ({labels or 'none'}); the input had {counts.spans_in} spans "
+        f"of its own; wrote {args.output}",
+        highlight=False,
+    )
     return 0
 
 
@@ -310,11 +367,20 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
     path, name, datasheet = resolve_corpus(args.corpus)
     language = _language(args)
     docs = list(read_documents(path))
-    n = export_corpus(docs, args.output, args.to, name=name, language=language,
-                      tokenize=registry("language").create(language).tokenize, datasheet=datasheet)
-    out.print(f"exported {n} notes, {sum(len(d.spans) for d in docs)} spans of {name} ({path}) as {args.to} to "
-              f"{args.output}" + ("" if datasheet or args.to != "hf" else "; no datasheet found for the card"),
-              highlight=False)
+    n = export_corpus(
+        docs,
+        args.output,
+        args.to,
+        name=name,
+        language=language,
+        tokenize=registry("language").create(language).tokenize,
+        datasheet=datasheet,
+    )
+    out.print(
+        f"exported {n} notes, {sum(len(d.spans) for d in docs)} spans of {name} ({path}) as {args.to} to "
+        f"{args.output}" + ("" if datasheet or args.to != "hf" else "; no datasheet found for the card"),
+        highlight=False,
+    )
     return 0
 
 
@@ -341,11 +407,14 @@ def cmd_new_plugin(args: argparse.Namespace, out: Console) -> int:
 
     path = new_language_pack(args.code, Path(args.out), args.language, args.faker_locale)
     out.print(f"created the {args.language} language pack {args.code!r} in {path}", highlight=False)
-    out.print("next steps:\n"
-              f"  cd {path}\n"
-              "  pip install -e .        # synthdeid finds the pack through its entry point\n"
-              "  python -m pytest        # the test_todo_* tests fail until their TODO lists are filled\n"
-              "  then work through the checklist in README.md (every TODO in the code)", highlight=False)
+    out.print(
+        "next steps:\n"
+        f"  cd {path}\n"
+        "  pip install -e .        # synthdeid finds the pack through its entry point\n"
+        "  python -m pytest        # the test_todo_* tests fail until their TODO lists are filled\n"
+        "  then work through the checklist in README.md (every TODO in the code)",
+        highlight=False,
+    )
     return 0
 
 
@@ -361,53 +430,97 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("output")
     sc.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
     sc.add_argument("--to", dest="to_format", choices=sorted(WRITERS), help="output format (default: from the name)")
-    sc.add_argument("--format-option", action="append", metavar="KEY=VALUE",
-                    help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)")
+    sc.add_argument(
+        "--format-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)",
+    )
     sc.set_defaults(run=cmd_convert)
     sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
     sv.add_argument("path", nargs="?", help="a corpus file or folder (default with --params: its corpus.path)")
     sv.add_argument("--format", choices=formats)
-    sv.add_argument("--format-option", action="append", metavar="KEY=VALUE",
-                    help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)")
+    sv.add_argument(
+        "--format-option",
+        action="append",
+        metavar="KEY=VALUE",
+        help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)",
+    )
     labels = sv.add_mutually_exclusive_group()
-    labels.add_argument("--any-labels", action="store_true",
-                        help="accept labels outside the canonical tag set (e.g. before mapping them)")
-    labels.add_argument("--mapping", metavar="NAME|FILE", help="map labels with a built-in mapping first (meddocan, "
-                        "sepr, i2b2_2014, i2b2_2006) or a YAML file of label: Tag lines")
-    labels.add_argument("--params", metavar="FILE", help="read and map the corpus as the pipeline will: FILE's "
-                        "corpus.path (unless a path is given), corpus.format, corpus.format_options, tags.mapping "
-                        "and tags.keep_unmapped (e.g. params.yaml)")
+    labels.add_argument(
+        "--any-labels",
+        action="store_true",
+        help="accept labels outside the canonical tag set (e.g. before mapping them)",
+    )
+    labels.add_argument(
+        "--mapping",
+        metavar="NAME|FILE",
+        help="map labels with a built-in mapping first (meddocan, "
+        "sepr, i2b2_2014, i2b2_2006) or a YAML file of label: Tag lines",
+    )
+    labels.add_argument(
+        "--params",
+        metavar="FILE",
+        help="read and map the corpus as the pipeline will: FILE's "
+        "corpus.path (unless a path is given), corpus.format, corpus.format_options, tags.mapping "
+        "and tags.keep_unmapped (e.g. params.yaml)",
+    )
     sv.set_defaults(run=cmd_validate)
-    sd = sub.add_parser("deidentify", help="find PHI in notes with a trained tagger or an annotator, and "
-                        "annotate, replace (surrogate) or redact it")
+    sd = sub.add_parser(
+        "deidentify",
+        help="find PHI in notes with a trained tagger or an annotator, and annotate, replace (surrogate) or redact it",
+    )
     sd.add_argument("input", help="a .jsonl, .conll, .inline or .txt file, a BRAT folder or a folder of .txt notes")
     sd.add_argument("output", help="a .jsonl, .conll or .inline file, or a folder (BRAT: .txt notes with .ann spans)")
     who = sd.add_mutually_exclusive_group(required=True)
-    who.add_argument("--model", help="a trained tagger directory (its tagger.json names the plugin), e.g. "
-                     "data/taggers/augmented-lstm_p")
+    who.add_argument(
+        "--model",
+        help="a trained tagger directory (its tagger.json names the plugin), e.g. data/taggers/augmented-lstm_p",
+    )
     who.add_argument("--annotator", help="an annotator plugin, e.g. deduce (Dutch rules)")
-    sd.add_argument("--trust-model", action="store_true", help="RISK: also load a --model folder that holds "
-                    "only a pickle (a flair best-model.pt of an older synthdeid or of flair itself); unpickling "
-                    "runs whatever code the file holds, so use it only for a folder you made or whose maker you "
-                    "trust. Without it such a folder is refused; taggers this version trains are safetensors")
-    sd.add_argument("--mode", choices=("annotate", "surrogate", "redact"), default="annotate",
-                    help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
-                    "language pack; redact: replace PHI by [LABEL] (or --mask)")
+    sd.add_argument(
+        "--trust-model",
+        action="store_true",
+        help="RISK: also load a --model folder that holds "
+        "only a pickle (a flair best-model.pt of an older synthdeid or of flair itself); unpickling "
+        "runs whatever code the file holds, so use it only for a folder you made or whose maker you "
+        "trust. Without it such a folder is refused; taggers this version trains are safetensors",
+    )
+    sd.add_argument(
+        "--mode",
+        choices=("annotate", "surrogate", "redact"),
+        default="annotate",
+        help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
+        "language pack; redact: replace PHI by [LABEL] (or --mask)",
+    )
     sd.add_argument("--language", help="the language pack (tokenizer, surrogates); default: params.yaml's")
-    sd.add_argument("--min-confidence", type=float, help="favour recall: a token is PHI when the tagger's "
-                    "probability of PHI reaches this (e.g. 0.2; torch_bilstm_crf taggers); default: the best path")
+    sd.add_argument(
+        "--min-confidence",
+        type=float,
+        help="favour recall: a token is PHI when the tagger's "
+        "probability of PHI reaches this (e.g. 0.2; torch_bilstm_crf taggers); default: the best path",
+    )
     sd.add_argument("--seed", type=int, default=0, help="seed of the surrogates (per note)")
     sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
     sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
-    sd.add_argument("--to", dest="to_format", choices=sorted([*WRITERS, "text"]),
-                    help="output format (default: from the name); text: .txt notes only (surrogate, redact)")
+    sd.add_argument(
+        "--to",
+        dest="to_format",
+        choices=sorted([*WRITERS, "text"]),
+        help="output format (default: from the name); text: .txt notes only (surrogate, redact)",
+    )
     sd.set_defaults(run=cmd_deidentify)
-    se = sub.add_parser("export", help="export a corpus the study wrote to Hugging Face datasets, spaCy, "
-                        "CoNLL, BRAT or JSONL")
+    se = sub.add_parser(
+        "export", help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL"
+    )
     se.add_argument("corpus", help="a corpus name (lstm_p, lstm_m, pseudonymized, ...) or a corpus path")
     se.add_argument("output")
-    se.add_argument("--to", required=True, choices=("hf", "spacy", "conll", "brat", "jsonl"),
-                    help="hf: a datasets DatasetDict saved to disk, with a dataset card; spacy: a DocBin")
+    se.add_argument(
+        "--to",
+        required=True,
+        choices=("hf", "spacy", "conll", "brat", "jsonl"),
+        help="hf: a datasets DatasetDict saved to disk, with a dataset card; spacy: a DocBin",
+    )
     se.add_argument("--language", help="the language pack (tokens for hf, spaCy's language); default: params.yaml's")
     se.set_defaults(run=cmd_export)
     spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
@@ -426,9 +539,12 @@ def build_parser() -> argparse.ArgumentParser:
     from synthdeid.report.review.cli import add_review_commands
     from synthdeid.tools.check import add_check_command
 
-    ssc = sub.add_parser("schema", help="print the JSON Schema of params.yaml (or, with --markdown, the params "
-                         "reference); an editor's YAML language server checks params.yaml against it",
-                         epilog="example: synthdeid schema --output docs/params.schema.json")
+    ssc = sub.add_parser(
+        "schema",
+        help="print the JSON Schema of params.yaml (or, with --markdown, the params "
+        "reference); an editor's YAML language server checks params.yaml against it",
+        epilog="example: synthdeid schema --output docs/params.schema.json",
+    )
     ssc.add_argument("--markdown", action="store_true", help="the params reference page instead (docs/params.md)")
     ssc.add_argument("--output", help="write to this file instead of printing")
     ssc.set_defaults(run=cmd_schema)
@@ -446,12 +562,13 @@ DEBUG_ENV = "SYNTHDEID_DEBUG"
 def _file_error(e: OSError) -> str:
     """An ``OSError`` as one line naming its file."""
     name = e.filename if e.filename is not None else e.filename2
-    what = {FileNotFoundError: "not found (check the path)",
-            IsADirectoryError: "is a folder, not a file (name the file itself)",
-            NotADirectoryError: "is not a folder (a part of the path is a file)",
-            PermissionError: "permission denied (check the file's permissions or choose another path)",
-            FileExistsError: "already exists (choose another path or move it away)"}.get(
-        type(e), e.strerror.lower() if e.strerror else str(e))
+    what = {
+        FileNotFoundError: "not found (check the path)",
+        IsADirectoryError: "is a folder, not a file (name the file itself)",
+        NotADirectoryError: "is not a folder (a part of the path is a file)",
+        PermissionError: "permission denied (check the file's permissions or choose another path)",
+        FileExistsError: "already exists (choose another path or move it away)",
+    }.get(type(e), e.strerror.lower() if e.strerror else str(e))
     return f"{name}: {what}" if name is not None else what
 
 
@@ -479,7 +596,7 @@ def _decoding_error(e: UnicodeDecodeError) -> str:
             break
     data = e.object if isinstance(e.object, bytes) else b""
     byte = f"byte {data[e.start]:#04x} at offset {e.start}" if e.start < len(data) else f"offset {e.start}"
-    line = data[:e.start].count(b"\n") + 1 if data else None
+    line = data[: e.start].count(b"\n") + 1 if data else None
     what = f"not {e.encoding.upper()} text ({byte}); re-save it as UTF-8"
     if path is None:
         return f"a file is {what}"
@@ -495,8 +612,9 @@ def _generator_plugin(name: str) -> Any:
 def cmd_schema(args: argparse.Namespace, out: Any) -> int:
     from synthdeid.spec.describe import json_schema, reference
 
-    text = reference() if args.markdown else json.dumps(json_schema(), indent=1, sort_keys=True,
-                                                        ensure_ascii=False) + "\n"
+    text = (
+        reference() if args.markdown else json.dumps(json_schema(), indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    )
     if args.output:
         from synthdeid.corpus.formats.textfile import atomic_write
 
@@ -533,8 +651,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:
         if debug:
             raise
-        print(f"error: unexpected {type(e).__name__}: {e} — this is a bug in synthdeid; rerun with "
-              f"{DEBUG_ENV}=1 for the traceback and report it", file=sys.stderr)
+        print(
+            f"error: unexpected {type(e).__name__}: {e} — this is a bug in synthdeid; rerun with "
+            f"{DEBUG_ENV}=1 for the traceback and report it",
+            file=sys.stderr,
+        )
         return 2
 
 

@@ -43,9 +43,7 @@ class InputError(SynthdeidError, ValueError):
             msg += f"\n  fix: {self.fix}"
         return msg
 
-    def located(
-        self, *, path: object | None = None, line: int | None = None, doc_id: str | None = None
-    ) -> InputError:
+    def located(self, *, path: object | None = None, line: int | None = None, doc_id: str | None = None) -> InputError:
         """The same error with location details filled in where they were missing."""
         return InputError(
             self.problem,

@@ -90,8 +90,9 @@ def load_safetensors(path: Path, fix: str) -> dict[str, torch.Tensor]:
     try:
         return load_file(str(path))
     except (SafetensorError, OSError, ValueError, RuntimeError) as e:
-        raise InputError(f"cannot be read as safetensors weights, the file is damaged ({brief(e)})",
-                         path=path, fix=fix) from None
+        raise InputError(
+            f"cannot be read as safetensors weights, the file is damaged ({brief(e)})", path=path, fix=fix
+        ) from None
 
 
 def load_weights(module: torch.nn.Module, path: Path, fix: str, described_by: str) -> None:
@@ -101,8 +102,7 @@ def load_weights(module: torch.nn.Module, path: Path, fix: str, described_by: st
     try:
         module.load_state_dict(state)
     except RuntimeError as e:
-        raise InputError(f"does not fit the network {described_by} describe ({brief(e)})",
-                         path=path, fix=fix) from None
+        raise InputError(f"does not fit the network {described_by} describe ({brief(e)})", path=path, fix=fix) from None
 
 
 def safetensors_folder(folder: Path, fix: str) -> None:
@@ -127,8 +127,9 @@ def from_pretrained(load: Callable[..., T], folder: str | Path, fix: str, **kwar
     try:
         return load(str(folder), **HF_SAFE, **kwargs)
     except (SafetensorError, OSError, ValueError, RuntimeError, KeyError) as e:
-        raise InputError(f"cannot be loaded, the file is damaged or missing ({brief(e)})",
-                         path=_damaged(folder), fix=fix) from None
+        raise InputError(
+            f"cannot be loaded, the file is damaged or missing ({brief(e)})", path=_damaged(folder), fix=fix
+        ) from None
 
 
 def _damaged(folder: Path) -> Path:

@@ -17,25 +17,34 @@ PARAMS_FILE = "params.yaml"
 def load_params(path: str | Path = PARAMS_FILE) -> dict[str, Any]:
     p = Path(path)
     if not p.exists():
-        raise InputError("params file not found", path=p,
-                         fix="run from the project folder (the one holding params.yaml) or give the file's path")
+        raise InputError(
+            "params file not found",
+            path=p,
+            fix="run from the project folder (the one holding params.yaml) or give the file's path",
+        )
     if p.is_dir():
-        raise InputError("is a folder, not a params file", path=p,
-                         fix=f"give the YAML file itself, e.g. {p / PARAMS_FILE}")
+        raise InputError(
+            "is a folder, not a params file", path=p, fix=f"give the YAML file itself, e.g. {p / PARAMS_FILE}"
+        )
     try:
         text = p.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        line = p.read_bytes()[:e.start].count(b"\n") + 1
-        raise InputError(f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})", path=p, line=line,
-                         fix="save the file as UTF-8") from None
+        line = p.read_bytes()[: e.start].count(b"\n") + 1
+        raise InputError(
+            f"not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+            path=p,
+            line=line,
+            fix="save the file as UTF-8",
+        ) from None
     except OSError as e:
         raise InputError(f"cannot be read ({e.strerror or e})", path=p, fix="check the file's permissions") from None
     try:
         data = yaml.safe_load(text) or {}
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
-        raise InputError(f"invalid YAML: {e}", path=p, line=None if mark is None else mark.line + 1,
-                         fix="fix the YAML syntax") from None
+        raise InputError(
+            f"invalid YAML: {e}", path=p, line=None if mark is None else mark.line + 1, fix="fix the YAML syntax"
+        ) from None
     if not isinstance(data, dict):
         raise InputError("params must be a mapping", path=p, fix="write `key: value` pairs at the top level")
     return data

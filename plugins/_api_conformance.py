@@ -56,8 +56,9 @@ if TYPE_CHECKING:
         _batch: api.BatchAnnotator = tagger
         _language: api.LanguageSpecific = deduce
 
-    def generators(lstm: LSTMGenerator, gpt2: GPT2Generator, causal_lm: CausalLMGenerator,
-                   mlm_fill: MLMFillGenerator) -> None:
+    def generators(
+        lstm: LSTMGenerator, gpt2: GPT2Generator, causal_lm: CausalLMGenerator, mlm_fill: MLMFillGenerator
+    ) -> None:
         _: list[api.Generator] = [lstm, gpt2, causal_lm, mlm_fill]
         _anonymizer: api.VocabAnonymizer = lstm
         _factories: list[api.GeneratorFactory] = [lstm_create, gpt2_create, causal_lm_create, mlm_fill_create]
@@ -80,12 +81,30 @@ if TYPE_CHECKING:
         _: list[api.TrainedTagger] = [flair, hf, torch]
         _tunable: list[api.RecallTunable] = [hf, torch]
 
-    def privacy_metrics(rouge: RougeMetric, bm25: BM25Metric, ngram_recall: NgramRecallMetric, leakage: LeakageMetric,
-                        high_risk_pairs: HighRiskPairsMetric, reinjection: ReinjectionMetric,
-                        data_membership: DataMembershipMetric, canary_exposure: CanaryExposureMetric,
-                        membership_inference: MembershipInferenceMetric, name_probe: NameProbeMetric) -> None:
-        _: list[api.PrivacyMetric] = [rouge, bm25, ngram_recall, leakage, high_risk_pairs, reinjection,
-                                      data_membership, canary_exposure, membership_inference, name_probe]
+    def privacy_metrics(
+        rouge: RougeMetric,
+        bm25: BM25Metric,
+        ngram_recall: NgramRecallMetric,
+        leakage: LeakageMetric,
+        high_risk_pairs: HighRiskPairsMetric,
+        reinjection: ReinjectionMetric,
+        data_membership: DataMembershipMetric,
+        canary_exposure: CanaryExposureMetric,
+        membership_inference: MembershipInferenceMetric,
+        name_probe: NameProbeMetric,
+    ) -> None:
+        _: list[api.PrivacyMetric] = [
+            rouge,
+            bm25,
+            ngram_recall,
+            leakage,
+            high_risk_pairs,
+            reinjection,
+            data_membership,
+            canary_exposure,
+            membership_inference,
+            name_probe,
+        ]
 
     def languages() -> None:
         _: list[api.LanguageFactory] = [en_factory, es_factory, nl_factory, sv_factory]

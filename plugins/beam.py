@@ -52,12 +52,12 @@ def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch
     length = seqs.shape[1]
     if n < 1 or length < n:
         return torch.empty(0, dtype=torch.long), torch.empty(0, dtype=torch.long)
-    nxt = seqs[:, n - 1:]  # the token after each (n-1)-gram
+    nxt = seqs[:, n - 1 :]  # the token after each (n-1)-gram
     if n == 1:
         hit = nxt >= 0
     else:
         prev = seqs.unfold(1, n - 1, 1)[:, : length - n + 1]
-        tail = seqs[:, length - n + 1:]
+        tail = seqs[:, length - n + 1 :]
         hit = (prev == tail[:, None, :]).all(-1) & (nxt >= 0) & (tail >= 0).all(-1, keepdim=True)
     rows, cols = hit.nonzero(as_tuple=True)
     return rows, nxt[rows, cols]
@@ -92,7 +92,7 @@ class _Finished:
         if len(self.items) < self.k or score > self.items[-1][0]:
             self.items.append((score, ids))
             self.items.sort(key=lambda item: -item[0])
-            del self.items[self.k:]
+            del self.items[self.k :]
 
     def done(self, best_open: float) -> bool:
         return len(self.items) >= self.k and self.items[-1][0] >= best_open
@@ -116,8 +116,10 @@ class BeamSearch:
     def __post_init__(self) -> None:
         check_bounds(self, WHAT)
         if self.length_penalty == NEG_INF:  # lt=math.inf alone lets -inf through
-            raise SettingError(f"{WHAT}: setting 'length_penalty' must be finite, got {self.length_penalty!r}; "
-                               "give a number (in its config in params.yaml)")
+            raise SettingError(
+                f"{WHAT}: setting 'length_penalty' must be finite, got {self.length_penalty!r}; "
+                "give a number (in its config in params.yaml)"
+            )
         for key in ("prefer_phi", "require_phi"):  # from_mapping does not check bools
             if not isinstance(getattr(self, key), bool):
                 raise SynthdeidError(f"{WHAT} needs true or false as {key}, got {getattr(self, key)!r}")
@@ -130,10 +132,12 @@ class BeamSearch:
             raise SynthdeidError(
                 f"decoder 'beam' cannot drive {type(model).__name__}: beam search reorders the model "
                 "state with select(), which only autoregressive generators (lstm, gpt2, causal_lm) "
-                "provide; use a sampling decoder (nucleus, temperature, top_k, greedy) with this generator")
+                "provide; use a sampling decoder (nucleus, temperature, top_k, greedy) with this generator"
+            )
 
-    def generate(self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings,
-                 rng: torch.Generator) -> list[list[int]]:
+    def generate(
+        self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings, rng: torch.Generator
+    ) -> list[list[int]]:
         """The best finished hypothesis of each prompt (generated ids, ``<EOD>`` kept if produced)."""
         import torch
 
@@ -169,8 +173,9 @@ class BeamSearch:
             new_scores: list[float] = []
             still: list[int] = []
             for j, (p, cands) in enumerate(zip(active, _candidates(logp, scores))):
-                beams = self._advance(finished[p], cands, j * k, gen, n, model.eod_id,
-                                      n == settings.max_tokens - 1, scores[j])
+                beams = self._advance(
+                    finished[p], cands, j * k, gen, n, model.eod_id, n == settings.max_tokens - 1, scores[j]
+                )
                 if beams:
                     for row, tok, val in beams:
                         parents.append(row)
@@ -191,8 +196,17 @@ class BeamSearch:
             state, logits = model.step(state, chosen.to(logits.device))
         return [self._best(f, mask) for f in finished]
 
-    def _advance(self, finished: _Finished, cands: list[tuple[float, int, int]], first_row: int,
-                 gen: torch.Tensor, n: int, eod: int, last: bool, scores: torch.Tensor) -> list[tuple[int, int, float]]:
+    def _advance(
+        self,
+        finished: _Finished,
+        cands: list[tuple[float, int, int]],
+        first_row: int,
+        gen: torch.Tensor,
+        n: int,
+        eod: int,
+        last: bool,
+        scores: torch.Tensor,
+    ) -> list[tuple[int, int, float]]:
         """One prompt's step, as transformers' ``BeamSearchScorer.process``: ``<EOD>`` candidates
         among the ``k`` best finish, the ``k`` best others are the new beams (row, token, score);
         returns no beams when the prompt is done."""

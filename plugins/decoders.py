@@ -92,14 +92,17 @@ class _Sampling:
 
     def check(self, model: Any) -> None:
         if not isinstance(model, (AutoregressiveLM, CorpusGenerator)):
-            raise SynthdeidError(f"decoder {self.name!r} cannot drive {type(model).__name__}: it needs an "
-                                 "autoregressive generator (lstm, gpt2, causal_lm) or mlm_fill")
+            raise SynthdeidError(
+                f"decoder {self.name!r} cannot drive {type(model).__name__}: it needs an "
+                "autoregressive generator (lstm, gpt2, causal_lm) or mlm_fill"
+            )
 
     def choose(self, logits: torch.Tensor, rng: torch.Generator) -> torch.Tensor:
         raise NotImplementedError
 
-    def generate(self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings,
-                 rng: torch.Generator) -> list[list[int]]:
+    def generate(
+        self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings, rng: torch.Generator
+    ) -> list[list[int]]:
         from synthdeid.generation.generate import sample_loop
 
         return sample_loop(model, prompts, settings, self.choose, rng)

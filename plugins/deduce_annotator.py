@@ -32,7 +32,9 @@ DEDUCE_TAGS: dict[str, str] = {
     "instelling": "Organization_Company",
 }
 # DEDUCE includes titles in person spans ("Dhr. Jan Jansen"); the canonical Name does not.
-_TITLE = re.compile(r"^(?:(?:dhr|mw|mevr|mr|dr|drs|prof|ir|ing|zr|br)\.?|de heer|mevrouw|meneer|zuster|broeder)\s+", re.I)
+_TITLE = re.compile(
+    r"^(?:(?:dhr|mw|mevr|mr|dr|drs|prof|ir|ing|zr|br)\.?|de heer|mevrouw|meneer|zuster|broeder)\s+", re.I
+)
 
 
 def import_deduce() -> Any:

@@ -45,10 +45,16 @@ def tagger_plugin(model_dir: Path) -> str:
     """The tagger plugin that wrote ``model_dir`` (from its ``tagger.json``)."""
     meta_path = model_dir / META_FILE
     if not meta_path.exists():
-        raise SynthdeidError(f"annotator 'tagger': {model_dir} holds no trained tagger ({META_FILE} is missing); "
-                             "point `annotate.config.model` at a directory a tagger wrote, e.g. data/taggers/real")
-    return read_json(meta_path, "retrain the tagger with this version of synthdeid (its 'tagger' key names "
-                     "the plugin), or copy the folder again", lambda meta: str(meta["tagger"]))
+        raise SynthdeidError(
+            f"annotator 'tagger': {model_dir} holds no trained tagger ({META_FILE} is missing); "
+            "point `annotate.config.model` at a directory a tagger wrote, e.g. data/taggers/real"
+        )
+    return read_json(
+        meta_path,
+        "retrain the tagger with this version of synthdeid (its 'tagger' key names "
+        "the plugin), or copy the folder again",
+        lambda meta: str(meta["tagger"]),
+    )
 
 
 class TaggerAnnotator:
@@ -61,9 +67,11 @@ class TaggerAnnotator:
         self.tagger = registry("tagger").create(name, {}).load(model_dir, tokenize)
         self.min_confidence = config.min_confidence
         if self.min_confidence is not None and not isinstance(self.tagger, RecallTunable):
-            raise SynthdeidError(f"annotator 'tagger': the {name!r} tagger has no per-token probabilities for "
-                                 "min_confidence; drop it (best path) or use a torch_bilstm_crf or "
-                                 "hf_token_classification tagger")
+            raise SynthdeidError(
+                f"annotator 'tagger': the {name!r} tagger has no per-token probabilities for "
+                "min_confidence; drop it (best path) or use a torch_bilstm_crf or "
+                "hf_token_classification tagger"
+            )
 
     def annotate(self, text: str) -> list[Span]:
         return self.annotate_many([text])[0]

@@ -28,11 +28,18 @@ def main() -> None:
     members = set(ids["train_ids"])
     model_dir = Path(paths.model_dir(name))
     lm = generator.load(model_dir) if metrics else None
-    data = PrivacyInput(real=[d for d in read_jsonl(paths.pseudonymized("train")) if d.id in members], synthetic=[],
-                        tokenize=language_pack(s).tokenize,
-                        model_dir=model_dir, heldout=list(read_jsonl(paths.pseudonymized("dev"))),
-                        extra={"lm": lm, "lm_text": text})
-    summary = {metric: plugin.compute(data).summary for metric, plugin in {m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}.items()}
+    data = PrivacyInput(
+        real=[d for d in read_jsonl(paths.pseudonymized("train")) if d.id in members],
+        synthetic=[],
+        tokenize=language_pack(s).tokenize,
+        model_dir=model_dir,
+        heldout=list(read_jsonl(paths.pseudonymized("dev"))),
+        extra={"lm": lm, "lm_text": text},
+    )
+    summary = {
+        metric: plugin.compute(data).summary
+        for metric, plugin in {m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}.items()
+    }
     write_json({"generator": name, "plugin": spec.plugin, **summary}, paths.stage_metrics("privacy_model", name))
 
 

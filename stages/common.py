@@ -47,4 +47,3 @@ def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
         gc.freeze()
 
     return run
-

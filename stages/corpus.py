@@ -36,8 +36,11 @@ def main() -> None:
         counts.reject(reason(e))
     for found, key, path in ((docs, "corpus.path", s.corpus.path), (test, "corpus.test_path", s.corpus.test_path)):
         if not found and (key == "corpus.path" or test_rejected):
-            raise InputError(f"every record of {key} is invalid", path=path,
-                             fix=f"`synthdeid validate {path}` lists each problem with its fix")
+            raise InputError(
+                f"every record of {key} is invalid",
+                path=path,
+                fix=f"`synthdeid validate {path}` lists each problem with its fix",
+            )
     counts.kept(write_jsonl(docs, paths.CORPUS_DOCUMENTS) + write_jsonl(test, paths.CORPUS_TEST))
     write_rejected(rejected + test_rejected, paths.CORPUS_REJECTED)
     counts.extra = {
@@ -45,8 +48,12 @@ def main() -> None:
         "spans": sum(len(d.spans) for d in docs),
         "spans_per_label": label_counts(docs),
         "whitespace_tokens": sum(len(d.text.split()) for d in docs),
-        "test_set": {"documents": len(test), "spans": sum(len(d.spans) for d in test),
-                     "spans_per_label": label_counts(test), "rejected": len(test_rejected)},
+        "test_set": {
+            "documents": len(test),
+            "spans": sum(len(d.spans) for d in test),
+            "spans_per_label": label_counts(test),
+            "rejected": len(test_rejected),
+        },
     }
     counts.write(METRICS)
 

@@ -34,8 +34,11 @@ def main() -> None:
         Path(paths.inline_text(split)).write_text("".join(line + "\n" for line in lines), encoding="utf-8")
         counts.kept(len(lines))
         tokens = [t for line in lines for t in line.split()]
-        counts.extra[split] = {"tokens": len(tokens), "types": len(set(tokens)),
-                               "tags": dict(sorted(Counter(t for t in tokens if t.endswith("START>")).items()))}
+        counts.extra[split] = {
+            "tokens": len(tokens),
+            "types": len(set(tokens)),
+            "tags": dict(sorted(Counter(t for t in tokens if t.endswith("START>")).items())),
+        }
         if split == "dev":
             with open(paths.PROMPTS, "w", encoding="utf-8", newline="\n") as f:
                 for d, line in zip(docs, lines):

@@ -28,17 +28,30 @@ def main() -> None:
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     fractions = list(s.utility.learning_curve.fractions)
     seeds = list(s.utility.learning_curve.seeds)
-    runs = run_curve(synthetic, list(read_jsonl(paths.prepared("test"))), fractions, seeds,
-                     s.utility.synthetic_validation_share,
-                     lambda seed: registry("tagger").create(tagger.plugin, {**tagger.config, "seed": seed}),
-                     pack.tokenize,
-                     description=f"learning curve {corpus}")
+    runs = run_curve(
+        synthetic,
+        list(read_jsonl(paths.prepared("test"))),
+        fractions,
+        seeds,
+        s.utility.synthetic_validation_share,
+        lambda seed: registry("tagger").create(tagger.plugin, {**tagger.config, "seed": seed}),
+        pack.tokenize,
+        description=f"learning curve {corpus}",
+    )
     rows = summarize_runs(runs, "f1", CONFIDENCE)
     write_curve_csv(rows, paths.learning_curve_plot(corpus))
-    write_json({"corpus": corpus, "tagger": s.utility.tagger, "metric": "entity micro F1",
-                "confidence": CONFIDENCE, "synthetic_documents": len(synthetic),
-                "curve": {str(r["fraction"]): {k: v for k, v in r.items() if k != "fraction"} for r in rows},
-                "runs": [asdict(r) for r in runs]}, paths.stage_metrics("learning_curve", corpus))
+    write_json(
+        {
+            "corpus": corpus,
+            "tagger": s.utility.tagger,
+            "metric": "entity micro F1",
+            "confidence": CONFIDENCE,
+            "synthetic_documents": len(synthetic),
+            "curve": {str(r["fraction"]): {k: v for k, v in r.items() if k != "fraction"} for r in rows},
+            "runs": [asdict(r) for r in runs],
+        },
+        paths.stage_metrics("learning_curve", corpus),
+    )
 
 
 if __name__ == "__main__":

@@ -44,14 +44,33 @@ def main() -> None:
     bounds = SpanBounds.of(real, pack.tokenize)
     tagger_dir = paths.tagger_dir(spec.tagger)
     with tempfile.TemporaryDirectory(prefix="synthdeid-annotator-") as scratch:
-        tagger, figures = annotating_tagger(spec, registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config), s.utility.seed, pack.tokenize, tagger_dir,
-                                            paths.prepared, Path(scratch))
+        tagger, figures = annotating_tagger(
+            spec,
+            registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config),
+            s.utility.seed,
+            pack.tokenize,
+            tagger_dir,
+            paths.prepared,
+            Path(scratch),
+        )
         annotated = machine_annotate(docs, tagger, counts, spec.require_phi, source, (bounds, pack.tokenize))
-    require_some_phi(docs, annotated, f"machine_annotate@{name}",
-                     upstream(spec, figures, tagger_dir, paths.stage_metrics("train_tagger", spec.tagger)), source)
+    require_some_phi(
+        docs,
+        annotated,
+        f"machine_annotate@{name}",
+        upstream(spec, figures, tagger_dir, paths.stage_metrics("train_tagger", spec.tagger)),
+        source,
+    )
     write_jsonl(annotated, paths.synthetic_corpus(name))
-    counts.extra = {**counts.extra, "corpus": spec.corpus, "tagger": spec.tagger, "tagger_share": spec.tagger_share,
-                    **figures, **annotation_stats(docs, annotated), "span_bounds": bounds.as_dict()}
+    counts.extra = {
+        **counts.extra,
+        "corpus": spec.corpus,
+        "tagger": spec.tagger,
+        "tagger_share": spec.tagger_share,
+        **figures,
+        **annotation_stats(docs, annotated),
+        "span_bounds": bounds.as_dict(),
+    }
     counts.write(paths.stage_metrics("machine_annotate", name))
     write_phi_distribution(real, annotated, CANONICAL_TAGS, paths.phi_distribution_plot(name))
 

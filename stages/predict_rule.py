@@ -15,7 +15,9 @@ def main() -> None:
     name = study().utility.rule_baseline
     test = list(read_jsonl(paths.prepared("test")))
     docs = [] if not name else list(annotate_documents(test, registry("annotator").create(name, {})))
-    write_jsonl(docs, paths.predictions(paths.RULE_SETTING))  # empty when there is no rule baseline: the report leaves it out
+    write_jsonl(
+        docs, paths.predictions(paths.RULE_SETTING)
+    )  # empty when there is no rule baseline: the report leaves it out
 
 
 if __name__ == "__main__":

@@ -31,8 +31,11 @@ def main() -> None:
     for name in SPLITS:
         counts.kept(write_jsonl(parts[name], paths.prepared(name)))
     counts.extra = {
-        name: {"documents": len(parts[name]), "spans": sum(len(d.spans) for d in parts[name]),
-               "spans_per_label": label_counts(parts[name])}
+        name: {
+            "documents": len(parts[name]),
+            "spans": sum(len(d.spans) for d in parts[name]),
+            "spans_per_label": label_counts(parts[name]),
+        }
         for name in SPLITS
     }
     counts.write(METRICS)

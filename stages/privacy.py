@@ -34,10 +34,14 @@ def main() -> None:
     generator = s.corpus_generator(corpus)
     # raw.jsonl (a refilled real note's id, for mlm_fill) is no dvc.yaml dep: machine-annotated corpora
     # have none, and documents.jsonl, which is one, is written from it by postprocess
-    data = PrivacyInput(real=real, synthetic=synthetic, tokenize=pack.tokenize,
-                        heldout=list(read_jsonl(paths.pseudonymized("dev"))),
-                        sources=refill_sources(paths.raw_corpus(corpus), real),
-                        data_canaries=Path(paths.data_canaries(generator)) if generator else None)
+    data = PrivacyInput(
+        real=real,
+        synthetic=synthetic,
+        tokenize=pack.tokenize,
+        heldout=list(read_jsonl(paths.pseudonymized("dev"))),
+        sources=refill_sources(paths.raw_corpus(corpus), real),
+        data_canaries=Path(paths.data_canaries(generator)) if generator else None,
+    )
     out = Path(paths.privacy_dir(corpus))
     out.mkdir(parents=True, exist_ok=True)
     found = measure({m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}, data)
@@ -46,10 +50,17 @@ def main() -> None:
     write_rows(found.pairs, out / "pairs.jsonl")
     write_review_page(found.pairs, paths.review_page(corpus), title=f"synthdeid review: {corpus}")
     failures = gate.failures(found.summary)  # a threshold's figure missing or not finite: fails here, closed
-    write_json({"corpus": corpus, **found.summary, "gate": gate.verdict(failures)},
-               paths.stage_metrics("privacy", corpus))
-    refusal = gate.refusal(corpus, failures, found.notes.values(), paths.stage_metrics("privacy", corpus),
-                           paths.review_page(corpus), found.summary)
+    write_json(
+        {"corpus": corpus, **found.summary, "gate": gate.verdict(failures)}, paths.stage_metrics("privacy", corpus)
+    )
+    refusal = gate.refusal(
+        corpus,
+        failures,
+        found.notes.values(),
+        paths.stage_metrics("privacy", corpus),
+        paths.review_page(corpus),
+        found.summary,
+    )
     if refusal is not None:
         raise refusal
 

@@ -30,11 +30,14 @@ def main() -> None:
     figures = Path(paths.FIGURES)
     figures.mkdir(parents=True, exist_ok=True)
     raw = untagged(spec)
-    phi_distribution_figure({c: read_csv(paths.phi_distribution_plot(c)) for c in found.corpora + found.machine
-                             if c not in raw}, figures / "phi_distribution.png")
+    phi_distribution_figure(
+        {c: read_csv(paths.phi_distribution_plot(c)) for c in found.corpora + found.machine if c not in raw},
+        figures / "phi_distribution.png",
+    )
     if found.curves:
-        learning_curve_figure({c: read_csv(paths.learning_curve_plot(c)) for c in found.curves},
-                              figures / "learning_curve.png")
+        learning_curve_figure(
+            {c: read_csv(paths.learning_curve_plot(c)) for c in found.curves}, figures / "learning_curve.png"
+        )
     utility_md = Path(paths.UTILITY_REPORT).read_text(encoding="utf-8")
     Path(paths.REPORT).write_text(report_markdown(spec, found, utility_md), encoding="utf-8")
     versions = package_versions()

@@ -38,11 +38,25 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     (out / CANARY_FILE).unlink(missing_ok=True)
     counts = {"data_share": share, "train_lines_real": len(text["train"])}
-    added, data_record = add_training_canaries(spec.canary_config(name), spec.data_canary_config(name),
-                                               language_pack(s), text, ids, labels, tagged,
-                                               min_count_floor(generator), out)
-    data = TrainingData(train=text["train"], dev=text["dev"], special_tokens=special_tokens(labels),
-                        seed=seed, pretokenized=s.inline.tokenize, extra=ids)
+    added, data_record = add_training_canaries(
+        spec.canary_config(name),
+        spec.data_canary_config(name),
+        language_pack(s),
+        text,
+        ids,
+        labels,
+        tagged,
+        min_count_floor(generator),
+        out,
+    )
+    data = TrainingData(
+        train=text["train"],
+        dev=text["dev"],
+        special_tokens=special_tokens(labels),
+        seed=seed,
+        pretokenized=s.inline.tokenize,
+        extra=ids,
+    )
     anonymize = spec.vocab_anonymization(name)
     metrics, timing = split_timing(generator.train(data, out))
     print(f"train_lm@{name}: {timing}")
@@ -51,8 +65,10 @@ def main() -> None:
     write_data_canaries(data_record, name)
     if anonymize is not None:  # PHI tokens of the training text out of the vocabulary (Verkijk & Vossen)
         metrics["vocab_anonymization"] = anonymize_model_dir(generator, out, data.train, anonymize)
-    write_json({"generator": spec.plugin, "tags": tagged, "train_lines": len(data.train), **counts, **added,
-                **metrics}, paths.stage_metrics("train_lm", name))
+    write_json(
+        {"generator": spec.plugin, "tags": tagged, "train_lines": len(data.train), **counts, **added, **metrics},
+        paths.stage_metrics("train_lm", name),
+    )
 
 
 if __name__ == "__main__":

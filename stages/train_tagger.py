@@ -32,20 +32,36 @@ def main() -> None:
     pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
     real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
-    train, dev = training_sets(kind, real["train"], real["dev"], synthetic,
-                               s.utility.synthetic_validation_share, s.utility.seed)
+    train, dev = training_sets(
+        kind, real["train"], real["dev"], synthetic, s.utility.synthetic_validation_share, s.utility.seed
+    )
     setting = setting_name(kind, corpus)
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    trained, predicted = train_and_predict(registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config), train, dev, out, pack.tokenize, test)
+    trained, predicted = train_and_predict(
+        registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config),
+        train,
+        dev,
+        out,
+        pack.tokenize,
+        test,
+    )
     metrics, timing = split_timing(trained)
     print(f"train_tagger {setting}: {timing}")
     if not distributed.is_main():
         return
     write_predictions(test, predicted, paths.predictions(setting))
-    write_json({"setting": setting, "train_documents": len(train), "validation_documents": len(dev),
-                "train_spans": sum(len(d.spans) for d in train), **metrics}, paths.stage_metrics("train_tagger", setting))
+    write_json(
+        {
+            "setting": setting,
+            "train_documents": len(train),
+            "validation_documents": len(dev),
+            "train_spans": sum(len(d.spans) for d in train),
+            **metrics,
+        },
+        paths.stage_metrics("train_tagger", setting),
+    )
 
 
 if __name__ == "__main__":

@@ -33,7 +33,9 @@ def main() -> None:
     tags = per_tag_table(gold, preds)
     write_json(utility_summary(gold, rows, scores, tags), METRICS)
     Path(paths.UTILITY_REPORT).parent.mkdir(parents=True, exist_ok=True)
-    Path(paths.UTILITY_REPORT).write_text(utility_markdown(gold, rows, scores, tags, list(preds), sig), encoding="utf-8")
+    Path(paths.UTILITY_REPORT).write_text(
+        utility_markdown(gold, rows, scores, tags, list(preds), sig), encoding="utf-8"
+    )
 
 
 if __name__ == "__main__":

@@ -65,16 +65,42 @@ def main(out: Path) -> None:
     torch.set_num_threads(1)
     distributed.init()
     torch.manual_seed(0)
-    lm = GPT2LMHeadModel(GPT2Config(vocab_size=VOCAB, n_positions=32, n_embd=16, n_layer=1, n_head=2,
-                                    resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+    lm = GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=VOCAB,
+            n_positions=32,
+            n_embd=16,
+            n_layer=1,
+            n_head=2,
+            resid_pdrop=0.0,
+            embd_pdrop=0.0,
+            attn_pdrop=0.0,
+        )
+    )
     grads = {"lm": gradients(lm, batch_loss(lm, lm_blocks(), torch.device("cpu"))[0])}  # 11 blocks: 6 + 5
     names = tuple(n for n, _ in lm.named_parameters())
-    train_stages(lm, lm_blocks(), lm_blocks()[:2], [Stage(2, ((names, 1e-2),))], LoopSettings(batch_size=4),
-                 distributed.output_dir(out / "lm"), "fingerprint")
+    train_stages(
+        lm,
+        lm_blocks(),
+        lm_blocks()[:2],
+        [Stage(2, ((names, 1e-2),))],
+        LoopSettings(batch_size=4),
+        distributed.output_dir(out / "lm"),
+        "fingerprint",
+    )
     torch.manual_seed(0)
-    tagger = BertForTokenClassification(BertConfig(vocab_size=VOCAB, hidden_size=16, num_hidden_layers=1,
-                                                   num_attention_heads=2, intermediate_size=32, num_labels=3,
-                                                   hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0))
+    tagger = BertForTokenClassification(
+        BertConfig(
+            vocab_size=VOCAB,
+            hidden_size=16,
+            num_hidden_layers=1,
+            num_attention_heads=2,
+            intermediate_size=32,
+            num_labels=3,
+            hidden_dropout_prob=0.0,
+            attention_probs_dropout_prob=0.0,
+        )
+    )
     grads["tagger"] = gradients(tagger, _batch_loss(tagger, pieces(), list(range(9)), 0))  # 9 windows: 5 + 4
     train_model(tagger, pieces(), 0, HFTaggerConfig(max_epochs=2, batch_size=4, learning_rate=1e-2), None)
     rank = distributed.rank()

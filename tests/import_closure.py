@@ -269,8 +269,9 @@ class _ImportVisitor(ast.NodeVisitor):
         return None
 
     def _import_module(self, node: ast.Call) -> None:
-        anchor_node = node.args[1] if len(node.args) > 1 else next(
-            (k.value for k in node.keywords if k.arg == "package"), None)
+        anchor_node = (
+            node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
+        )
         self._dynamic(node.args[0], self._anchor(anchor_node))
 
     def _lazy_exports(self, package: ast.expr, table: ast.expr) -> None:
@@ -311,7 +312,8 @@ def _resolve_relative(package: str, module: str, level: int) -> str | None:
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -365,8 +367,10 @@ def format_cycles(graph: ImportGraph) -> str:
     Each line is one set of groups (modules) that import each other, directly or through each other."""
     sections = [
         ("cycles between groups (module-level and function-level imports)", graph.group_graph()),
-        ("cycles between modules (module-level and function-level imports)",
-         graph.module_graph(("module", "function"))),
+        (
+            "cycles between modules (module-level and function-level imports)",
+            graph.module_graph(("module", "function")),
+        ),
         ("cycles between modules at import time (module-level imports only)", graph.module_graph(("module",))),
     ]
     blocks = [[f"# {title}", *([" <-> ".join(c) for c in cycles(g)] or ["(none)"])] for title, g in sections]

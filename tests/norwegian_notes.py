@@ -13,15 +13,45 @@ from synthdeid import Document, Span
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
-AGES = (["tre år"] * 4 + ["to år"] * 3 + ["fire måneder"] * 3 + ["elleve år"] + ["60 år"] * 4 + ["45 år"] * 3
-        + ["7 år"] * 3 + ["82 år"] * 3 + ["3 måneder"] * 3
-        + ["15 år", "33 år", "71 år", "5 uker", "92 år", "18 år", "50 år", "66 år", "2 år", "9 måneder", "24 år",
-           "88 år", "40 år", "1 år", "12 år"])
-NAMES = [f"{first} {last}" for first, last in itertools.product(
-    ["Kari", "Ingrid", "Solveig", "Astrid", "Sigrid", "Liv", "Randi"],
-    ["Nordmann", "Bakken", "Haugen", "Johansen", "Lunde", "Strand"])]
-SYNTHETIC_NAMES = [f"{first} {last}" for first, last in itertools.product(
-    ["Ola", "Per", "Knut", "Lars"], ["Dahl", "Berg", "Moen", "Vik", "Lie", "Holm"])]
+AGES = (
+    ["tre år"] * 4
+    + ["to år"] * 3
+    + ["fire måneder"] * 3
+    + ["elleve år"]
+    + ["60 år"] * 4
+    + ["45 år"] * 3
+    + ["7 år"] * 3
+    + ["82 år"] * 3
+    + ["3 måneder"] * 3
+    + [
+        "15 år",
+        "33 år",
+        "71 år",
+        "5 uker",
+        "92 år",
+        "18 år",
+        "50 år",
+        "66 år",
+        "2 år",
+        "9 måneder",
+        "24 år",
+        "88 år",
+        "40 år",
+        "1 år",
+        "12 år",
+    ]
+)
+NAMES = [
+    f"{first} {last}"
+    for first, last in itertools.product(
+        ["Kari", "Ingrid", "Solveig", "Astrid", "Sigrid", "Liv", "Randi"],
+        ["Nordmann", "Bakken", "Haugen", "Johansen", "Lunde", "Strand"],
+    )
+]
+SYNTHETIC_NAMES = [
+    f"{first} {last}"
+    for first, last in itertools.product(["Ola", "Per", "Knut", "Lars"], ["Dahl", "Berg", "Moen", "Vik", "Lie", "Holm"])
+]
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:

@@ -18,6 +18,7 @@ def _set(dotted: str, value: Any) -> Callable[[Params], None]:
         for part in parents:
             node = node[part]
         node[last] = value
+
     return edit
 
 
@@ -28,13 +29,17 @@ def _rename(dotted: str, new: str) -> Callable[[Params], None]:
         for part in parents:
             node = node[part]
         node[new] = node.pop(last)
+
     return edit
 
 
 MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("generate.min_token", _rename("generate.min_tokens", "min_token"), "generate.min_token"),
-    ("corpora.lstm_p.target_token", _rename("corpora.lstm_p.target_tokens", "target_token"),
-     "corpora.lstm_p.target_token"),
+    (
+        "corpora.lstm_p.target_token",
+        _rename("corpora.lstm_p.target_tokens", "target_token"),
+        "corpora.lstm_p.target_token",
+    ),
     ("corpora.lstm_p.decodr", _rename("corpora.lstm_p.decoder", "decodr"), "corpora.lstm_p.decodr"),
     ("corpora.lstm_p.confg", _rename("corpora.lstm_p.config", "confg"), "corpora.lstm_p.confg"),
     ("generators.lstm.confg", _rename("generators.lstm.config", "confg"), "generators.lstm.confg"),
@@ -49,7 +54,11 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("unknown top-level section", _set("utilty", {"seed": 0}), "utilty"),
     ("prepare.seed abc", _set("prepare.seed", "abc"), "prepare.seed"),
     ("prepare.split abc", _set("prepare.split", "abc"), "prepare.split"),
-    ("tagger max_epochs ten", _set("taggers.bilstm_crf.config.max_epochs", "ten"), "taggers.bilstm_crf.config.max_epochs"),
+    (
+        "tagger max_epochs ten",
+        _set("taggers.bilstm_crf.config.max_epochs", "ten"),
+        "taggers.bilstm_crf.config.max_epochs",
+    ),
     ("prepare.sede", _rename("prepare.seed", "sede"), "prepare.sede"),
     ("corpus.sorce", _rename("corpus.source", "sorce"), "corpus.sorce"),
     ("language no (YAML false)", _set("language", False), "language"),
@@ -67,17 +76,28 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("gate key misspelt", _set("privacy.gate.max_exact_duplicate", 0), "privacy.gate.max_exact_duplicate"),
     ("gate former key", _set("privacy.gate.max_phi_leakage", 0.1), "privacy.gate"),
     ("rule baseline of another language", _set("language", "es"), "utility.rule_baseline"),
-    ("machine_annotated from a tagged corpus", _set("machine_annotated.lstm_m.corpus", "lstm_p"),
-     "machine_annotated.lstm_m.corpus"),
-    ("tagger_share without real", lambda p: p["machine_annotated"]["lstm_m"].update(tagger="synthetic-lstm_p",
-                                                                                 tagger_share=0.5),
-     "machine_annotated.lstm_m"),
+    (
+        "machine_annotated from a tagged corpus",
+        _set("machine_annotated.lstm_m.corpus", "lstm_p"),
+        "machine_annotated.lstm_m.corpus",
+    ),
+    (
+        "tagger_share without real",
+        lambda p: p["machine_annotated"]["lstm_m"].update(tagger="synthetic-lstm_p", tagger_share=0.5),
+        "machine_annotated.lstm_m",
+    ),
     ("data_share 0", _set("generators.lstm_raw.data_share", 0), "generators.lstm_raw.data_share"),
-    ("canaries per_repetition 0", _set("generators.lstm.canaries.per_repetition", 0),
-     "generators.lstm.canaries.per_repetition"),
+    (
+        "canaries per_repetition 0",
+        _set("generators.lstm.canaries.per_repetition", 0),
+        "generators.lstm.canaries.per_repetition",
+    ),
     ("canaries misspelt", _set("generators.lstm.canaries.repetition", [1]), "generators.lstm.canaries.repetition"),
-    ("fresh_surrogates shapes wrong", _set("corpora.lstm_p.fresh_surrogates", {"labels": "all", "shapes": "real"}),
-     "corpora.lstm_p.fresh_surrogates"),
+    (
+        "fresh_surrogates shapes wrong",
+        _set("corpora.lstm_p.fresh_surrogates", {"labels": "all", "shapes": "real"}),
+        "corpora.lstm_p.fresh_surrogates",
+    ),
     ("tag_distribution wrong", _set("generate.tag_distribution", "equal"), "generate.tag_distribution"),
     ("min_tokens negative", _set("generate.min_tokens", -5), "generate.min_tokens"),
     ("significance alpha 5", _set("utility.significance.alpha", 5), "utility.significance.alpha"),

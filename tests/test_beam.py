@@ -27,8 +27,9 @@ def beam(**config: Any) -> BeamSearch:
     return registry("decoder").create("beam", config)
 
 
-def table_lm(words: list[str], edges: dict[str, dict[str, float]], labels: tuple[str, ...] = ("Name", "Date"),
-             eod: str = "<EOD>") -> BigramLM:
+def table_lm(
+    words: list[str], edges: dict[str, dict[str, float]], labels: tuple[str, ...] = ("Name", "Date"), eod: str = "<EOD>"
+) -> BigramLM:
     """A BigramLM whose ``edges[a][b]`` are next-token probabilities (everything else ~ e**-30)."""
     lm = BigramLM(words, labels)
     table = torch.full((len(lm.vocab),) * 2, -30.0)
@@ -68,16 +69,20 @@ def test_registered_with_defaults_and_config_errors() -> None:
     assert (dec.name, dec.num_beams, dec.no_repeat_ngram_size, dec.length_penalty) == ("beam", 5, 2, 1.0)
     assert dec.prefer_phi is False and dec.require_phi is False
     assert beam(require_phi=True).require_phi is True
-    with pytest.raises(SynthdeidError, match=r"no setting\(s\) beams \(did you mean num_beams\?\);.*num_beams.*require_phi"):
+    with pytest.raises(
+        SynthdeidError, match=r"no setting\(s\) beams \(did you mean num_beams\?\);.*num_beams.*require_phi"
+    ):
         beam(beams=3)
-    for bad, message in [({"num_beams": 0}, "decoder 'beam': setting 'num_beams' must be >= 1, got 0"),
-                         ({"num_beams": 2.5}, "setting 'num_beams' must be a whole number >= 1, got 2.5"),
-                         ({"no_repeat_ngram_size": -1}, "setting 'no_repeat_ngram_size' must be >= 0, got -1"),
-                         ({"length_penalty": float("nan")}, "setting 'length_penalty' must be a number"),
-                         ({"length_penalty": math.inf}, "setting 'length_penalty' must be finite, got inf"),
-                         ({"length_penalty": -math.inf}, "setting 'length_penalty' must be finite, got -inf"),
-                         ({"length_penalty": "-inf"}, "setting 'length_penalty' must be finite, got -inf"),
-                         ({"prefer_phi": "yes"}, "true or false as prefer_phi")]:
+    for bad, message in [
+        ({"num_beams": 0}, "decoder 'beam': setting 'num_beams' must be >= 1, got 0"),
+        ({"num_beams": 2.5}, "setting 'num_beams' must be a whole number >= 1, got 2.5"),
+        ({"no_repeat_ngram_size": -1}, "setting 'no_repeat_ngram_size' must be >= 0, got -1"),
+        ({"length_penalty": float("nan")}, "setting 'length_penalty' must be a number"),
+        ({"length_penalty": math.inf}, "setting 'length_penalty' must be finite, got inf"),
+        ({"length_penalty": -math.inf}, "setting 'length_penalty' must be finite, got -inf"),
+        ({"length_penalty": "-inf"}, "setting 'length_penalty' must be finite, got -inf"),
+        ({"prefer_phi": "yes"}, "true or false as prefer_phi"),
+    ]:
         with pytest.raises(SynthdeidError, match=message):
             beam(**bad)
     assert beam(length_penalty=-2).length_penalty == -2.0  # any finite number
@@ -98,8 +103,13 @@ def test_one_beam_equals_greedy() -> None:
 def test_beam_escapes_the_greedy_trap() -> None:
     # greedy takes "a" (0.5) and then one of ten words (0.1 each); "b c" has 0.4 * 1.0
     flat = [f"f{i}" for i in range(10)]
-    edges: dict[str, dict[str, float]] = {"x": {"a": 0.5, "b": 0.4, "z": 0.1}, "a": {f: 0.1 for f in flat},
-                                          "b": {"c": 1.0}, "c": {"<EOD>": 1.0}, "z": {"<EOD>": 1.0}}
+    edges: dict[str, dict[str, float]] = {
+        "x": {"a": 0.5, "b": 0.4, "z": 0.1},
+        "a": {f: 0.1 for f in flat},
+        "b": {"c": 1.0},
+        "c": {"<EOD>": 1.0},
+        "z": {"<EOD>": 1.0},
+    }
     edges.update({f: {"<EOD>": 1.0} for f in flat})
     lm = table_lm(["x", "a", "b", "c", "z", *flat], edges)
     prompt = [lm.encode("x")]
@@ -112,8 +122,9 @@ def test_beam_escapes_the_greedy_trap() -> None:
 
 
 def test_length_penalty_trades_length_for_probability() -> None:
-    lm = table_lm(["x", "a", "b", "c"], {"x": {"<EOD>": 0.6, "a": 0.4}, "a": {"b": 1.0}, "b": {"c": 1.0},
-                                        "c": {"<EOD>": 1.0}})
+    lm = table_lm(
+        ["x", "a", "b", "c"], {"x": {"<EOD>": 0.6, "a": 0.4}, "a": {"b": 1.0}, "b": {"c": 1.0}, "c": {"<EOD>": 1.0}}
+    )
     settings = GenerationSettings(min_tokens=0, max_tokens=10)
     short, long_ = [lm.eod_id], lm.encode("a b c <EOD>")
     assert beam(num_beams=2, length_penalty=0.0).generate(lm, [lm.encode("x")], settings, RNG) == [short]
@@ -146,8 +157,10 @@ def test_ban_keeps_a_row_its_only_token() -> None:
 def test_no_repeated_ngrams(size: int) -> None:
     words = [f"v{i}" for i in range(12)]
     # a strong loop v0 -> v1 -> v0 ..., which plain beam search would follow
-    edges = {w: {words[(i + 1) % 2]: 0.9, **{v: 0.1 / 11 for v in words if v != words[(i + 1) % 2]}}
-             for i, w in enumerate(words)}
+    edges = {
+        w: {words[(i + 1) % 2]: 0.9, **{v: 0.1 / 11 for v in words if v != words[(i + 1) % 2]}}
+        for i, w in enumerate(words)
+    }
     lm = table_lm(words, edges, labels=())
     settings = GenerationSettings(min_tokens=30, max_tokens=40)
     prompts = [lm.encode("v0 v1"), lm.encode("v3"), lm.encode("v0 v1 v0")]
@@ -155,7 +168,7 @@ def test_no_repeated_ngrams(size: int) -> None:
     assert lm.decode(looped[1]).startswith("v0 v1 v0 v1")
     for prompt, gen in zip(prompts, beam(no_repeat_ngram_size=size).generate(lm, prompts, settings, RNG)):
         seq = prompt + gen
-        grams = [tuple(seq[i:i + size]) for i in range(len(seq) - size + 1)]
+        grams = [tuple(seq[i : i + size]) for i in range(len(seq) - size + 1)]
         assert len(grams) == len(set(grams)) and len(gen) > 30
 
 
@@ -194,10 +207,16 @@ def test_min_and_max_tokens() -> None:
 
 
 def test_prefer_phi_picks_the_beam_with_most_start_tags() -> None:
-    edges = {"x": {"<EOD>": 0.55, "<NameSTART>": 0.3, "<DateSTART>": 0.1, "y": 0.05},
-             "<NameSTART>": {"jan": 1.0}, "jan": {"<NameEND>": 1.0}, "<NameEND>": {"<EOD>": 1.0},
-             "<DateSTART>": {"mei": 1.0}, "mei": {"<DateEND>": 1.0}, "<DateEND>": {"<EOD>": 1.0},
-             "y": {"<EOD>": 1.0}}
+    edges = {
+        "x": {"<EOD>": 0.55, "<NameSTART>": 0.3, "<DateSTART>": 0.1, "y": 0.05},
+        "<NameSTART>": {"jan": 1.0},
+        "jan": {"<NameEND>": 1.0},
+        "<NameEND>": {"<EOD>": 1.0},
+        "<DateSTART>": {"mei": 1.0},
+        "mei": {"<DateEND>": 1.0},
+        "<DateEND>": {"<EOD>": 1.0},
+        "y": {"<EOD>": 1.0},
+    }
     lm = table_lm(["x", "y", "jan", "mei"], edges)
     settings = GenerationSettings(min_tokens=0, max_tokens=10)
     plain = beam(num_beams=3, length_penalty=0.0).generate(lm, [lm.encode("x")], settings, RNG)
@@ -276,8 +295,17 @@ def test_matches_transformers_beam_search() -> None:
     transformers = pytest.importorskip("transformers")
     eod, vocab = 1, 20
     torch.manual_seed(0)
-    config = transformers.GPT2Config(vocab_size=vocab, n_positions=32, n_embd=16, n_layer=1, n_head=2,
-                                     initializer_range=0.5, eos_token_id=eod, bos_token_id=eod, pad_token_id=eod)
+    config = transformers.GPT2Config(
+        vocab_size=vocab,
+        n_positions=32,
+        n_embd=16,
+        n_layer=1,
+        n_head=2,
+        initializer_range=0.5,
+        eos_token_id=eod,
+        bos_token_id=eod,
+        pad_token_id=eod,
+    )
     model = transformers.GPT2LMHeadModel(config).eval()
 
     class Wrapped:
@@ -307,9 +335,18 @@ def test_matches_transformers_beam_search() -> None:
 
     prompts = torch.randint(2, vocab, (4, 3), generator=torch.Generator().manual_seed(0))
     with torch.no_grad():
-        out = model.generate(prompts, attention_mask=torch.ones_like(prompts), num_beams=3, no_repeat_ngram_size=2,
-                             length_penalty=1.0, max_new_tokens=12, do_sample=False, early_stopping=False,
-                             pad_token_id=eod, eos_token_id=eod)
+        out = model.generate(
+            prompts,
+            attention_mask=torch.ones_like(prompts),
+            num_beams=3,
+            no_repeat_ngram_size=2,
+            length_penalty=1.0,
+            max_new_tokens=12,
+            do_sample=False,
+            early_stopping=False,
+            pad_token_id=eod,
+            eos_token_id=eod,
+        )
     expected = [row[: row.index(eod) + 1] if eod in row else row for row in out[:, 3:].tolist()]
     settings = GenerationSettings(min_tokens=0, max_tokens=12, tag_safe=False)
     assert beam(num_beams=3).generate(Wrapped(), prompts.tolist(), settings, RNG) == expected

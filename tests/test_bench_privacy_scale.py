@@ -14,9 +14,26 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def run(tmp_path: Path, workers: int) -> dict:
     out = tmp_path / f"r{workers}.json"
-    subprocess.run([sys.executable, str(ROOT / "bench" / "privacy.py"), "--scale", "paper", "--real-tokens", "60000",
-                    "--synthetic-tokens", "12000", "--workers", str(workers), "--json", str(out)],
-                   capture_output=True, text=True, check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            str(ROOT / "bench" / "privacy.py"),
+            "--scale",
+            "paper",
+            "--real-tokens",
+            "60000",
+            "--synthetic-tokens",
+            "12000",
+            "--workers",
+            str(workers),
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     return json.loads(out.read_text())
 
 

@@ -19,23 +19,51 @@ def test_bench_tagger_smoke(tmp_path: Path) -> None:
     write_jsonl(toy_docs(12, seed=0), tmp_path / "train.jsonl")
     write_jsonl(toy_docs(4, seed=1), tmp_path / "dev.jsonl")
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "tagger.py"), "--data", str(tmp_path), "--language", "nl",
-         "--epochs", "1", "--torch-max-epochs", "2", "--threads", "1", "--json", str(tmp_path / "r.json"),
-         "--taggers", "flair_chars", "torch_bilstm_crf"],
-        capture_output=True, text=True, check=True, cwd=tmp_path)
+        [
+            sys.executable,
+            str(ROOT / "bench" / "tagger.py"),
+            "--data",
+            str(tmp_path),
+            "--language",
+            "nl",
+            "--epochs",
+            "1",
+            "--torch-max-epochs",
+            "2",
+            "--threads",
+            "1",
+            "--json",
+            str(tmp_path / "r.json"),
+            "--taggers",
+            "flair_chars",
+            "torch_bilstm_crf",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     results = json.loads((tmp_path / "r.json").read_text())
     assert set(results) == {"flair_chars", "torch_bilstm_crf"}
     assert results["flair_chars"]["epochs"] == 1 and results["torch_bilstm_crf"]["epochs"] == 2
     for r in results.values():
         assert r["train_tokens_per_s"] > 0 and r["predict_tokens_per_s"] > 0 and 0 <= r["dev_f1"] <= 1
         assert len(r["dev_f1_per_epoch"]) == r["epochs"]
-    rows = {line.split()[0]: line.split() for line in out.stdout.splitlines() if line.split()[:1] in (["flair_chars"], ["torch_bilstm_crf"]) and len(line.split()) == 7}
+    rows = {
+        line.split()[0]: line.split()
+        for line in out.stdout.splitlines()
+        if line.split()[:1] in (["flair_chars"], ["torch_bilstm_crf"]) and len(line.split()) == 7
+    }
     assert rows["flair_chars"][3] == "1.0" and rows["flair_chars"][5] == "1.0"  # the reference against itself
     ratio = results["torch_bilstm_crf"]["train_tokens_per_s"] / results["flair_chars"]["train_tokens_per_s"]
     assert rows["torch_bilstm_crf"][3] == f"{ratio:.1f}"
 
 
 def test_bench_tagger_without_data_names_the_fix(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "tagger.py"), "--data", str(tmp_path / "none"),
-                          "--language", "nl"], capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "tagger.py"), "--data", str(tmp_path / "none"), "--language", "nl"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert out.returncode != 0 and "dvc repro prepare" in out.stderr

@@ -45,13 +45,16 @@ LABELS = ["Name", "Date", "Phone_fax"]
 def notes(n: int, seed: int) -> list[str]:
     """Toy inline notes with numbers (the canaries' slot tokens) and one rare word each."""
     rnd = random.Random(seed)
-    return [f"Gesprek met <NameSTART> {rnd.choice(['Jan', 'Anna', 'Kees'])} <NameEND> op <DateSTART> "
-            f"{rnd.randint(1, 12)} mei <DateEND> . <PAR> Kamer {rnd.randint(1, 12)} , "
-            f"{rnd.choice(['goed geslapen', 'wond verzorgd', 'familie belde'])} zeldzaam{seed}x{i} . <EOD>"
-            for i in range(n)]
+    return [
+        f"Gesprek met <NameSTART> {rnd.choice(['Jan', 'Anna', 'Kees'])} <NameEND> op <DateSTART> "
+        f"{rnd.randint(1, 12)} mei <DateEND> . <PAR> Kamer {rnd.randint(1, 12)} , "
+        f"{rnd.choice(['goed geslapen', 'wond verzorgd', 'familie belde'])} zeldzaam{seed}x{i} . <EOD>"
+        for i in range(n)
+    ]
 
 
 # exposure math ----------------------------------------------------------------------------------
+
 
 def test_exposure_from_rank_by_hand():
     assert exposure_from_rank(1, 1024) == 10.0  # the model's favourite: log2 |R|
@@ -72,7 +75,7 @@ def test_sampled_exposure_by_hand_with_ties():
 def test_sampled_exposure_over_the_whole_space_is_the_exact_exposure():
     lps = [3.0, 1.0, 4.0, 1.5, 9.0, 2.6, 5.0, 3.5]  # all |R| = 8 candidates
     for i, lp in enumerate(lps):
-        others = lps[:i] + lps[i + 1:]
+        others = lps[:i] + lps[i + 1 :]
         rank = 1 + sum(o <= lp for o in others)
         assert sampled_exposure(lp, others) == pytest.approx(exposure_from_rank(rank, 8))
 
@@ -89,6 +92,7 @@ def test_extrapolated_exposure_goes_past_the_sample_and_stops_at_the_space():
 
 
 # membership-inference math ----------------------------------------------------------------------
+
 
 def test_auc_by_hand_with_ties():
     members, nonmembers = [0.9, 0.8, 0.4], [0.7, 0.4, 0.1]
@@ -112,6 +116,7 @@ def test_bootstrap_interval_is_seeded_and_brackets_the_auc():
 
 
 # canaries ---------------------------------------------------------------------------------------
+
 
 def test_space_text_size_and_sampling():
     space = CanarySpace("X {} {} <EOD>", ("1", "2", "3"))
@@ -137,7 +142,7 @@ def test_insertion_keeps_counts_ids_and_order_and_leaves_the_inputs_alone():
         copies = [i for i, x in zip(new_ids, new_lines) if x == c["text"]]
         assert len(copies) == c["repetitions"] and all(i.startswith(c["id"] + "-copy-") for i in copies)
     assert sorted(c["repetitions"] for c in record["canaries"]) == [1, 1, 5, 5, 20, 20]
-    assert record["space_size"] == len(record["pool"]) ** 4 == 10 ** 4
+    assert record["space_size"] == len(record["pool"]) ** 4 == 10**4
     assert all(t in " ".join(lines).split() for t in record["pool"])
     assert add_canaries(config, lines, ids, LABELS) == (new_lines, new_ids, record)  # seeded
     assert insert_canaries(lines, ids, [], seed=0) == (lines, ids)
@@ -146,8 +151,14 @@ def test_insertion_keeps_counts_ids_and_order_and_leaves_the_inputs_alone():
 def test_canary_settings_and_pool_errors():
     assert CanaryConfig.from_params(None) is None
     assert CanaryConfig.from_params({"repetitions": [2]}).repetitions == (2,)
-    for bad in ({"repetitions": []}, {"repetitions": [0]}, {"template": "no slot <EOD>"},
-                {"template": "{} without end"}, {"pool_size": 1}, {"repetitonz": [1]}):
+    for bad in (
+        {"repetitions": []},
+        {"repetitions": [0]},
+        {"template": "no slot <EOD>"},
+        {"template": "{} without end"},
+        {"pool_size": 1},
+        {"repetitonz": [1]},
+    ):
         with pytest.raises(SynthdeidError):
             CanaryConfig.from_params(bad)
     # a small corpus: the pool takes what there is, down to the generator's min_count, and says so
@@ -160,38 +171,54 @@ def test_canary_settings_and_pool_errors():
     with pytest.raises(SynthdeidError, match="canaries to null"):
         numeric_pool(["a 1 2 3 1 <EOD>"], size=4, min_count=3, floor=2)
     with pytest.raises(SynthdeidError, match="canaries to null"):  # the generator's min_count is a floor
-        add_canaries(CanaryConfig(template=TEMPLATE, min_count=2), notes(50, 0), ["d"] * 50, LABELS,
-                     min_count_floor=1000)
+        add_canaries(
+            CanaryConfig(template=TEMPLATE, min_count=2), notes(50, 0), ["d"] * 50, LABELS, min_count_floor=1000
+        )
     with pytest.raises(SynthdeidError, match="no template"):
         add_canaries(CanaryConfig(min_count=2), notes(50, 0), ["d"] * 50, LABELS)
     with pytest.raises(SynthdeidError, match="malformed or unknown"):
-        add_canaries(CanaryConfig(template="<EmailSTART> {} <EOD>", min_count=2), notes(50, 0), ["d"] * 50,
-                     LABELS)
+        add_canaries(CanaryConfig(template="<EmailSTART> {} <EOD>", min_count=2), notes(50, 0), ["d"] * 50, LABELS)
 
 
 # the model-based metrics ------------------------------------------------------------------------
 
+
 def test_canary_exposure_without_canaries_is_skipped(tmp_path):
-    result = registry("privacy_metric").create("canary_exposure", {}).compute(
-        PrivacyInput([], [], str.split, model_dir=tmp_path, extra={"lm": None}))
-    assert result.summary == {"skipped": "no canaries: the generator was trained without them "
-                                         "(set generators.NAME.canaries)"}
+    result = (
+        registry("privacy_metric")
+        .create("canary_exposure", {})
+        .compute(PrivacyInput([], [], str.split, model_dir=tmp_path, extra={"lm": None}))
+    )
+    assert result.summary == {
+        "skipped": "no canaries: the generator was trained without them (set generators.NAME.canaries)"
+    }
 
 
 def test_a_canary_seen_20_times_is_exposed_and_unseen_candidates_are_not(tmp_path):
     lines = notes(300, 1)
     config = CanaryConfig(repetitions=(20,), template=TEMPLATE, min_count=2)
     train, _, record = add_canaries(config, lines, [f"d{i}" for i in range(300)], LABELS)
-    tiny = {"layers": 1, "embedding_size": 24, "hidden_size": 24, "batch_size": 8, "seq_len": 12,
-            "eval_batch_size": 4, "min_count": 2, "learning_rate": 5.0, "dropout": 0.1, "max_epochs": 4, "seed": 3,
-            "threads": 1}
+    tiny = {
+        "layers": 1,
+        "embedding_size": 24,
+        "hidden_size": 24,
+        "batch_size": 8,
+        "seq_len": 12,
+        "eval_batch_size": 4,
+        "min_count": 2,
+        "learning_rate": 5.0,
+        "dropout": 0.1,
+        "max_epochs": 4,
+        "seed": 3,
+        "threads": 1,
+    }
     gen = registry("generator").create("lstm", tiny)
     gen.train(TrainingData(train, notes(40, 2), special_tokens(LABELS)), tmp_path)
     write_canaries(record, tmp_path)
     lm = gen.load(tmp_path)
     data = PrivacyInput([], [], str.split, model_dir=tmp_path, extra={"lm": lm})
     summary = registry("privacy_metric").create("canary_exposure", {"candidates": 500}).compute(data).summary
-    assert (summary["space_size"], summary["candidates"], summary["exhaustive"]) == (10 ** 4, 500, False)
+    assert (summary["space_size"], summary["candidates"], summary["exhaustive"]) == (10**4, 500, False)
     (canary,) = summary["canaries"]
     assert canary["exposure"] >= 7.0  # at most log2(501) = 8.97 can be shown with 500 candidates
     assert summary["by_repetition"]["20"]["exposure_max"] == canary["exposure"]
@@ -241,6 +268,7 @@ def test_model_metrics_are_listed_as_privacy_metric_plugins(capsys):
 
 # the stages -------------------------------------------------------------------------------------
 
+
 class ToyGenerator:
     """A bigram 'generator' that remembers what it was trained on."""
 
@@ -276,21 +304,41 @@ def write_project(root: Path, lines: Callable[[int, int], list[str]], generator:
     for split, n, seed in (("train", 80, 1), ("dev", 30, 2)):
         (root / "data/inline").mkdir(parents=True, exist_ok=True)
         (root / f"data/inline/{split}.txt").write_text("\n".join(lines(n, seed)) + "\n", encoding="utf-8")
-        write_documents([Document(f"{split}-doc-{i}", f"note {i}", ()) for i in range(n)],
-                        root / f"data/pseudonymized/{split}.jsonl")
-    (root / "params.yaml").write_text(json.dumps({"language": "nl", "inline": {"tokenize": True},
-                                                  "tags": {"mapping": {}}, "generators": {"toy": generator},
-                                                  **params}))
+        write_documents(
+            [Document(f"{split}-doc-{i}", f"note {i}", ()) for i in range(n)],
+            root / f"data/pseudonymized/{split}.jsonl",
+        )
+    (root / "params.yaml").write_text(
+        json.dumps(
+            {
+                "language": "nl",
+                "inline": {"tokenize": True},
+                "tags": {"mapping": {}},
+                "generators": {"toy": generator},
+                **params,
+            }
+        )
+    )
 
 
 @pytest.fixture
 def project(tmp_path, monkeypatch, register_plugin):
     register_plugin(ToyPlugin, "toy-bigram-plugin")
-    write_project(tmp_path, notes,
-                  {"plugin": "toy_bigram", "config": {},
-                   "canaries": {"repetitions": [1, 4], "per_repetition": 2, "template": TEMPLATE, "min_count": 2}},
-                  privacy={"model_metrics": {"canary_exposure": {"candidates": 300},
-                                             "membership_inference": {"max_notes": 20, "bootstrap": 50}}})
+    write_project(
+        tmp_path,
+        notes,
+        {
+            "plugin": "toy_bigram",
+            "config": {},
+            "canaries": {"repetitions": [1, 4], "per_repetition": 2, "template": TEMPLATE, "min_count": 2},
+        },
+        privacy={
+            "model_metrics": {
+                "canary_exposure": {"candidates": 300},
+                "membership_inference": {"max_notes": 20, "bootstrap": 50},
+            }
+        },
+    )
     monkeypatch.chdir(tmp_path)
     return tmp_path
 
@@ -310,7 +358,10 @@ def test_train_lm_and_audit_lm_stages_with_canaries(project, monkeypatch):
     run_stage("audit_lm", monkeypatch)
     out = project / "data/metrics/privacy_model/toy.json"
     audit = json.loads(out.read_text())
-    assert audit["canary_exposure"]["candidates"] == 300 and set(audit["canary_exposure"]["by_repetition"]) == {"1", "4"}
+    assert audit["canary_exposure"]["candidates"] == 300 and set(audit["canary_exposure"]["by_repetition"]) == {
+        "1",
+        "4",
+    }
     assert 0 <= audit["membership_inference"]["auc"] <= 1 and audit["membership_inference"]["members"] == 20
     first = out.read_bytes()
     run_stage("audit_lm", monkeypatch)

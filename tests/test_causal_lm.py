@@ -22,7 +22,14 @@ from synthdeid.generation.hf_lm import (
 from synthdeid.plugins import causal_lm as causal_plugin
 from synthdeid.plugins import registry
 
-TRAIN = {"max_epochs": 2, "batch_size": 4, "block_size": 64, "learning_rate": 1e-2, "schedule": "one_cycle", "threads": 1}
+TRAIN = {
+    "max_epochs": 2,
+    "batch_size": 4,
+    "block_size": 64,
+    "learning_rate": 1e-2,
+    "schedule": "one_cycle",
+    "threads": 1,
+}
 
 
 @pytest.fixture(scope="module")
@@ -158,7 +165,8 @@ def test_tied_embeddings_train_new_rows(tmp_path, data):
     gen.train(data, tmp_path / "out")
     adapter = load_file(tmp_path / "out" / "adapter" / "adapter_model.safetensors")
     assert [k for k in adapter if "trainable_tokens" in k] == [
-        "base_model.model.model.embed_tokens.token_adapter.trainable_tokens_delta"]
+        "base_model.model.model.embed_tokens.token_adapter.trainable_tokens_delta"
+    ]
     lm = gen.load(tmp_path / "out")
     emb = lm.model.get_input_embeddings().weight
     assert lm.model.get_output_embeddings().weight is emb

@@ -48,16 +48,19 @@ def test_a_small_corpus_is_described_and_its_settings_resolved(tmp_path) -> None
     report = check(_project(tmp_path, docs))
     assert report.facts["documents"] == 300
     assert report.facts["PHI spans"] == sum(len(d.spans) for d in docs)
-    assert report.labels == {"Date": sum(s.label == "Date" for d in docs for s in d.spans),
-                             "Name": sum(s.label == "Name" for d in docs for s in d.spans)}
+    assert report.labels == {
+        "Date": sum(s.label == "Date" for d in docs for s in d.spans),
+        "Name": sum(s.label == "Name" for d in docs for s in d.spans),
+    }
     assert report.facts["train split"].startswith("240 documents")
     stream = report.facts["training stream (LSTM tokens: words, tags, <EOD>)"]
     assert stream == sum(inline_length(d) for d in docs if d.id in _train_ids(tmp_path, docs))
     # the LSTM's budget over this stream, capped by max_epochs (params.yaml: 0.9M tokens, 100 epochs)
     lstm = repo_params()["generators"]["lstm"]["config"]
     epochs = min(lstm["max_epochs"], math.ceil(lstm["max_train_tokens"] / stream))
-    assert report.resolved["generators.lstm"].startswith(f"at most {epochs} epochs by its token budget over the "
-                                                         f"{stream}-token stream, fewer by patience")
+    assert report.resolved["generators.lstm"].startswith(
+        f"at most {epochs} epochs by its token budget over the {stream}-token stream, fewer by patience"
+    )
     assert "corpora.lstm_p" in report.resolved and "tokens in all" in report.resolved["corpora.lstm_p"]
     assert any("PHI entities" in w and "95% interval" in w for w in report.warnings)  # a few hundred at most
     assert report.problems == []
@@ -74,15 +77,19 @@ def _train_ids(tmp_path, docs) -> set[str]:
 
 def test_what_will_not_work_is_a_problem_with_its_fix(tmp_path, capsys) -> None:
     names = ["Jansen", "de Vries", "Bakker", "Visser", "Smit"]  # no numbers at all: the canaries have
-    docs = [Document.create(f"n{i}", f"Mw. {n} kwam langs.", [Span(4, 4 + len(n), "Name")])  # nothing to
-            for i, n in enumerate(names * 8)]  # hide a secret among
+    docs = [
+        Document.create(f"n{i}", f"Mw. {n} kwam langs.", [Span(4, 4 + len(n), "Name")])  # nothing to
+        for i, n in enumerate(names * 8)
+    ]  # hide a secret among
     docs = [Document.create(d.id, d.text + f" Kamer {chr(97 + i % 26)}.", list(d.spans)) for i, d in enumerate(docs)]
     bad = Document.create("bad", "Gezien door Piet.", [Span(12, 16, "Arts")])  # a label nobody mapped
     params = _project(tmp_path, [*docs, bad])
     report = check(params)
     assert any("unknown label" in p and "Arts" in p for p in report.problems)
-    assert any(p.startswith("generators.lstm.canaries:") and "fix: set this generator's canaries to null" in p
-               for p in report.problems)
+    assert any(
+        p.startswith("generators.lstm.canaries:") and "fix: set this generator's canaries to null" in p
+        for p in report.problems
+    )
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params), encoding="utf-8")
     assert main(["check", "--params", str(tmp_path / "params.yaml")]) == 1
     out = capsys.readouterr().out
@@ -115,13 +122,19 @@ def test_check_warns_when_common_ages_would_dominate_the_raw_phi_leakage(tmp_pat
     assert not any(w.startswith("Age: ") for w in check(params).warnings)
 
 
-@pytest.mark.parametrize(("key", "value", "message"), [
-    ("prepare.seed", "abc", "prepare.seed: must be a whole number, not 'abc'"),
-    ("prepare.split", "abc", "prepare.split: must be a list, e.g. [a, b], not 'abc'"),
-    ("corpus.demo.n_docs", -5, "corpus.demo.n_docs: must be greater than or equal to 1, not -5"),
-    ("taggers.bilstm_crf.config.max_epochs", "ten",
-     "taggers.bilstm_crf.config.max_epochs: must be a whole number, not 'ten'"),
-])
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        ("prepare.seed", "abc", "prepare.seed: must be a whole number, not 'abc'"),
+        ("prepare.split", "abc", "prepare.split: must be a list, e.g. [a, b], not 'abc'"),
+        ("corpus.demo.n_docs", -5, "corpus.demo.n_docs: must be greater than or equal to 1, not -5"),
+        (
+            "taggers.bilstm_crf.config.max_epochs",
+            "ten",
+            "taggers.bilstm_crf.config.max_epochs: must be a whole number, not 'ten'",
+        ),
+    ],
+)
 def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message, tmp_path) -> None:
     params = repo_params()
     params["corpus"]["demo"]["n_docs"] = 60

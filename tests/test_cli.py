@@ -30,8 +30,7 @@ def test_plugins_table(capsys):
 
 def test_console_script_is_installed():
     script = Path(sys.executable).parent / "synthdeid"
-    out = subprocess.run([str(script), "plugins", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([str(script), "plugins", "--json"], capture_output=True, text=True, check=True).stdout
     assert any(e["name"] == "nl" for e in json.loads(out))
 
 
@@ -63,8 +62,10 @@ def test_validate_reports_counts_and_every_problem(tmp_path, capsys):
 
     bad = tmp_path / "bad.jsonl"
     bad.write_text(
-        json.dumps({"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Persoon"}]}) + "\n"
-        + json.dumps({"id": "b", "text": "Jan", "spans": [{"start": 0, "end": 9, "label": "Name"}]}) + "\n"
+        json.dumps({"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Persoon"}]})
+        + "\n"
+        + json.dumps({"id": "b", "text": "Jan", "spans": [{"start": 0, "end": 9, "label": "Name"}]})
+        + "\n"
         + "not json\n"
     )
     assert main(["validate", str(bad)]) == 1
@@ -84,8 +85,10 @@ def test_validate_any_labels(tmp_path, capsys):
 
 def test_validate_groups_unknown_labels_and_maps_them(tmp_path, capsys):
     path = tmp_path / "m.jsonl"
-    rows = [{"id": f"d{i}", "text": "Ana vino", "spans": [{"start": 0, "end": 3, "label": "NOMBRE_SUJETO_ASISTENCIA"}]}
-            for i in range(40)]
+    rows = [
+        {"id": f"d{i}", "text": "Ana vino", "spans": [{"start": 0, "end": 3, "label": "NOMBRE_SUJETO_ASISTENCIA"}]}
+        for i in range(40)
+    ]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     assert main(["validate", str(path)]) == 1
     out = " ".join(capsys.readouterr().out.split())
@@ -104,6 +107,7 @@ def test_validate_groups_unknown_labels_and_maps_them(tmp_path, capsys):
 
 
 # ---- #28: what a command cannot do is an error naming the file or document and a fix; nothing is left behind
+
 
 def _error(capsys) -> str:
     err = " ".join(capsys.readouterr().err.split())
@@ -134,6 +138,7 @@ def test_i2b2_and_xml_inline_folders_hold_any_label(tmp_path, capsys):
 
 def test_convert_removes_an_output_that_does_not_read_back(tmp_path, capsys, monkeypatch):
     """A writer bug must not leave a broken output blamed on the user's input."""
+
     def broken(docs, path):
         Path(path).write_text("not json\n", encoding="utf-8")
         return len(list(docs))
@@ -167,14 +172,23 @@ def test_convert_to_a_file_format_onto_a_folder_is_refused(tmp_path, capsys, to)
     assert main(["convert", str(src), str(tmp_path / "out"), "--to", to]) == 1
     err = _error(capsys)
     assert f"{tmp_path / 'out'}: is a folder" in err
-    assert list((tmp_path / "out").iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["in.jsonl", "out"]
+    assert list((tmp_path / "out").iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == [
+        "in.jsonl",
+        "out",
+    ]
 
 
 def test_validate_names_the_files_a_folder_reader_does_not_read(tmp_path, capsys):
     folder = tmp_path / "brat"
     folder.mkdir()
-    for name, content in {"a.txt": "Jan kwam", "a.ann": "T1\tName 0 3\tJan\n", "B.TXT": "Piet kwam",
-                          "B.ANN": "T1\tName 0 4\tPiet\n", "notes.docx": "x", "annotation.conf": "[entities]"}.items():
+    for name, content in {
+        "a.txt": "Jan kwam",
+        "a.ann": "T1\tName 0 3\tJan\n",
+        "B.TXT": "Piet kwam",
+        "B.ANN": "T1\tName 0 4\tPiet\n",
+        "notes.docx": "x",
+        "annotation.conf": "[entities]",
+    }.items():
         (folder / name).write_text(content, encoding="utf-8")
     assert main(["validate", str(folder)]) == 0
     captured = capsys.readouterr()
@@ -186,8 +200,10 @@ def test_validate_names_the_files_a_folder_reader_does_not_read(tmp_path, capsys
 
 def test_validate_warns_about_crlf_i2b2_offsets_it_cannot_check(tmp_path, capsys):
     path = tmp_path / "crlf.xml"
-    path.write_bytes(b'<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[Datum: x\r\nNaam: Jan]]>'
-                     b'</TEXT>\n<TAGS>\n<NAME id="P0" start="15" end="18" TYPE="Name" />\n</TAGS>\n</deIdi2b2>\n')
+    path.write_bytes(
+        b'<?xml version="1.0" encoding="UTF-8" ?>\n<deIdi2b2>\n<TEXT><![CDATA[Datum: x\r\nNaam: Jan]]>'
+        b'</TEXT>\n<TAGS>\n<NAME id="P0" start="15" end="18" TYPE="Name" />\n</TAGS>\n</deIdi2b2>\n'
+    )
     assert main(["validate", str(path)]) == 0
     err = " ".join(capsys.readouterr().err.split())
     assert f"warning: {path}: the TEXT has CR line endings" in err and "newlines=xml" in err
@@ -211,9 +227,12 @@ def test_validate_names_a_txt_file_that_holds_tags(tmp_path, capsys):
 def test_validate_params_reads_what_the_corpus_stage_reads(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("notes.xmltags").write_text("a\tGive <5 mg<br> to <PERSOON>Jan</PERSOON>\n", encoding="utf-8")
-    Path("params.yaml").write_text("corpus:\n  source: files\n  path: notes.xmltags\n  format: xml_inline\n"
-                                   "  format_options: {labels: [PERSOON]}\n"
-                                   "tags:\n  mapping: {PERSOON: Name}\n  keep_unmapped: false\n", encoding="utf-8")
+    Path("params.yaml").write_text(
+        "corpus:\n  source: files\n  path: notes.xmltags\n  format: xml_inline\n"
+        "  format_options: {labels: [PERSOON]}\n"
+        "tags:\n  mapping: {PERSOON: Name}\n  keep_unmapped: false\n",
+        encoding="utf-8",
+    )
     assert main(["validate", "notes.xmltags", "--any-labels"]) == 1  # <br> is a tag without the label set
     capsys.readouterr()
     assert main(["validate", "--params", "params.yaml"]) == 0  # corpus.path, its format and options, its mapping

@@ -52,8 +52,7 @@ P = "p.yaml"  # a params file of the repository's values with one changed
 
 def check(id: str, changes: dict[str, Any], *expect: str, fix: bool = True, stream: str = "err") -> Case:
     """``check`` of a params file with ``changes``: an ``InputError`` names that file (not params.yaml)."""
-    return Case(id, f"check --params {P}", (P, *expect) if fix else expect, fix=fix, params={P: changes},
-                stream=stream)
+    return Case(id, f"check --params {P}", (P, *expect) if fix else expect, fix=fix, params={P: changes}, stream=stream)
 
 
 CASES = [
@@ -69,28 +68,53 @@ CASES = [
     check("check-seed-abc", {"prepare.seed": "abc"}, "prepare.seed", "'abc'", "whole number"),
     check("check-split-abc", {"prepare.split": "abc"}, "prepare.split", "'abc'", "must be a list"),
     check("check-split-not-summing", {"prepare.split": [0.5, 0.5, 0.5]}, "prepare.split", "summing to 1"),
-    check("check-tagger-epochs-ten", {"taggers.bilstm_crf.config.max_epochs": "ten"},
-          "taggers.bilstm_crf.config.max_epochs", "'ten'", "whole number"),
-    check("check-n-docs-negative", {"corpus.demo.n_docs": -5}, "corpus.demo.n_docs", "-5",
-          "greater than or equal to 1"),
+    check(
+        "check-tagger-epochs-ten",
+        {"taggers.bilstm_crf.config.max_epochs": "ten"},
+        "taggers.bilstm_crf.config.max_epochs",
+        "'ten'",
+        "whole number",
+    ),
+    check(
+        "check-n-docs-negative", {"corpus.demo.n_docs": -5}, "corpus.demo.n_docs", "-5", "greater than or equal to 1"
+    ),
     check("check-n-docs-text", {"corpus.demo.n_docs": "many"}, "corpus.demo.n_docs", "'many'"),
     check("check-demo-seed-list", {"corpus.demo.seed": [1]}, "corpus.demo.seed", "[1]"),
     check("check-corpus-not-mapping", {"corpus": "demo"}, "corpus", "mapping", "'demo'"),
-    check("check-lstm-budget-text", {"generators.lstm.config.max_train_tokens": "lots"},
-          "generators.lstm.config.max_train_tokens", "'lots'"),
+    check(
+        "check-lstm-budget-text",
+        {"generators.lstm.config.max_train_tokens": "lots"},
+        "generators.lstm.config.max_train_tokens",
+        "'lots'",
+    ),
     check("check-generator-not-mapping", {"generators.gpt2": "gpt2"}, "generators.gpt2", "mapping"),
     check("check-tagger-config-list", {"taggers.flair.config": [1, 2]}, "taggers.flair.config", "mapping"),
     check("check-target-tokens-exponent", {"generate.target_tokens": "1e6"}, "generate.target_tokens", "'1e6'"),
-    check("check-corpus-min-tokens", {"corpora.lstm_p.min_tokens": "short"},
-          "corpora.lstm_p.min_tokens", "a whole number >= 0 or auto"),
-    check("check-data-canaries-text", {"generators.lstm.data_canaries.per_repetition": "two"},
-          "generators.lstm.data_canaries", "per_repetition", "'two'", fix=False),
+    check(
+        "check-corpus-min-tokens",
+        {"corpora.lstm_p.min_tokens": "short"},
+        "corpora.lstm_p.min_tokens",
+        "a whole number >= 0 or auto",
+    ),
+    check(
+        "check-data-canaries-text",
+        {"generators.lstm.data_canaries.per_repetition": "two"},
+        "generators.lstm.data_canaries",
+        "per_repetition",
+        "'two'",
+        fix=False,
+    ),
     check("check-unknown-language", {"language": "xx"}, "language: 'xx'", "en, es, nl, sv"),
     check("check-test-path-number", {"corpus.test_path": 5}, "corpus.test_path", "must be text"),
     check("check-missing-key", {"generators.gpt2.plugin": DELETE}, "generators.gpt2.plugin", "missing"),
     check("check-privacy-metric-config", {"privacy.metrics.leakage": "all"}, "privacy.metrics.leakage", "mapping"),
-    Case("check-corpus-file-missing", f"check --params {P}", ("missing.jsonl", "not found"), stream="out",
-         params={P: {"corpus.source": "files", "corpus.path": "missing.jsonl"}}),  # a problem check lists
+    Case(
+        "check-corpus-file-missing",
+        f"check --params {P}",
+        ("missing.jsonl", "not found"),
+        stream="out",
+        params={P: {"corpus.source": "files", "corpus.path": "missing.jsonl"}},
+    ),  # a problem check lists
     # ---- validate -------------------------------------------------------------------------------
     Case("validate-missing", "validate missing.jsonl", ("missing.jsonl", "not found"), stream="out"),
     Case("validate-not-utf8", "validate latin.jsonl", ("latin.jsonl:1", "not UTF-8"), stream="out"),
@@ -113,40 +137,88 @@ CASES = [
     Case("convert-empty", "convert empty.jsonl out.jsonl", ("empty.jsonl", "no documents")),
     usage("convert-unknown-writer", "convert good.jsonl out.jsonl --to nosuch", "invalid choice: 'nosuch'"),
     # ---- deidentify -----------------------------------------------------------------------------
-    Case("deid-unknown-language", "deidentify good.jsonl out.jsonl --annotator deduce --language xx",
-         ("--language 'xx'", "not an installed language pack", "en, es, nl, sv")),
-    Case("deid-deduce-swedish", "deidentify good.jsonl out.jsonl --annotator deduce --language sv",
-         ("'deduce'", "nl notes only", "'sv'")),
-    Case("deid-params-language-unknown", "deidentify good.jsonl out.jsonl --annotator deduce",
-         ("params.yaml", "language 'xx'", "not an installed language pack"), params={"params.yaml": {"language": "xx"}}),
-    Case("deid-params-without-language", "deidentify good.jsonl out.jsonl --annotator deduce",
-         ("params.yaml", "sets no `language`"), params={"params.yaml": {"language": DELETE}}),
+    Case(
+        "deid-unknown-language",
+        "deidentify good.jsonl out.jsonl --annotator deduce --language xx",
+        ("--language 'xx'", "not an installed language pack", "en, es, nl, sv"),
+    ),
+    Case(
+        "deid-deduce-swedish",
+        "deidentify good.jsonl out.jsonl --annotator deduce --language sv",
+        ("'deduce'", "nl notes only", "'sv'"),
+    ),
+    Case(
+        "deid-params-language-unknown",
+        "deidentify good.jsonl out.jsonl --annotator deduce",
+        ("params.yaml", "language 'xx'", "not an installed language pack"),
+        params={"params.yaml": {"language": "xx"}},
+    ),
+    Case(
+        "deid-params-without-language",
+        "deidentify good.jsonl out.jsonl --annotator deduce",
+        ("params.yaml", "sets no `language`"),
+        params={"params.yaml": {"language": DELETE}},
+    ),
     Case("deid-no-language", "deidentify good.jsonl out.jsonl --annotator deduce", ("which language", "--language")),
-    Case("deid-unknown-annotator", "deidentify good.jsonl out.jsonl --annotator nosuch --language nl",
-         ("annotator 'nosuch'", "deduce"), fix=False),
-    Case("deid-missing-input", "deidentify missing.jsonl out.jsonl --annotator deduce --language nl",
-         ("missing.jsonl", "not found")),
-    Case("deid-model-missing", "deidentify good.jsonl out.jsonl --model nodir --language nl",
-         ("nodir", "no such tagger directory")),
-    Case("deid-model-broken-json", "deidentify good.jsonl out.jsonl --model m_json --language nl",
-         ("m_json/tagger.json", "JSON")),
-    Case("deid-model-json-list", "deidentify good.jsonl out.jsonl --model m_list --language nl",
-         ("m_list/tagger.json", "JSON object")),
-    Case("deid-min-confidence-rules", "deidentify good.jsonl out.jsonl --annotator deduce --language nl "
-         "--min-confidence 0.3", ("--min-confidence", "--model")),
-    Case("deid-unknown-extension", "deidentify good.jsonl out.xyz --annotator deduce --language nl",
-         ("out.xyz", "cannot tell the format")),
+    Case(
+        "deid-unknown-annotator",
+        "deidentify good.jsonl out.jsonl --annotator nosuch --language nl",
+        ("annotator 'nosuch'", "deduce"),
+        fix=False,
+    ),
+    Case(
+        "deid-missing-input",
+        "deidentify missing.jsonl out.jsonl --annotator deduce --language nl",
+        ("missing.jsonl", "not found"),
+    ),
+    Case(
+        "deid-model-missing",
+        "deidentify good.jsonl out.jsonl --model nodir --language nl",
+        ("nodir", "no such tagger directory"),
+    ),
+    Case(
+        "deid-model-broken-json",
+        "deidentify good.jsonl out.jsonl --model m_json --language nl",
+        ("m_json/tagger.json", "JSON"),
+    ),
+    Case(
+        "deid-model-json-list",
+        "deidentify good.jsonl out.jsonl --model m_list --language nl",
+        ("m_list/tagger.json", "JSON object"),
+    ),
+    Case(
+        "deid-min-confidence-rules",
+        "deidentify good.jsonl out.jsonl --annotator deduce --language nl --min-confidence 0.3",
+        ("--min-confidence", "--model"),
+    ),
+    Case(
+        "deid-unknown-extension",
+        "deidentify good.jsonl out.xyz --annotator deduce --language nl",
+        ("out.xyz", "cannot tell the format"),
+    ),
     Case("deid-onto-cwd", "deidentify good.jsonl . --annotator deduce --language nl", (".", "not empty")),
-    Case("deid-annotate-as-text", "deidentify good.jsonl out.txt --annotator deduce --language nl --to text",
-         ("out.txt", "plain text")),
-    usage("deid-confidence-not-number", "deidentify good.jsonl out.jsonl --annotator deduce --min-confidence abc",
-          "invalid float value: 'abc'"),
-    usage("deid-model-and-annotator", "deidentify good.jsonl out.jsonl --annotator deduce --model m_json",
-          "not allowed with argument"),
+    Case(
+        "deid-annotate-as-text",
+        "deidentify good.jsonl out.txt --annotator deduce --language nl --to text",
+        ("out.txt", "plain text"),
+    ),
+    usage(
+        "deid-confidence-not-number",
+        "deidentify good.jsonl out.jsonl --annotator deduce --min-confidence abc",
+        "invalid float value: 'abc'",
+    ),
+    usage(
+        "deid-model-and-annotator",
+        "deidentify good.jsonl out.jsonl --annotator deduce --model m_json",
+        "not allowed with argument",
+    ),
     # ---- export ---------------------------------------------------------------------------------
     Case("export-unknown-corpus", "export nosuch out.jsonl --to jsonl --language nl", ("no corpus 'nosuch'",)),
-    Case("export-unknown-language", "export good.jsonl out.jsonl --to jsonl --language xx",
-         ("--language 'xx'", "not an installed language pack")),
+    Case(
+        "export-unknown-language",
+        "export good.jsonl out.jsonl --to jsonl --language xx",
+        ("--language 'xx'", "not an installed language pack"),
+    ),
     Case("export-no-language", "export good.jsonl out.jsonl --to jsonl", ("which language",)),
     Case("export-not-utf8", "export latin.jsonl out.jsonl --to jsonl --language nl", ("latin.jsonl:1", "not UTF-8")),
     Case("export-empty", "export empty.jsonl out.jsonl --to jsonl --language nl", ("empty.jsonl", "no documents")),
@@ -163,34 +235,57 @@ CASES = [
     Case("preset-file-not-yaml", "preset broken", ("presets/broken.yaml:2", "not valid YAML")),
     Case("preset-file-a-list", "preset listy", ("presets/listy.yaml", "not a list")),
     Case("preset-file-not-utf8", "preset latin", ("presets/latin.yaml:1", "not UTF-8")),
-    Case("preset-remove-not-a-list", "preset badremove", ("'badremove'", "list of dotted keys"),
-         params={"params.yaml": {}}),
+    Case(
+        "preset-remove-not-a-list",
+        "preset badremove",
+        ("'badremove'", "list of dotted keys"),
+        params={"params.yaml": {}},
+    ),
     # ---- new-plugin -----------------------------------------------------------------------------
-    Case("new-plugin-bad-code", "new-plugin language 'bad code' --language X --faker-locale nl_NL --out newp",
-         ("'bad code'", "language code")),
-    Case("new-plugin-bad-locale", "new-plugin language xx --language X --faker-locale zz_ZZ --out newp",
-         ("'zz_ZZ'",)),
-    Case("new-plugin-out-is-a-file", "new-plugin language xx --language X --faker-locale nl_NL --out good.jsonl",
-         ("good.jsonl", "is a file")),
-    Case("new-plugin-built-in-code", "new-plugin language nl --language Dutch --faker-locale nl_NL --out newp",
-         ("'nl'", "built-in")),
-    Case("new-plugin-exists", "new-plugin language xx --language X --faker-locale nl_NL --out packs",
-         ("packs/synthdeid-lang-xx", "already exists")),
+    Case(
+        "new-plugin-bad-code",
+        "new-plugin language 'bad code' --language X --faker-locale nl_NL --out newp",
+        ("'bad code'", "language code"),
+    ),
+    Case("new-plugin-bad-locale", "new-plugin language xx --language X --faker-locale zz_ZZ --out newp", ("'zz_ZZ'",)),
+    Case(
+        "new-plugin-out-is-a-file",
+        "new-plugin language xx --language X --faker-locale nl_NL --out good.jsonl",
+        ("good.jsonl", "is a file"),
+    ),
+    Case(
+        "new-plugin-built-in-code",
+        "new-plugin language nl --language Dutch --faker-locale nl_NL --out newp",
+        ("'nl'", "built-in"),
+    ),
+    Case(
+        "new-plugin-exists",
+        "new-plugin language xx --language X --faker-locale nl_NL --out packs",
+        ("packs/synthdeid-lang-xx", "already exists"),
+    ),
     usage("new-plugin-no-locale", "new-plugin language xx --language X", "--faker-locale"),
     usage("new-plugin-no-kind", "new-plugin", "required"),
     # ---- plugins --------------------------------------------------------------------------------
     usage("plugins-unknown-flag", "plugins --xml", "unrecognized arguments: --xml"),
-    Case("plugins-unknown-distribution", "plugins", ("no-such-dist", "not installed"), fix=False,
-         env={"SYNTHDEID_LOAD_PLUGINS": "no-such-dist"}),
+    Case(
+        "plugins-unknown-distribution",
+        "plugins",
+        ("no-such-dist", "not installed"),
+        fix=False,
+        env={"SYNTHDEID_LOAD_PLUGINS": "no-such-dist"},
+    ),
     # ---- anonymize-vocab ------------------------------------------------------------------------
     Case("vocab-no-training-text", "anonymize-vocab adir", ("data/inline/train.txt", "missing")),
     Case("vocab-no-model", "anonymize-vocab adir --text notes.txt", ("adir", "vocab.json")),
     Case("vocab-text-folder", "anonymize-vocab adir --text adir", ("adir", "is a folder")),
     Case("vocab-text-not-utf8", "anonymize-vocab adir --text latin.jsonl", ("latin.jsonl:1", "not UTF-8")),
-    Case("vocab-min-share", "anonymize-vocab adir --text notes.txt --min-share 5", ("min_share", "(0, 1]"),
-         fix=False),
-    Case("vocab-unknown-generator", "anonymize-vocab adir --text notes.txt --generator nosuch",
-         ("generator 'nosuch'",), fix=False),
+    Case("vocab-min-share", "anonymize-vocab adir --text notes.txt --min-share 5", ("min_share", "(0, 1]"), fix=False),
+    Case(
+        "vocab-unknown-generator",
+        "anonymize-vocab adir --text notes.txt --generator nosuch",
+        ("generator 'nosuch'",),
+        fix=False,
+    ),
     usage("vocab-min-share-text", "anonymize-vocab adir --min-share abc", "invalid float value: 'abc'"),
     # ---- review ---------------------------------------------------------------------------------
     Case("review-page-missing", "review page missing.jsonl out.html", ("missing.jsonl", "not found")),
@@ -263,13 +358,24 @@ def test_the_table_is_large_and_covers_every_command() -> None:
     assert len(CASES) >= 45
     assert len({c.id for c in CASES}) == len(CASES)
     commands = {shlex.split(c.argv)[0] for c in CASES}
-    assert commands >= {"check", "validate", "convert", "deidentify", "export", "preset", "new-plugin", "plugins",
-                        "anonymize-vocab", "review"}
+    assert commands >= {
+        "check",
+        "validate",
+        "convert",
+        "deidentify",
+        "export",
+        "preset",
+        "new-plugin",
+        "plugins",
+        "anonymize-vocab",
+        "review",
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
-def test_misuse_fails_clearly_and_writes_nothing(case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_misuse_fails_clearly_and_writes_nothing(
+    case: Case, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from synthdeid.plugin_system.manager import get_plugin_manager
 
     _inputs(tmp_path, case)
@@ -301,8 +407,9 @@ def test_misuse_fails_clearly_and_writes_nothing(case: Case, tmp_path: Path, mon
     assert _tree(tmp_path) == before, "the failed command wrote or changed files"
 
 
-def test_the_guard_turns_an_unexpected_error_into_one_line(monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_guard_turns_an_unexpected_error_into_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import synthdeid.cli as cli
 
     def broken(args: Any, out: Any) -> int:
@@ -312,15 +419,18 @@ def test_the_guard_turns_an_unexpected_error_into_one_line(monkeypatch: pytest.M
     monkeypatch.delenv("SYNTHDEID_DEBUG", raising=False)
     assert main(["plugins"]) == 2
     err = capsys.readouterr().err
-    assert err.strip() == ("error: unexpected KeyError: 'boom' — this is a bug in synthdeid; rerun with "
-                           "SYNTHDEID_DEBUG=1 for the traceback and report it")
+    assert err.strip() == (
+        "error: unexpected KeyError: 'boom' — this is a bug in synthdeid; rerun with "
+        "SYNTHDEID_DEBUG=1 for the traceback and report it"
+    )
     monkeypatch.setenv("SYNTHDEID_DEBUG", "1")
     with pytest.raises(KeyError):
         main(["plugins"])
 
 
-def test_the_guard_names_the_file_of_an_os_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_guard_names_the_file_of_an_os_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     import synthdeid.cli as cli
 
     (tmp_path / "latin.txt").write_bytes("café\n".encode("latin-1"))
@@ -329,12 +439,15 @@ def test_the_guard_names_the_file_of_an_os_error(monkeypatch: pytest.MonkeyPatch
         def run(args: Any, out: Any) -> int:
             path.read_text(encoding="utf-8")
             return 0
+
         return run
 
     monkeypatch.delenv("SYNTHDEID_DEBUG", raising=False)
-    for path, fragment in ((tmp_path / "missing.txt", "missing.txt: not found"),
-                           (tmp_path, f"{tmp_path}: is a folder"),
-                           (tmp_path / "latin.txt", "latin.txt:1: not UTF-8 text (byte 0xe9 at offset 3)")):
+    for path, fragment in (
+        (tmp_path / "missing.txt", "missing.txt: not found"),
+        (tmp_path, f"{tmp_path}: is a folder"),
+        (tmp_path / "latin.txt", "latin.txt:1: not UTF-8 text (byte 0xe9 at offset 3)"),
+    ):
         monkeypatch.setattr(cli, "cmd_plugins", reads(path))
         assert main(["plugins"]) == 1
         err = capsys.readouterr().err

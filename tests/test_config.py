@@ -37,7 +37,10 @@ def test_values_are_typed_from_yaml() -> None:
 
 
 def test_unknown_and_junk_settings_name_the_plugin_and_the_valid_keys() -> None:
-    with pytest.raises(SynthdeidError, match=r"thing 'x' has no setting\(s\) lrr \(did you mean lr\?\); its settings are: epochs, lr, on"):
+    with pytest.raises(
+        SynthdeidError,
+        match=r"thing 'x' has no setting\(s\) lrr \(did you mean lr\?\); its settings are: epochs, lr, on",
+    ):
         from_mapping(Settings, {"lrr": 1}, "thing 'x'")
     with pytest.raises(SynthdeidError, match="thing 'x': epochs must be a number, not 'many'"):
         from_mapping(Settings, {"epochs": "many"}, "thing 'x'")
@@ -45,17 +48,28 @@ def test_unknown_and_junk_settings_name_the_plugin_and_the_valid_keys() -> None:
         from_mapping(Settings, {"lr": 1}, "thing 'x'", exclude=["lr"])
 
 
-@pytest.mark.parametrize("kind, name", [("decoder", "nucleus"), ("decoder", "beam"), ("generator", "lstm"),
-                                        ("generator", "gpt2"), ("tagger", "flair_bilstm_crf"),
-                                        ("privacy_metric", "rouge")])
+@pytest.mark.parametrize(
+    "kind, name",
+    [
+        ("decoder", "nucleus"),
+        ("decoder", "beam"),
+        ("generator", "lstm"),
+        ("generator", "gpt2"),
+        ("tagger", "flair_bilstm_crf"),
+        ("privacy_metric", "rouge"),
+    ],
+)
 def test_every_plugin_kind_uses_it(kind: str, name: str) -> None:
     from synthdeid.plugin_system.manager import registry
 
-    with pytest.raises(SynthdeidError, match=rf"{kind.split('_')[-1]} '{name}' has no setting\(s\) bogus; its settings are: "):
+    with pytest.raises(
+        SynthdeidError, match=rf"{kind.split('_')[-1]} '{name}' has no setting\(s\) bogus; its settings are: "
+    ):
         registry(kind).create(name, {"bogus": 1})
 
 
 # ---- renamed settings and declared bounds ------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Bounded:
@@ -88,23 +102,27 @@ def test_saved_configs_map_former_names_silently() -> None:
 
 
 def test_a_former_and_a_current_name_together_is_an_error() -> None:
-    with pytest.raises(SynthdeidError, match="thing 'x': 'lr' and 'learning_rate' are the same setting.*give only "
-                                             "'learning_rate'"):
+    with pytest.raises(
+        SynthdeidError, match="thing 'x': 'lr' and 'learning_rate' are the same setting.*give only 'learning_rate'"
+    ):
         from_mapping(Bounded, {"lr": 1, "learning_rate": 2}, "thing 'x'")
     with pytest.raises(SynthdeidError, match="'n_layer' and 'num_layers' are the same setting"):
         from_mapping(Bounded, {"n_layer": 1, "num_layers": 2}, "thing 'x'")
 
 
-@pytest.mark.parametrize("config, message", [
-    ({"learning_rate": 0.0}, "thing 'x': setting 'learning_rate' must be > 0, got 0.0; set it above 0"),
-    ({"layers": 0}, "setting 'layers' must be >= 1, got 0; set it to 1 or more"),
-    ({"dropout": 1.0}, r"setting 'dropout' must be in \[0, 1\), got 1.0; set it within \[0, 1\)"),
-    ({"share": 1.5}, "setting 'share' must be <= 1, got 1.5; set it to 1 or less"),
-    ({"delta": 1.0}, r"setting 'delta' must be in \(0, 1\), got 1.0; set it within \(0, 1\)"),
-    ({"mode": "c"}, "setting 'mode' must be one of a, b, got 'c'; use one of them"),
-    ({"layers": 1.5}, "setting 'layers' must be a whole number >= 1, got 1.5"),
-    ({"layers": True}, "setting 'layers' must be a number >= 1, got True"),
-])
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        ({"learning_rate": 0.0}, "thing 'x': setting 'learning_rate' must be > 0, got 0.0; set it above 0"),
+        ({"layers": 0}, "setting 'layers' must be >= 1, got 0; set it to 1 or more"),
+        ({"dropout": 1.0}, r"setting 'dropout' must be in \[0, 1\), got 1.0; set it within \[0, 1\)"),
+        ({"share": 1.5}, "setting 'share' must be <= 1, got 1.5; set it to 1 or less"),
+        ({"delta": 1.0}, r"setting 'delta' must be in \(0, 1\), got 1.0; set it within \(0, 1\)"),
+        ({"mode": "c"}, "setting 'mode' must be one of a, b, got 'c'; use one of them"),
+        ({"layers": 1.5}, "setting 'layers' must be a whole number >= 1, got 1.5"),
+        ({"layers": True}, "setting 'layers' must be a number >= 1, got True"),
+    ],
+)
 def test_each_bound_kind_rejects_with_a_clear_message(config, message) -> None:
     with pytest.raises(SettingError, match=message):
         from_mapping(Bounded, config, "thing 'x'")
@@ -126,19 +144,45 @@ def test_every_plugin_config_maps_its_former_names() -> None:
     from synthdeid.plugins.mlm_fill.config import MLMFillConfig
     from synthdeid.plugins.torch_tagger.config import TorchTaggerConfig
 
-    cases = [(LSTMConfig, {"lr": 5.0, "clip": 1.0}, {"learning_rate": 5.0, "grad_clip": 1.0}),
-             (GPT2Settings, {"n_layer": 2, "epochs": 4, "lr": 0.01, "n_embd": 64, "n_head": 2, "n_positions": 128,
-                             "min_frequency": 3},
-              {"layers": 2, "max_epochs": 4, "learning_rate": 0.01, "embedding_size": 64, "heads": 2,
-               "max_positions": 128, "min_count": 3}),
-             (MLMFillConfig, {"epochs": 2, "lr": 0.01, "min_frequency": 3, "max_length": 64},
-              {"max_epochs": 2, "learning_rate": 0.01, "min_count": 3, "block_size": 64}),
-             (FlairTaggerConfig, {"mini_batch_size": 8, "word_embedding_dim": 50, "word_min_freq": 3},
-              {"batch_size": 8, "embedding_size": 50, "min_count": 3}),
-             (TorchTaggerConfig, {"word_dim": 50}, {"embedding_size": 50}),
-             (HFTaggerConfig, {"num_layers": 1, "epochs": 2, "max_grad_norm": 0.5, "num_heads": 4,
-                               "max_position_embeddings": 256, "warmup_ratio": 0.2},
-              {"layers": 1, "max_epochs": 2, "grad_clip": 0.5, "heads": 4, "max_positions": 256, "warmup": 0.2})]
+    cases = [
+        (LSTMConfig, {"lr": 5.0, "clip": 1.0}, {"learning_rate": 5.0, "grad_clip": 1.0}),
+        (
+            GPT2Settings,
+            {"n_layer": 2, "epochs": 4, "lr": 0.01, "n_embd": 64, "n_head": 2, "n_positions": 128, "min_frequency": 3},
+            {
+                "layers": 2,
+                "max_epochs": 4,
+                "learning_rate": 0.01,
+                "embedding_size": 64,
+                "heads": 2,
+                "max_positions": 128,
+                "min_count": 3,
+            },
+        ),
+        (
+            MLMFillConfig,
+            {"epochs": 2, "lr": 0.01, "min_frequency": 3, "max_length": 64},
+            {"max_epochs": 2, "learning_rate": 0.01, "min_count": 3, "block_size": 64},
+        ),
+        (
+            FlairTaggerConfig,
+            {"mini_batch_size": 8, "word_embedding_dim": 50, "word_min_freq": 3},
+            {"batch_size": 8, "embedding_size": 50, "min_count": 3},
+        ),
+        (TorchTaggerConfig, {"word_dim": 50}, {"embedding_size": 50}),
+        (
+            HFTaggerConfig,
+            {
+                "num_layers": 1,
+                "epochs": 2,
+                "max_grad_norm": 0.5,
+                "num_heads": 4,
+                "max_position_embeddings": 256,
+                "warmup_ratio": 0.2,
+            },
+            {"layers": 1, "max_epochs": 2, "grad_clip": 0.5, "heads": 4, "max_positions": 256, "warmup": 0.2},
+        ),
+    ]
     for cls, old, new in cases:
         with pytest.warns(DeprecationWarning):
             got = from_mapping(cls, old, "thing 'x'")
@@ -146,15 +190,28 @@ def test_every_plugin_config_maps_its_former_names() -> None:
 
 
 PLUGIN_CONFIG_MODULES = (
-    "synthdeid.plugins.lstm.config", "synthdeid.plugins.gpt2.config", "synthdeid.plugins.causal_lm.config",
-    "synthdeid.plugins.mlm_fill.config", "synthdeid.plugins.flair_tagger.config",
-    "synthdeid.plugins.torch_tagger.config", "synthdeid.plugins.hf_tagger.config", "synthdeid.plugins.decoders",
-    "synthdeid.plugins.beam", "synthdeid.plugins.tagger_annotator", "synthdeid.plugins.privacy.bm25",
-    "synthdeid.plugins.privacy.canary_exposure", "synthdeid.plugins.privacy.common",
-    "synthdeid.plugins.privacy.data_membership", "synthdeid.plugins.privacy.high_risk_pairs",
-    "synthdeid.plugins.privacy.leakage", "synthdeid.plugins.privacy.membership_inference",
-    "synthdeid.plugins.privacy.name_probe", "synthdeid.plugins.privacy.ngram_recall",
-    "synthdeid.plugins.privacy.reinjection", "synthdeid.plugins.privacy.rouge", "synthdeid.generation.dp",
+    "synthdeid.plugins.lstm.config",
+    "synthdeid.plugins.gpt2.config",
+    "synthdeid.plugins.causal_lm.config",
+    "synthdeid.plugins.mlm_fill.config",
+    "synthdeid.plugins.flair_tagger.config",
+    "synthdeid.plugins.torch_tagger.config",
+    "synthdeid.plugins.hf_tagger.config",
+    "synthdeid.plugins.decoders",
+    "synthdeid.plugins.beam",
+    "synthdeid.plugins.tagger_annotator",
+    "synthdeid.plugins.privacy.bm25",
+    "synthdeid.plugins.privacy.canary_exposure",
+    "synthdeid.plugins.privacy.common",
+    "synthdeid.plugins.privacy.data_membership",
+    "synthdeid.plugins.privacy.high_risk_pairs",
+    "synthdeid.plugins.privacy.leakage",
+    "synthdeid.plugins.privacy.membership_inference",
+    "synthdeid.plugins.privacy.name_probe",
+    "synthdeid.plugins.privacy.ngram_recall",
+    "synthdeid.plugins.privacy.reinjection",
+    "synthdeid.plugins.privacy.rouge",
+    "synthdeid.generation.dp",
     "synthdeid.generation.vocab_anonymize",
 )
 

@@ -74,30 +74,45 @@ JSONL = [
     jsonl("misspelt-spans", j(spans=..., span=GOOD["spans"]), problem="did you mean 'spans'"),
     jsonl("meta-key", j(meta={"ward": 3}), problem="unknown key 'meta'"),
     jsonl("duplicate-key", '{"id": "a", "id": "b", "text": "x"}', problem="key 'id' appears twice"),
-    jsonl("duplicate-span-key", '{"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Name", '
-          '"label": "Date"}]}', problem="key 'label' appears twice"),
+    jsonl(
+        "duplicate-span-key",
+        '{"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Name", "label": "Date"}]}',
+        problem="key 'label' appears twice",
+    ),
     jsonl("spans-object", j(spans={"start": 0}), problem='"spans" must be a list'),
     jsonl("spans-string", j(spans="0-10 Name"), problem='"spans" must be a list'),
     jsonl("span-list", j(spans=[[0, 10, "Name"]]), problem="needs start, end and label"),
     jsonl("span-no-label", j(spans=[{"start": 0, "end": 10}]), problem="needs start, end and label"),
     jsonl("span-extra-key", span(score=0.9), problem="unknown key 'score' in span #0"),
-    jsonl("span-misspelt-key", j(spans=[{"start": 0, "end": 10, "label": "Name", "lable": "x"}]),
-          problem="did you mean 'label'"),
+    jsonl(
+        "span-misspelt-key",
+        j(spans=[{"start": 0, "end": 10, "label": "Name", "lable": "x"}]),
+        problem="did you mean 'label'",
+    ),
     jsonl("offset-string", span(start="0"), problem="non-integer offsets"),
     jsonl("offset-float", span(end=10.0), problem="non-integer offsets"),
     jsonl("offset-bool", span(start=False), problem="non-integer offsets"),
     jsonl("offset-null", span(end=None), problem="non-integer offsets"),
-    jsonl("offset-inf", '{"id": "a", "text": "x", "spans": [{"start": 0, "end": 1e999, "label": "Name"}]}',
-          problem="non-integer offsets"),
+    jsonl(
+        "offset-inf",
+        '{"id": "a", "text": "x", "spans": [{"start": 0, "end": 1e999, "label": "Name"}]}',
+        problem="non-integer offsets",
+    ),
     jsonl("offset-negative", span(start=-1), problem="outside the text"),
     jsonl("offset-past-end", span(end=999), problem="outside the text"),
     jsonl("offset-huge", span(end=10**200), problem="outside the text"),
-    jsonl("offset-5000-digits", '{"id": "a", "text": "x", "spans": [{"start": 0, "end": 1' + "0" * 5000
-          + ', "label": "Name"}]}', problem="unreadable JSON number"),
+    jsonl(
+        "offset-5000-digits",
+        '{"id": "a", "text": "x", "spans": [{"start": 0, "end": 1' + "0" * 5000 + ', "label": "Name"}]}',
+        problem="unreadable JSON number",
+    ),
     jsonl("start-after-end", span(start=5, end=2), problem="start >= end"),
     jsonl("zero-width", span(start=3, end=3), problem="start >= end"),
-    jsonl("overlap", j(spans=[{"start": 0, "end": 10, "label": "Name"}, {"start": 4, "end": 15, "label": "Name"}]),
-          problem="spans overlap"),
+    jsonl(
+        "overlap",
+        j(spans=[{"start": 0, "end": 10, "label": "Name"}, {"start": 4, "end": 15, "label": "Name"}]),
+        problem="spans overlap",
+    ),
     jsonl("label-number", span(label=3), problem="label must be a non-empty string"),
     jsonl("label-null", span(label=None), problem="label must be a non-empty string"),
     jsonl("label-empty", span(label=""), problem="label must be a non-empty string"),
@@ -105,8 +120,11 @@ JSONL = [
     jsonl("span-text-mismatch", span(text="Piet Peters"), problem="says its text is"),
     jsonl("lone-surrogate-text", '{"id": "a", "text": "Jan \\ud800 kwam", "spans": []}', problem="lone surrogate"),
     jsonl("lone-surrogate-id", '{"id": "a\\udc00", "text": "Jan", "spans": []}', problem="lone surrogate"),
-    jsonl("lone-surrogate-label", '{"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": '
-          '"N\\ud83d"}]}', problem="lone surrogate"),
+    jsonl(
+        "lone-surrogate-label",
+        '{"id": "a", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "N\\ud83d"}]}',
+        problem="lone surrogate",
+    ),
     jsonl("deep-nesting", "[" * 100_000 + "]" * 100_000, problem="nested too deeply"),
     jsonl("duplicate-id", j(), j(), problem="duplicate document id 'a'", line=2),
     jsonl("duplicate-id-later", j(), j(id="b"), "", j(), problem="duplicate document id 'a' (first on line 1)", line=4),
@@ -135,10 +153,18 @@ CONLL = [
     conll("lowercase-o", "Jan\to\n", problem="unknown tag 'o'", line=1),
     conll("bad-tag-later", "Jan\tB-Name\nkwam\tO\nop\tOO\n", problem="unknown tag 'OO'", line=3),
     conll("unknown-label", "Jan\tB-Persoon\n", problem="unknown label 'Persoon'", line=1),
-    conll("duplicate-docstart", "-DOCSTART-\tn1\n\nJan\tO\n\n-DOCSTART-\tn1\n\nPiet\tO\n",
-          problem="duplicate document id 'n1'", line=5),
-    conll("duplicate-docstart-later", "-DOCSTART-\tn1\n\nJan\tO\n\n-DOCSTART-\tn2\n\nx\tO\n\n-DOCSTART-\tn1\n\ny\tO\n",
-          problem="duplicate document id 'n1' (first on line 1)", line=9),
+    conll(
+        "duplicate-docstart",
+        "-DOCSTART-\tn1\n\nJan\tO\n\n-DOCSTART-\tn1\n\nPiet\tO\n",
+        problem="duplicate document id 'n1'",
+        line=5,
+    ),
+    conll(
+        "duplicate-docstart-later",
+        "-DOCSTART-\tn1\n\nJan\tO\n\n-DOCSTART-\tn2\n\nx\tO\n\n-DOCSTART-\tn1\n\ny\tO\n",
+        problem="duplicate document id 'n1' (first on line 1)",
+        line=9,
+    ),
     conll("only-docstart", "-DOCSTART-\tn1\n\n", problem="holds no documents", line=0),
     conll("only-blank", "\n\n\n", problem="holds no documents", line=0),
     conll("empty", "", problem="holds no documents", line=0),
@@ -146,8 +172,9 @@ CONLL = [
     conll("bad-bytes-later", b"Jan\tB-Name\n\nkwam\tO\n\xff\tO\n", problem="not UTF-8", line=4),  # type: ignore[arg-type]
     conll("one-column-spaces", "Jan B-Name\nkwam\n", problem="expected a token and a tag", line=2),
     conll("tab-and-spaces-in-a-line", "Jan\tNNP B-Name\nkwam\tVB O\n", problem="holds a space", line=1),
-    conll("bom-line-3", "-DOCSTART-\tn1\n\n\ufeffJan\tB-Name\n", problem="byte-order mark (U+FEFF) starts line 3",
-          line=3),
+    conll(
+        "bom-line-3", "-DOCSTART-\tn1\n\n\ufeffJan\tB-Name\n", problem="byte-order mark (U+FEFF) starts line 3", line=3
+    ),
 ]
 for c in CONLL:  # an empty source has no line: the location is the file itself
     if c.where.endswith(":0"):
@@ -180,11 +207,16 @@ INLINE = [
     inline("bad-second-line", "a\tJan kwam\nb\t<NameSTART> Piet\n", problem="unclosed", line=2),
     inline("bom-line-2", "a\tJan kwam\n\ufeffb\tPiet ging\n", problem="byte-order mark (U+FEFF) starts line 2", line=2),
     inline("space-in-tags", "a\t<Name START> Jan <Name END> kwam\n", problem="looks like an inline tag but is none"),
-    inline("non-ascii-label", "a\tok\nb\t<FörnamnSTART> Jan <FörnamnEND>\n", problem="looks like an inline tag",
-           line=2),
+    inline(
+        "non-ascii-label", "a\tok\nb\t<FörnamnSTART> Jan <FörnamnEND>\n", problem="looks like an inline tag", line=2
+    ),
     inline("space-after-lt", "a\t< NameSTART> Jan <NameEND>\n", problem="looks like an inline tag but is none"),
-    Case("inline-tags-in-a-txt", {"c.txt": "n1\tPatient <NameSTART> Jan <NameEND> kwam\n"},
-         "looks like inline-tag text", "c.txt:1"),
+    Case(
+        "inline-tags-in-a-txt",
+        {"c.txt": "n1\tPatient <NameSTART> Jan <NameEND> kwam\n"},
+        "looks like inline-tag text",
+        "c.txt:1",
+    ),
 ]
 for c in INLINE:
     if c.name in {"inline-empty-file", "inline-blank-file"}:
@@ -196,8 +228,12 @@ XML_HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'
 
 def xml(text: str = TEXT, *tags: str) -> str:
     """An i2b2 file: ``text`` in TEXT, each tag on its own line (the first on line 4)."""
-    return XML_HEAD + f"<deIdi2b2>\n<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n" + "".join(t + "\n" for t in tags) \
+    return (
+        XML_HEAD
+        + f"<deIdi2b2>\n<TEXT><![CDATA[{text}]]></TEXT>\n<TAGS>\n"
+        + "".join(t + "\n" for t in tags)
         + "</TAGS>\n</deIdi2b2>\n"
+    )
 
 
 NAME_TAG = '<NAME id="P0" start="0" end="10" text="Jan Jansen" TYPE="Name" comment="" />'
@@ -208,35 +244,67 @@ def i2b2(name: str, content: str | bytes, *, problem: str, line: int | None = No
 
 
 I2B2 = [
-    i2b2("malformed", XML_HEAD + "<deIdi2b2><TEXT>Jan & Piet</TEXT><TAGS/></deIdi2b2>", problem="malformed XML", line=2),
+    i2b2(
+        "malformed", XML_HEAD + "<deIdi2b2><TEXT>Jan & Piet</TEXT><TAGS/></deIdi2b2>", problem="malformed XML", line=2
+    ),
     i2b2("truncated", xml(TEXT, NAME_TAG)[:-20], problem="malformed XML", line=6),
     i2b2("doctype", XML_HEAD + '<!DOCTYPE d [<!ENTITY x "Jan">]>\n<deIdi2b2/>', problem="DOCTYPE", line=2),
     i2b2("not-utf8", xml("Jos\xe9").encode("latin-1"), problem="not UTF-8", line=3),
     i2b2("no-tags", XML_HEAD + f"<deIdi2b2><TEXT>{TEXT}</TEXT></deIdi2b2>", problem="no <TAGS> element", line=1),
     i2b2("second-text", xml(TEXT).replace("</TEXT>\n", "</TEXT>\n<TEXT>x</TEXT>"), problem="a second TEXT", line=4),
     i2b2("text-outside", xml(TEXT).replace("<TAGS>", "kwam<TAGS>"), problem="text outside TEXT", line=4),
-    i2b2("element-in-text", xml("Jan <b>Jansen</b> kwam").replace("<![CDATA[", "").replace("]]>", ""),
-         problem="TEXT holds an element <b>", line=3),
+    i2b2(
+        "element-in-text",
+        xml("Jan <b>Jansen</b> kwam").replace("<![CDATA[", "").replace("]]>", ""),
+        problem="TEXT holds an element <b>",
+        line=3,
+    ),
     i2b2("no-type", xml(TEXT, NAME_TAG.replace(' TYPE="Name"', "")), problem="no TYPE attribute", line=5),
     i2b2("word-offset", xml(TEXT, NAME_TAG.replace('start="0"', 'start="nul"')), problem="not whole numbers", line=5),
     i2b2("past-end", xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"')), problem="outside the TEXT", line=5),
-    i2b2("text-mismatch", xml(TEXT, NAME_TAG.replace('start="0" end="10"', 'start="1" end="11"')),
-         problem="text='Jan Jansen' but TEXT[1:11] is 'an Jansen '", line=5),
+    i2b2(
+        "text-mismatch",
+        xml(TEXT, NAME_TAG.replace('start="0" end="10"', 'start="1" end="11"')),
+        problem="text='Jan Jansen' but TEXT[1:11] is 'an Jansen '",
+        line=5,
+    ),
     i2b2("unknown-attribute", xml(TEXT, NAME_TAG.replace("comment", "score")), problem="attribute 'score'", line=5),
-    i2b2("duplicate-tag-id", xml(TEXT, NAME_TAG, NAME_TAG.replace('start="0" end="10" text="Jan Jansen"',
-         'start="19" end="27" text="12 maart"')), problem="the id is used twice (first on line 5)", line=6),
-    i2b2("overlap", xml(TEXT, NAME_TAG, NAME_TAG.replace("P0", "P1").replace('start="0"', 'start="4"')
-         .replace('"Jan Jansen"', '"Jansen"')), problem="spans overlap"),
-    i2b2("unknown-label", xml(TEXT, NAME_TAG.replace('TYPE="Name"', 'TYPE="Persoon"')),
-         problem="unknown label 'Persoon'"),
+    i2b2(
+        "duplicate-tag-id",
+        xml(
+            TEXT,
+            NAME_TAG,
+            NAME_TAG.replace('start="0" end="10" text="Jan Jansen"', 'start="19" end="27" text="12 maart"'),
+        ),
+        problem="the id is used twice (first on line 5)",
+        line=6,
+    ),
+    i2b2(
+        "overlap",
+        xml(
+            TEXT,
+            NAME_TAG,
+            NAME_TAG.replace("P0", "P1").replace('start="0"', 'start="4"').replace('"Jan Jansen"', '"Jansen"'),
+        ),
+        problem="spans overlap",
+    ),
+    i2b2(
+        "unknown-label", xml(TEXT, NAME_TAG.replace('TYPE="Name"', 'TYPE="Persoon"')), problem="unknown label 'Persoon'"
+    ),
     i2b2("empty-note", xml(" \n "), problem="the document is empty"),
-    Case("i2b2-second-doc-bad", {"i2b2/a.xml": xml(TEXT, NAME_TAG),
-                                 "i2b2/b.xml": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
-         "outside the TEXT", "b.xml:5"),
+    Case(
+        "i2b2-second-doc-bad",
+        {"i2b2/a.xml": xml(TEXT, NAME_TAG), "i2b2/b.xml": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
+        "outside the TEXT",
+        "b.xml:5",
+    ),
     # an upper-case suffix is read, not skipped: its error is found
-    Case("i2b2-upper-case-doc-bad", {"i2b2/a.xml": xml(TEXT, NAME_TAG),
-                                     "i2b2/b.XML": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
-         "outside the TEXT", "b.XML:5"),
+    Case(
+        "i2b2-upper-case-doc-bad",
+        {"i2b2/a.xml": xml(TEXT, NAME_TAG), "i2b2/b.XML": xml(TEXT, NAME_TAG.replace('end="10"', 'end="99"'))},
+        "outside the TEXT",
+        "b.XML:5",
+    ),
 ]
 
 
@@ -262,18 +330,26 @@ XML_INLINE = [
     xml_inline("not-utf8", b"a\tJos\xe9\n", problem="not UTF-8"),  # type: ignore[arg-type]
     xml_inline("empty-file", "", problem="holds no documents", line=None),
     xml_inline("blank-file", "\r\n \r\n", problem="holds no documents", line=None),
-    xml_inline("bom-line-2", "d1\tJan\n\ufeffd2\t<Name>Piet</Name>\n", problem="byte-order mark (U+FEFF) starts line 2",
-               line=2),
+    xml_inline(
+        "bom-line-2", "d1\tJan\n\ufeffd2\t<Name>Piet</Name>\n", problem="byte-order mark (U+FEFF) starts line 2", line=2
+    ),
     xml_inline("space-after-lt", "a\t< Name>Jan</Name> kwam\n", problem="no space may follow '<'"),
     xml_inline("space-after-slash", "a\t<Name>Jan</ Name> kwam\n", problem="looks like a tag but is none"),
     xml_inline("empty-element", "a\tJan <Name/> kwam\n", problem="an empty element marks no text"),
     xml_inline("name-start", "a\t<Name START>Jan</Name> kwam\n", problem="looks like a tag but is none"),
     xml_inline("unquoted-type", "a\tok\rb\t<PHI TYPE=PATIENT>Jan</PHI>\r", problem="looks like a tag", line=2),
-    Case("xml_inline-tags-in-a-txt", {"c.txt": "n1\tPatient <Name>Jan</Name> kwam\n"},
-         "looks like XML-style inline tags", "c.txt:1"),
-    Case("xml_inline-upper-case-folder-file-bad", {"notes/a.txt": "<Name>Jan</Name> kwam",
-                                                   "notes/B.TXT": "ok\n<Name>Piet kwam"},
-         "has no closing tag", "B.TXT:2"),
+    Case(
+        "xml_inline-tags-in-a-txt",
+        {"c.txt": "n1\tPatient <Name>Jan</Name> kwam\n"},
+        "looks like XML-style inline tags",
+        "c.txt:1",
+    ),
+    Case(
+        "xml_inline-upper-case-folder-file-bad",
+        {"notes/a.txt": "<Name>Jan</Name> kwam", "notes/B.TXT": "ok\n<Name>Piet kwam"},
+        "has no closing tag",
+        "B.TXT:2",
+    ),
 ]
 
 
@@ -285,53 +361,122 @@ T1 = "T1\tName 0 10\tJan Jansen\n"
 BRAT = [
     brat("no-ann", {"a.txt": TEXT}, problem="no .ann file", where="a.txt"),
     brat("orphan-ann", {"a.txt": TEXT, "a.ann": T1, "b.ann": T1}, problem="without its .txt", where="b.ann"),
-    brat("garbage-line", {"a.txt": TEXT, "a.ann": T1 + "hello world\n"}, problem="unreadable annotation line",
-         where="a.ann:2"),
-    brat("spaces-not-tabs", {"a.txt": TEXT, "a.ann": "T1 Name 0 10 Jan Jansen\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("missing-offsets", {"a.txt": TEXT, "a.ann": "T1\tName\tJan\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("one-offset", {"a.txt": TEXT, "a.ann": "T1\tName 0\tJan\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("negative-offset", {"a.txt": TEXT, "a.ann": "T1\tName -1 10\tJan\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("no-t-id", {"a.txt": TEXT, "a.ann": "\tName 0 10\tJan Jansen\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("lowercase-t", {"a.txt": TEXT, "a.ann": "t1\tName 0 10\tJan Jansen\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("t-without-number", {"a.txt": TEXT, "a.ann": "T\tName 0 10\tJan Jansen\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("relation-without-tab", {"a.txt": TEXT, "a.ann": T1 + "R1 Rel Arg1:T1\n"}, problem="unreadable annotation line",
-         where="a.ann:2"),
-    brat("bad-fragment-list", {"a.txt": TEXT, "a.ann": "T1\tName 0 3;\tJan\n"}, problem="unreadable annotation line",
-         where="a.ann:1"),
-    brat("duplicate-t-id", {"a.txt": TEXT, "a.ann": T1 + "T1\tDate 19 27\t12 maart\n"}, problem="used twice",
-         where="a.ann:2"),
+    brat(
+        "garbage-line",
+        {"a.txt": TEXT, "a.ann": T1 + "hello world\n"},
+        problem="unreadable annotation line",
+        where="a.ann:2",
+    ),
+    brat(
+        "spaces-not-tabs",
+        {"a.txt": TEXT, "a.ann": "T1 Name 0 10 Jan Jansen\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "missing-offsets",
+        {"a.txt": TEXT, "a.ann": "T1\tName\tJan\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "one-offset",
+        {"a.txt": TEXT, "a.ann": "T1\tName 0\tJan\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "negative-offset",
+        {"a.txt": TEXT, "a.ann": "T1\tName -1 10\tJan\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "no-t-id",
+        {"a.txt": TEXT, "a.ann": "\tName 0 10\tJan Jansen\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "lowercase-t",
+        {"a.txt": TEXT, "a.ann": "t1\tName 0 10\tJan Jansen\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "t-without-number",
+        {"a.txt": TEXT, "a.ann": "T\tName 0 10\tJan Jansen\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "relation-without-tab",
+        {"a.txt": TEXT, "a.ann": T1 + "R1 Rel Arg1:T1\n"},
+        problem="unreadable annotation line",
+        where="a.ann:2",
+    ),
+    brat(
+        "bad-fragment-list",
+        {"a.txt": TEXT, "a.ann": "T1\tName 0 3;\tJan\n"},
+        problem="unreadable annotation line",
+        where="a.ann:1",
+    ),
+    brat(
+        "duplicate-t-id",
+        {"a.txt": TEXT, "a.ann": T1 + "T1\tDate 19 27\t12 maart\n"},
+        problem="used twice",
+        where="a.ann:2",
+    ),
     brat("past-end", {"a.txt": TEXT, "a.ann": "T1\tName 0 99\tJan\n"}, problem="outside the text", where="a.ann:1"),
-    brat("start-after-end", {"a.txt": TEXT, "a.ann": "T1\tName 10 0\tJan\n"}, problem="outside the text",
-         where="a.ann:1"),
+    brat(
+        "start-after-end", {"a.txt": TEXT, "a.ann": "T1\tName 10 0\tJan\n"}, problem="outside the text", where="a.ann:1"
+    ),
     brat("zero-width", {"a.txt": TEXT, "a.ann": "T1\tName 4 4\t\n"}, problem="outside the text", where="a.ann:1"),
-    brat("huge-offset", {"a.txt": TEXT, "a.ann": "T1\tName 0 1" + "0" * 5000 + "\tJan\n"}, problem="more than 15 digits",
-         where="a.ann:1"),
-    brat("text-mismatch", {"a.txt": TEXT, "a.ann": "T1\tName 0 10\tPiet Peters\n"}, problem="differs from the .txt",
-         where="a.ann:1"),
-    brat("byte-offsets", {"a.txt": "Café Jan Jansen", "a.ann": "T1\tName 6 16\tJan Jansen\n"},
-         problem="outside the text", where="a.ann:1"),
-    brat("overlap", {"a.txt": TEXT, "a.ann": T1 + "T2\tName 4 15\tJansen kwam\n"}, problem="spans overlap",
-         where="a.ann"),
-    brat("unknown-label", {"a.txt": TEXT, "a.ann": "T1\tPersoon 0 10\tJan Jansen\n"}, problem="unknown label 'Persoon'",
-         where="a.ann"),
+    brat(
+        "huge-offset",
+        {"a.txt": TEXT, "a.ann": "T1\tName 0 1" + "0" * 5000 + "\tJan\n"},
+        problem="more than 15 digits",
+        where="a.ann:1",
+    ),
+    brat(
+        "text-mismatch",
+        {"a.txt": TEXT, "a.ann": "T1\tName 0 10\tPiet Peters\n"},
+        problem="differs from the .txt",
+        where="a.ann:1",
+    ),
+    brat(
+        "byte-offsets",
+        {"a.txt": "Café Jan Jansen", "a.ann": "T1\tName 6 16\tJan Jansen\n"},
+        problem="outside the text",
+        where="a.ann:1",
+    ),
+    brat(
+        "overlap", {"a.txt": TEXT, "a.ann": T1 + "T2\tName 4 15\tJansen kwam\n"}, problem="spans overlap", where="a.ann"
+    ),
+    brat(
+        "unknown-label",
+        {"a.txt": TEXT, "a.ann": "T1\tPersoon 0 10\tJan Jansen\n"},
+        problem="unknown label 'Persoon'",
+        where="a.ann",
+    ),
     brat("empty-note", {"a.txt": " \n", "a.ann": ""}, problem="the document is empty", where="a.ann"),
     brat("txt-not-utf8", {"a.txt": b"Jos\xe9", "a.ann": ""}, problem="not UTF-8", where="a.txt:1"),
     brat("ann-not-utf8", {"a.txt": TEXT, "a.ann": b"T1\tName 0 3\tJ\xe9n\n"}, problem="not UTF-8", where="a.ann:1"),
     brat("no-txt-files", {"notes.md": "hello"}, problem="no .txt files", where="brat"),
-    brat("second-doc-bad", {"a.txt": TEXT, "a.ann": T1, "b.txt": TEXT, "b.ann": "T1\tName 0 99\tx\n"},
-         problem="outside the text", where="b.ann:1"),
-    brat("upper-case-doc-bad", {"a.txt": TEXT, "a.ann": T1, "B.TXT": TEXT, "B.ANN": "T1\tName 0 99\tx\n"},
-         problem="outside the text", where="B.ANN:1"),
+    brat(
+        "second-doc-bad",
+        {"a.txt": TEXT, "a.ann": T1, "b.txt": TEXT, "b.ann": "T1\tName 0 99\tx\n"},
+        problem="outside the text",
+        where="b.ann:1",
+    ),
+    brat(
+        "upper-case-doc-bad",
+        {"a.txt": TEXT, "a.ann": T1, "B.TXT": TEXT, "B.ANN": "T1\tName 0 99\tx\n"},
+        problem="outside the text",
+        where="B.ANN:1",
+    ),
     brat("upper-case-orphan", {"a.txt": TEXT, "a.ann": T1, "B.ANN": T1}, problem="without its .txt", where="B.ANN"),
-    brat("case-twins", {"a.txt": TEXT, "a.ann": T1, "a.TXT": TEXT}, problem="give one document id 'a'",
-         where="a.txt"),
+    brat("case-twins", {"a.txt": TEXT, "a.ann": T1, "a.TXT": TEXT}, problem="give one document id 'a'", where="a.txt"),
 ]
 
 EMPTY_JSONL = [
@@ -391,8 +536,18 @@ def test_validate_lists_it_and_convert_writes_nothing(case: Case, tmp_path: Path
     if case.problem.startswith("unknown label"):
         return  # convert keeps a corpus's own labels: only validation checks them against the tag set
     for out_name in ("out.jsonl", "out.conll", "out.inline", "out-brat"):
-        assert main(["convert", str(source), str(tmp_path / out_name), "--to", out_name.split(".")[-1]
-                     if "." in out_name else "brat"]) == 1
+        assert (
+            main(
+                [
+                    "convert",
+                    str(source),
+                    str(tmp_path / out_name),
+                    "--to",
+                    out_name.split(".")[-1] if "." in out_name else "brat",
+                ]
+            )
+            == 1
+        )
         err = capsys.readouterr().err
         assert case.problem in err and "fix:" in err and "Traceback" not in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in"], "a failed conversion wrote something"
@@ -400,20 +555,32 @@ def test_validate_lists_it_and_convert_writes_nothing(case: Case, tmp_path: Path
 
 def test_collecting_errors_reports_every_invalid_record_and_keeps_the_rest(tmp_path: Path) -> None:
     path = tmp_path / "c.jsonl"
-    path.write_text("\n".join([j(), "not json", j(id="b", spans=[{"start": 0, "end": 3, "label": "X"}]),
-                               j(id="c"), j(id="a")]) + "\n")
+    path.write_text(
+        "\n".join([j(), "not json", j(id="b", spans=[{"start": 0, "end": 3, "label": "X"}]), j(id="c"), j(id="a")])
+        + "\n"
+    )
     errors: list[InputError] = []
     docs = list(read_documents(path, tagset=TagSet(), errors=errors))
     assert [d.id for d in docs] == ["a", "c"]
     assert [(e.line, e.problem.split(" (")[0]) for e in errors] == [
-        (2, "malformed JSON"), (3, "unknown label 'X'"), (5, "duplicate document id 'a'")]
+        (2, "malformed JSON"),
+        (3, "unknown label 'X'"),
+        (5, "duplicate document id 'a'"),
+    ]
 
 
 # ---- documents a writer cannot hold: refused before the first byte is written (list or stream)
 
 OK_DOC = Document.create("a", TEXT, [Span(0, 10, "Name")])
-OUTPUTS = {"jsonl": "out.jsonl", "conll": "out.conll", "inline": "out.inline", "brat": "out-brat", "i2b2": "out-i2b2",
-           "xml_inline": "out.xmltags", "xml_inline-folder": "out-xml"}
+OUTPUTS = {
+    "jsonl": "out.jsonl",
+    "conll": "out.conll",
+    "inline": "out.inline",
+    "brat": "out-brat",
+    "i2b2": "out-i2b2",
+    "xml_inline": "out.xmltags",
+    "xml_inline-folder": "out-xml",
+}
 
 
 @dataclass(frozen=True)

@@ -39,16 +39,22 @@ WORDS = [f"woord{i}" for i in range(500)]
 def notes(n: int, seed: int) -> list[str]:
     """Inline notes with a structured start, a PHI span and words from a 500-word vocabulary."""
     rnd = random.Random(seed)
-    return [f"Rapportage dag {i % 7} : <NameSTART> {rnd.choice(['Jan', 'Anna', 'Kees'])} <NameEND> "
-            + " ".join(rnd.choices(WORDS, k=rnd.randint(15, 30))) + " . <PAR> gr . <EOD>" for i in range(n)]
+    return [
+        f"Rapportage dag {i % 7} : <NameSTART> {rnd.choice(['Jan', 'Anna', 'Kees'])} <NameEND> "
+        + " ".join(rnd.choices(WORDS, k=rnd.randint(15, 30)))
+        + " . <PAR> gr . <EOD>"
+        for i in range(n)
+    ]
 
 
 def tokenize(text: str) -> list[tuple[int, int]]:
     import re
+
     return [m.span() for m in re.finditer(r"\S+", text)]
 
 
 # TPR at a low false-positive rate ---------------------------------------------------------------
+
 
 def test_tpr_at_fpr_by_hand_with_ties():
     nonmembers = list(range(100))  # 0..99: at 1% FPR one non-member (99) may pass, so the bar is 98
@@ -77,6 +83,7 @@ def test_bootstrap_of_the_tpr_is_seeded_and_brackets_it():
 
 # the attacker's model ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("n", [1, 2, 3])
 def test_laplace_ngram_equals_nltk(n):
     lm_module = pytest.importorskip("nltk.lm")
@@ -87,9 +94,15 @@ def test_laplace_ngram_equals_nltk(n):
     train, vocab = padded_everygram_pipeline(n, sents)
     ref = lm_module.Laplace(n)
     ref.fit(train, vocab)
-    for word, context in [("b", ["c", "a"]), ("c", ["a", "b"]), ("zz", ["a", "a"]), ("a", ["<s>", "<s>"]),
-                          ("d", ["q", "c"]), ("</s>", ["c", "d"])]:
-        expected = ref.score(word, context[len(context) - (n - 1):] if n > 1 else None)
+    for word, context in [
+        ("b", ["c", "a"]),
+        ("c", ["a", "b"]),
+        ("zz", ["a", "a"]),
+        ("a", ["<s>", "<s>"]),
+        ("d", ["q", "c"]),
+        ("</s>", ["c", "d"]),
+    ]:
+        expected = ref.score(word, context[len(context) - (n - 1) :] if n > 1 else None)
         assert math.exp(ours.logprob(word, context)) == pytest.approx(expected, rel=1e-12)
     # the start of a note is padded as in training
     assert ours.logprob("a", []) == ours.logprob("a", ["<s>"] * (n - 1))
@@ -97,6 +110,7 @@ def test_laplace_ngram_equals_nltk(n):
 
 
 # drawing and inserting ---------------------------------------------------------------------------
+
 
 def test_prefix_never_leaves_a_span_open_and_the_pool_holds_plain_words():
     line = "Dag 1 : <NameSTART> Jan de Vries <NameEND> kwam langs . <EOD>"
@@ -111,8 +125,9 @@ def test_prefix_never_leaves_a_span_open_and_the_pool_holds_plain_words():
 def test_canaries_are_seeded_distinct_and_only_members_are_inserted():
     lines = notes(80, 1)
     ids = [f"doc-{i}" for i in range(80)]
-    config = DataCanaryConfig(repetitions=(1, 4), per_repetition=3, nonmembers=40, prefix_tokens=6,
-                              suffix_tokens=5, min_count=2)
+    config = DataCanaryConfig(
+        repetitions=(1, 4), per_repetition=3, nonmembers=40, prefix_tokens=6, suffix_tokens=5, min_count=2
+    )
     members, nonmembers, _ = draw_data_canaries(config, lines)
     assert [c.repetitions for c in members] == [1, 1, 1, 4, 4, 4] and len(nonmembers) == 40
     texts = [c.text for c in members + nonmembers]
@@ -150,6 +165,7 @@ def test_record_round_trip_and_a_broken_record_names_its_fix(tmp_path):
 
 # the attack ---------------------------------------------------------------------------------------
 
+
 def attack(tmp_path, copies: int, n_syn: int = 60):
     """The metric on a synthetic corpus of toy notes holding ``copies`` copies of each member canary."""
     lines = notes(200, 3)
@@ -181,30 +197,44 @@ def test_without_canaries_the_metric_says_so(tmp_path):
     metric = registry("privacy_metric").create("data_membership_inference", {})
     data = PrivacyInput(real=[], synthetic=[Document("s", "a b")], tokenize=tokenize)
     assert metric.compute(data).summary["skipped"].startswith("no data canaries")
-    data = PrivacyInput(real=[], synthetic=[Document("s", "a b")], tokenize=tokenize,
-                        data_canaries=write_data_canaries(None, "x", tmp_path))
+    data = PrivacyInput(
+        real=[],
+        synthetic=[Document("s", "a b")],
+        tokenize=tokenize,
+        data_canaries=write_data_canaries(None, "x", tmp_path),
+    )
     assert "skipped" in metric.compute(data).summary
     with pytest.raises(SynthdeidError, match="'data_membership_inference': setting 'k' must be > 0, got 0.0"):
         registry("privacy_metric").create("data_membership_inference", {"k": 0})
-    for bad, message in [({"n": 0}, "setting 'n' must be >= 1, got 0"),
-                         ({"bootstrap": -1}, "setting 'bootstrap' must be >= 0, got -1"),
-                         ({"seed": 0.5}, "setting 'seed' must be a whole number >= 0, got 0.5")]:
+    for bad, message in [
+        ({"n": 0}, "setting 'n' must be >= 1, got 0"),
+        ({"bootstrap": -1}, "setting 'bootstrap' must be >= 0, got -1"),
+        ({"seed": 0.5}, "setting 'seed' must be a whole number >= 0, got 0.5"),
+    ]:
         with pytest.raises(SynthdeidError, match=message):
             registry("privacy_metric").create("data_membership_inference", bad)
 
 
 def test_a_corpus_is_audited_with_its_generators_canaries():
-    study = Study.model_validate({
-        "corpora": {"lstm_p": {"generator": "lstm", "decoder": "nucleus"},
-                    "raw_p": {"generator": "lstm_raw", "decoder": "nucleus"}},
-        "machine_annotated": {"lstm_m": {"corpus": "raw_p", "tagger": "real"},
-                              "loop": {"corpus": "loop", "tagger": "real"}}})
+    study = Study.model_validate(
+        {
+            "corpora": {
+                "lstm_p": {"generator": "lstm", "decoder": "nucleus"},
+                "raw_p": {"generator": "lstm_raw", "decoder": "nucleus"},
+            },
+            "machine_annotated": {
+                "lstm_m": {"corpus": "raw_p", "tagger": "real"},
+                "loop": {"corpus": "loop", "tagger": "real"},
+            },
+        }
+    )
     assert study.corpus_generator("lstm_p") == "lstm"
     assert study.corpus_generator("lstm_m") == "lstm_raw"
     assert study.corpus_generator("nothing") is None and study.corpus_generator("loop") is None
 
 
 # the train_lm stage ----------------------------------------------------------------------------
+
 
 def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypatch, register_plugin):
     from test_canaries import (  # the in-test bigram generator
@@ -214,9 +244,15 @@ def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypat
     )
 
     register_plugin(ToyPlugin, "toy-bigram-plugin")
-    write_project(tmp_path, notes, {"plugin": "toy_bigram", "config": {},
-                                    "data_canaries": {"repetitions": [1, 3], "per_repetition": 2,
-                                                      "nonmembers": 30, "min_count": 2}})
+    write_project(
+        tmp_path,
+        notes,
+        {
+            "plugin": "toy_bigram",
+            "config": {},
+            "data_canaries": {"repetitions": [1, 3], "per_repetition": 2, "nonmembers": 30, "min_count": 2},
+        },
+    )
     params = json.loads((tmp_path / "params.yaml").read_text())
     monkeypatch.chdir(tmp_path)
     run_stage("train_lm", monkeypatch)

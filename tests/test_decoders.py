@@ -34,8 +34,9 @@ def random_lm(seed: int = 0, labels: tuple[str, ...] = LABELS, scale: float = 2.
     return lm
 
 
-def run(dec: Any, lm: BigramLM, prompts: list[list[int]], settings: GenerationSettings,
-        seed: int = 0) -> list[list[int]]:
+def run(
+    dec: Any, lm: BigramLM, prompts: list[list[int]], settings: GenerationSettings, seed: int = 0
+) -> list[list[int]]:
     return dec.generate(lm, prompts, settings, torch.Generator().manual_seed(seed))
 
 
@@ -52,6 +53,7 @@ SETTINGS = GenerationSettings(min_tokens=5, max_tokens=30)
 
 
 # --- the decoders ---------------------------------------------------------------------------
+
 
 def test_nucleus_really_samples() -> None:
     lm = random_lm()
@@ -139,17 +141,24 @@ def test_same_seed_same_corpus() -> None:
         assert a == generate_corpus(lm, decoder(name), PROMPTS, settings, target_tokens=150, seed=9)
 
 
-@pytest.mark.parametrize(("name", "config", "message"), [
-    ("nucleus", {"p": 0.9}, r"'nucleus' has no setting\(s\) p"),
-    ("nucleus", {"top_p": 0}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 0.0; set it within"),
-    ("nucleus", {"top_p": 1.5}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 1.5"),
-    ("nucleus", {"temperature": 0}, "decoder 'nucleus': setting 'temperature' must be > 0, got 0.0; set it above 0"),
-    ("temperature", {"temperature": 0}, "decoder 'temperature': setting 'temperature' must be > 0, got 0.0"),
-    ("top_k", {"top_k": 0}, "decoder 'top_k': setting 'top_k' must be >= 1, got 0; set it to 1 or more"),
-    ("top_k", {"top_k": 2.5}, "decoder 'top_k': setting 'top_k' must be a whole number >= 1, got 2.5"),
-    ("top_k", {"temperature": True}, "decoder 'top_k': setting 'temperature' must be a number > 0, got True"),
-    ("greedy", {"top_p": 0.9}, r"'greedy' has no setting\(s\) top_p"),
-])
+@pytest.mark.parametrize(
+    ("name", "config", "message"),
+    [
+        ("nucleus", {"p": 0.9}, r"'nucleus' has no setting\(s\) p"),
+        ("nucleus", {"top_p": 0}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 0.0; set it within"),
+        ("nucleus", {"top_p": 1.5}, r"decoder 'nucleus': setting 'top_p' must be in \(0, 1\], got 1.5"),
+        (
+            "nucleus",
+            {"temperature": 0},
+            "decoder 'nucleus': setting 'temperature' must be > 0, got 0.0; set it above 0",
+        ),
+        ("temperature", {"temperature": 0}, "decoder 'temperature': setting 'temperature' must be > 0, got 0.0"),
+        ("top_k", {"top_k": 0}, "decoder 'top_k': setting 'top_k' must be >= 1, got 0; set it to 1 or more"),
+        ("top_k", {"top_k": 2.5}, "decoder 'top_k': setting 'top_k' must be a whole number >= 1, got 2.5"),
+        ("top_k", {"temperature": True}, "decoder 'top_k': setting 'temperature' must be a number > 0, got True"),
+        ("greedy", {"top_p": 0.9}, r"'greedy' has no setting\(s\) top_p"),
+    ],
+)
 def test_config_errors(name: str, config: dict[str, Any], message: str) -> None:
     with pytest.raises(SynthdeidError, match=message):
         decoder(name, **config)
@@ -160,9 +169,11 @@ def test_direct_construction_is_checked_by_the_same_bounds() -> None:
     from synthdeid.plugins.decoders import Nucleus, Temperature, TopK
 
     assert (Nucleus().top_p, Nucleus().temperature, TopK().top_k, Temperature().temperature) == (0.95, 1.0, 40, 1.0)
-    for make, message in [(lambda: Nucleus(top_p=2.0), "decoder 'nucleus': setting 'top_p' must be in"),
-                          (lambda: TopK(top_k=0), "decoder 'top_k': setting 'top_k' must be >= 1"),
-                          (lambda: Temperature(temperature=-1.0), "setting 'temperature' must be > 0")]:
+    for make, message in [
+        (lambda: Nucleus(top_p=2.0), "decoder 'nucleus': setting 'top_p' must be in"),
+        (lambda: TopK(top_k=0), "decoder 'top_k': setting 'top_k' must be >= 1"),
+        (lambda: Temperature(temperature=-1.0), "setting 'temperature' must be > 0"),
+    ]:
         with pytest.raises(SettingError, match=message):
             make()
 
@@ -173,8 +184,12 @@ def test_unknown_setting_lists_the_valid_ones() -> None:
 
 
 def test_settings_reject_bad_budgets() -> None:
-    for bad in ({"min_tokens": 400, "max_tokens": 400}, {"min_tokens": 50, "max_tokens": 10},
-                {"min_tokens": -1}, {"batch_size": 0}):
+    for bad in (
+        {"min_tokens": 400, "max_tokens": 400},
+        {"min_tokens": 50, "max_tokens": 10},
+        {"min_tokens": -1},
+        {"batch_size": 0},
+    ):
         with pytest.raises(SynthdeidError):
             GenerationSettings(**bad)
 
@@ -186,6 +201,7 @@ def test_check_rejects_non_models() -> None:
 
 
 # --- tag safety and budgets ---------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", range(3))
 def test_tag_safe_no_malformed_tags_and_unsafe_has_some(seed: int) -> None:
@@ -272,6 +288,7 @@ def test_prompt_ending_in_start_tag_cannot_close_at_once() -> None:
 
 # --- the corpus loop ------------------------------------------------------------------------
 
+
 class Counting:
     """Wraps a decoder and records how many notes each batch returned."""
 
@@ -281,8 +298,9 @@ class Counting:
     def check(self, model: Any) -> None:
         self.inner.check(model)
 
-    def generate(self, model: Any, prompts: list[list[int]], settings: GenerationSettings,
-                 rng: torch.Generator) -> list[list[int]]:
+    def generate(
+        self, model: Any, prompts: list[list[int]], settings: GenerationSettings, rng: torch.Generator
+    ) -> list[list[int]]:
         out = self.inner.generate(model, prompts, settings, rng)
         self.returned.append(len(out))
         return out
@@ -368,7 +386,9 @@ def test_a_span_is_closed_at_its_labels_limit() -> None:
             elif inside:
                 n += 1
                 assert n <= 3
-    unlimited = run(decoder("nucleus"), lm, [lm.encode("w1 <NameSTART> w2")] * 8, GenerationSettings(min_tokens=5, max_tokens=60))
+    unlimited = run(
+        decoder("nucleus"), lm, [lm.encode("w1 <NameSTART> w2")] * 8, GenerationSettings(min_tokens=5, max_tokens=60)
+    )
     assert all(lm.decode(ids).split().index("<NameEND>") > 20 for ids in unlimited)  # run-on without the limit
 
 
@@ -383,8 +403,16 @@ def test_span_limits_from_the_training_spans() -> None:
         span_limits(lm, lines, "long")
 
 
-@pytest.mark.parametrize("name,config", [("temperature", {"temperature": 1.0}), ("temperature", {"temperature": 2.0}),
-                                         ("nucleus", {"top_p": 1.0}), ("top_k", {"top_k": 50}), ("beam", {"num_beams": 3})])
+@pytest.mark.parametrize(
+    "name,config",
+    [
+        ("temperature", {"temperature": 1.0}),
+        ("temperature", {"temperature": 2.0}),
+        ("nucleus", {"top_p": 1.0}),
+        ("top_k", {"top_k": 50}),
+        ("beam", {"num_beams": 3}),
+    ],
+)
 @pytest.mark.parametrize("tag_safe", [True, False])
 def test_no_span_is_opened_for_a_label_without_training_spans(name: str, config: dict, tag_safe: bool) -> None:
     """The vocabulary holds URL_IP and Age tags, the training notes have spans of Name and Date only:

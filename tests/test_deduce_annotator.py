@@ -11,8 +11,10 @@ from synthdeid.phi.annotate import annotate_documents
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.deduce_annotator import DEDUCE_TAGS
 
-TEXT = ("Dhr. Jan Jansen (BSN 111222333), geboren 12-03-1950, woont aan de Kerkstraat 12 in Utrecht. "
-        "Tel 06-12345678, jan@example.nl. Opgenomen in het Antonius Ziekenhuis.")
+TEXT = (
+    "Dhr. Jan Jansen (BSN 111222333), geboren 12-03-1950, woont aan de Kerkstraat 12 in Utrecht. "
+    "Tel 06-12345678, jan@example.nl. Opgenomen in het Antonius Ziekenhuis."
+)
 
 
 @pytest.fixture(scope="module")
@@ -22,7 +24,7 @@ def annotator():
 
 def test_deduce_finds_phi_with_canonical_labels(annotator):
     spans = annotator.annotate(TEXT)
-    found = {(TEXT[s.start:s.end], s.label) for s in spans}
+    found = {(TEXT[s.start : s.end], s.label) for s in spans}
     assert ("Jan Jansen", "Name") in found  # the title "Dhr." stays outside the Name span
     assert ("111222333", "SSN") in found
     assert ("12-03-1950", "Date") in found
@@ -41,8 +43,10 @@ def test_annotate_documents_replaces_spans(annotator):
 
 
 def test_importing_deduce_leaves_logging_alone():
-    code = ("import logging; from synthdeid.plugins.deduce_annotator import import_deduce; "
-            "import_deduce(); r = logging.getLogger(); print(len(r.handlers), r.level)")
+    code = (
+        "import logging; from synthdeid.plugins.deduce_annotator import import_deduce; "
+        "import_deduce(); r = logging.getLogger(); print(len(r.handlers), r.level)"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["0", str(logging.WARNING)]
 

@@ -25,7 +25,9 @@ FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "embedding_size": 32, 
 def model(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("deid_tagger")
     pack = registry("language").create("nl")
-    create({**FAST, "max_epochs": 12, "patience": 4}).train(toy_docs(40, seed=0), toy_docs(10, seed=1), out, pack.tokenize)
+    create({**FAST, "max_epochs": 12, "patience": 4}).train(
+        toy_docs(40, seed=0), toy_docs(10, seed=1), out, pack.tokenize
+    )
     return out
 
 
@@ -113,10 +115,11 @@ def test_cli_reads_every_annotated_format_alike(model: Path, tmp_path: Path, cap
     out = tmp_path / "found.jsonl"
     assert main(["deidentify", str(tmp_path / source), str(out), "--model", str(model), "--language", "nl"]) == 0
     report = capsys.readouterr().out
-    assert "annotate: 6 notes in, 6 out" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
+    assert (
+        "annotate: 6 notes in, 6 out" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
+    )
     found = {d.id: d for d in read_documents(out)}
-    expected = create({}).load(model, registry("language").create("nl").tokenize).predict(
-        [found[d.id] for d in docs])
+    expected = create({}).load(model, registry("language").create("nl").tokenize).predict([found[d.id] for d in docs])
     assert [list(found[d.id].spans) for d in docs] == [list(e) for e in expected]
     if source != "notes.conll":  # CoNLL holds tokens, not the text's spacing
         assert {d.id: d.text for d in docs} == {i: d.text for i, d in found.items()}
@@ -131,11 +134,29 @@ def test_cli_errors_name_the_problem(model: Path, tmp_path: Path, capsys) -> Non
     assert not (tmp_path / "o.jsonl").exists()
     good = tmp_path / "good.jsonl"
     write_documents(toy_docs(2, seed=3), good)
-    assert main(["deidentify", str(good), str(tmp_path / "x.txt"), "--model", str(model), "--language", "nl",
-                 "--to", "text"]) == 1
+    assert (
+        main(
+            [
+                "deidentify",
+                str(good),
+                str(tmp_path / "x.txt"),
+                "--model",
+                str(model),
+                "--language",
+                "nl",
+                "--to",
+                "text",
+            ]
+        )
+        == 1
+    )
     assert "plain text cannot hold" in capsys.readouterr().err
-    assert main(["deidentify", str(good), str(tmp_path / "y.jsonl"), "--model", str(tmp_path / "nope"),
-                 "--language", "nl"]) == 1
+    assert (
+        main(
+            ["deidentify", str(good), str(tmp_path / "y.jsonl"), "--model", str(tmp_path / "nope"), "--language", "nl"]
+        )
+        == 1
+    )
     assert "no such tagger directory" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["deidentify", str(good), str(tmp_path / "z.jsonl"), "--model", str(model), "--annotator", "deduce"])
@@ -149,8 +170,9 @@ def test_the_rule_annotator_works_the_same_way(tmp_path: Path) -> None:
 
 def test_min_confidence_favours_recall_and_needs_probabilities(model: Path, notes: list[Document]) -> None:
     best = list(deidentify(notes, load_annotator(model, None, "nl", create=build_annotator), "annotate"))
-    low = list(deidentify(notes, load_annotator(model, None, "nl", min_confidence=0.05, create=build_annotator),
-                          "annotate"))
+    low = list(
+        deidentify(notes, load_annotator(model, None, "nl", min_confidence=0.05, create=build_annotator), "annotate")
+    )
     covered = lambda docs: sum(s.end - s.start for d in docs for s in d.spans)  # noqa: E731
     assert covered(low) >= covered(best)
     with pytest.raises(InputError, match="needs a trained tagger"):
@@ -167,9 +189,25 @@ def test_bench_thresholds_scores_what_deidentify_finds(model: Path, notes: list[
     from synthdeid.evaluation.metrics import entity_scores
 
     write_jsonl(notes, tmp_path / "gold.jsonl")
-    out = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[1] / "bench" / "thresholds.py"),
-                          "--model", str(model), "--notes", str(tmp_path / "gold.jsonl"), "--language", "nl",
-                          "--thresholds", "0.5", "0.05"], capture_output=True, text=True, check=True, cwd=tmp_path)
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(Path(__file__).resolve().parents[1] / "bench" / "thresholds.py"),
+            "--model",
+            str(model),
+            "--notes",
+            str(tmp_path / "gold.jsonl"),
+            "--language",
+            "nl",
+            "--thresholds",
+            "0.5",
+            "0.05",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
     rows = [line.split("|")[1:-1] for line in out.stdout.splitlines() if line.startswith("| ") and "%" in line]
     assert len(rows) == 3 and "notes/s" in out.stdout.splitlines()[-1]
     pack = registry("language").create("nl")

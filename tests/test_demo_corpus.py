@@ -119,8 +119,7 @@ def test_tag_distribution_follows_table_1(counts: Counter) -> None:
         assert 0.08 <= counts[tag] / total <= 0.22, tag
     for tag in ("Address", "Care_Institute", "Organization_Company"):
         assert 0.015 <= counts[tag] / total <= 0.06, tag
-    for tag in set(CANONICAL_TAGS) - {"Name", "Date", "Initials", "Address", "Care_Institute",
-                                      "Organization_Company"}:
+    for tag in set(CANONICAL_TAGS) - {"Name", "Date", "Initials", "Address", "Care_Institute", "Organization_Company"}:
         assert counts[tag] / total < 0.03, tag
 
 

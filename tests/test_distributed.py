@@ -19,10 +19,27 @@ WORKER = Path(__file__).with_name("distributed_worker.py")
 
 
 def run_worker(out: Path, processes: int) -> None:
-    env = {k: v for k, v in os.environ.items() if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT")}
-    env.update(OMP_NUM_THREADS="1", CI="true", PYTHONPATH=os.pathsep.join([str(WORKER.parent), env.get("PYTHONPATH", "")]))
-    cmd = [sys.executable, str(WORKER), str(out)] if processes == 1 else [
-        sys.executable, "-m", "torch.distributed.run", "--standalone", f"--nproc_per_node={processes}", str(WORKER), str(out)]
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("RANK", "WORLD_SIZE", "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT")
+    }
+    env.update(
+        OMP_NUM_THREADS="1", CI="true", PYTHONPATH=os.pathsep.join([str(WORKER.parent), env.get("PYTHONPATH", "")])
+    )
+    cmd = (
+        [sys.executable, str(WORKER), str(out)]
+        if processes == 1
+        else [
+            sys.executable,
+            "-m",
+            "torch.distributed.run",
+            "--standalone",
+            f"--nproc_per_node={processes}",
+            str(WORKER),
+            str(out),
+        ]
+    )
     done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
 
@@ -43,7 +60,7 @@ def free_of_noise(name: str, weight: torch.Tensor) -> torch.Tensor:
         keep[:] = False
     elif name.endswith("attn.c_attn.bias"):  # GPT-2: query, key, value biases side by side
         third = weight.shape[0] // 3
-        keep[third:2 * third] = False
+        keep[third : 2 * third] = False
     return keep
 
 
@@ -73,7 +90,9 @@ def test_the_summed_shares_are_the_whole_batchs_gradient(runs: dict[str, Path], 
 def test_only_the_main_process_writes_checkpoints(runs: dict[str, Path]) -> None:
     assert (runs["two"] / "lm" / "checkpoint.pt").exists()
     assert sorted(p.name for p in runs["two"].iterdir()) == [
-        "lm", *(f"rank{r}-{m}.pt" for r in (0, 1) for m in ("grads", "lm", "tagger"))]
+        "lm",
+        *(f"rank{r}-{m}.pt" for r in (0, 1) for m in ("grads", "lm", "tagger")),
+    ]
 
 
 def test_without_torchrun_everything_is_local(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -14,9 +14,7 @@ PLUGIN_HOOKS_DOC = Path(__file__).resolve().parent.parent / "docs" / "plugin-hoo
 HOOK_HEADING = re.compile(r"^## (\w+)\((.*)\)\s*$", re.MULTILINE)
 
 HOOKSPECS = {
-    name: fn
-    for name, fn in vars(hookspecs).items()
-    if inspect.isfunction(fn) and hasattr(fn, "synthdeid_spec")
+    name: fn for name, fn in vars(hookspecs).items() if inspect.isfunction(fn) and hasattr(fn, "synthdeid_spec")
 }
 
 
@@ -66,9 +64,11 @@ def test_every_declared_api_name_is_documented() -> None:
     from synthdeid import api
 
     text = PLUGIN_HOOKS_DOC.read_text(encoding="utf-8")
-    declared = [name for name, obj in vars(api).items()
-                if not name.startswith("_") and getattr(obj, "__module__", None) == api.__name__
-                and inspect.isclass(obj)]
+    declared = [
+        name
+        for name, obj in vars(api).items()
+        if not name.startswith("_") and getattr(obj, "__module__", None) == api.__name__ and inspect.isclass(obj)
+    ]
     declared += [name for name in vars(api) if name.endswith(("Factory", "Register")) or name.startswith("Register")]
     declared += ["Config", "Tokenize", "Offsets"]
     missing = sorted(name for name in set(declared) if f"`{name}`" not in text)
@@ -80,18 +80,41 @@ def test_capabilities_are_checked_by_type() -> None:
     """The optional capabilities are runtime-checkable protocols (``isinstance``), not names."""
     from synthdeid import api
 
-    for name in ("BatchAnnotator", "AutoregressiveLM", "CorpusGenerator", "ContextLimited", "VocabAnonymizer",
-                 "TokenChooser", "DescribedDecoder", "RecallTunable"):
+    for name in (
+        "BatchAnnotator",
+        "AutoregressiveLM",
+        "CorpusGenerator",
+        "ContextLimited",
+        "VocabAnonymizer",
+        "TokenChooser",
+        "DescribedDecoder",
+        "RecallTunable",
+    ):
         assert getattr(getattr(api, name), "_is_runtime_protocol", False), name
 
 
 def test_no_capability_is_looked_up_by_name() -> None:
     """No code finds an optional capability with ``getattr``/``hasattr``: it checks the protocol."""
     root = Path(__file__).resolve().parent.parent
-    methods = ("annotate_many", "generate_corpus", "max_length", "anonymize_vocab", "choose", "spec",
-               "predict_min_confidence", "temperature", "top_p", "top_k", "num_beams")
+    methods = (
+        "annotate_many",
+        "generate_corpus",
+        "max_length",
+        "anonymize_vocab",
+        "choose",
+        "spec",
+        "predict_min_confidence",
+        "temperature",
+        "top_p",
+        "top_k",
+        "num_beams",
+    )
     lookup = re.compile(r"\b(?:getattr|hasattr)\([^)]*[\"'](" + "|".join(methods) + r")[\"']")
-    found = [f"{path.relative_to(root)}:{n}" for folder in ("core", "plugins", "stages")
-             for path in sorted((root / folder).rglob("*.py"))
-             for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if lookup.search(line)]
+    found = [
+        f"{path.relative_to(root)}:{n}"
+        for folder in ("core", "plugins", "stages")
+        for path in sorted((root / folder).rglob("*.py"))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if lookup.search(line)
+    ]
     assert not found, f"capabilities looked up by name (check the synthdeid.api protocol instead): {found}"

@@ -65,7 +65,7 @@ def dp_grads(model: LSTMLanguageModel, dp: DPTraining, notes: list[list[int]]) -
 
 
 def flat_norm(grads: dict[str, torch.Tensor]) -> float:
-    return float(torch.sqrt(sum((g ** 2).sum() for g in grads.values())))
+    return float(torch.sqrt(sum((g**2).sum() for g in grads.values())))
 
 
 @pytest.mark.parametrize("layers", [1, 2])
@@ -96,8 +96,10 @@ def test_per_sample_gradients_are_clipped_to_max_grad_norm() -> None:
         assert got == pytest.approx(min(norm, clip), rel=1e-4)
     # a batch: the sum of the clipped per-note gradients
     summed = dp_grads(model, dp, NOTES)
-    expected = {n: sum(autograd_grads(plain, note)[n] * min(1.0, clip / (norm + 1e-6))
-                       for note, norm in zip(NOTES, norms)) / 3 for n in summed}
+    expected = {
+        n: sum(autograd_grads(plain, note)[n] * min(1.0, clip / (norm + 1e-6)) for note, norm in zip(NOTES, norms)) / 3
+        for n in summed
+    }
     for name in summed:
         torch.testing.assert_close(summed[name], expected[name], atol=1e-6, rtol=1e-4)
 
@@ -174,15 +176,18 @@ def test_target_epsilon_resume_with_other_epochs_is_refused(tmp_path: Path) -> N
         generator(max_epochs=2, dp={"target_epsilon": 2.0, "batch_size": 30}).train(toy_data(120, 20), tmp_path)
 
 
-@pytest.mark.parametrize("dp, message", [
-    ({}, "exactly one of noise_multiplier and target_epsilon"),
-    ({"noise_multiplier": 1.0, "target_epsilon": 3.0}, "exactly one"),
-    ({"noise_multiplier": -1.0}, "'noise_multiplier' must be > 0 and finite, got -1.0; set it above 0"),
-    ({"noise_multiplier": 1.0, "delta": 2.0}, r"\'delta\' must be in \(0, 1\), got 2.0"),
-    ({"noise_multiplier": 1.0, "accountant": "moments"}, "rdp, prv"),
-    ({"noise": 1.0}, "no setting"),
-    ("yes", "must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "dp, message",
+    [
+        ({}, "exactly one of noise_multiplier and target_epsilon"),
+        ({"noise_multiplier": 1.0, "target_epsilon": 3.0}, "exactly one"),
+        ({"noise_multiplier": -1.0}, "'noise_multiplier' must be > 0 and finite, got -1.0; set it above 0"),
+        ({"noise_multiplier": 1.0, "delta": 2.0}, r"\'delta\' must be in \(0, 1\), got 2.0"),
+        ({"noise_multiplier": 1.0, "accountant": "moments"}, "rdp, prv"),
+        ({"noise": 1.0}, "no setting"),
+        ("yes", "must be a mapping"),
+    ],
+)
 def test_bad_dp_settings_say_what_to_fix(dp, message) -> None:
     with pytest.raises(SynthdeidError, match=message):
         LSTMConfig.from_dict({"dp": dp})

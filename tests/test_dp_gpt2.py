@@ -20,16 +20,37 @@ from synthdeid.generation.hf_lm.train_loop import _collate
 from synthdeid.plugins import causal_lm as causal_lm_plugin
 from synthdeid.plugins import gpt2 as gpt2_plugin
 
-TINY = {"layers": 2, "embedding_size": 16, "heads": 2, "max_positions": 128, "vocab_size": 320, "max_epochs": 2,
-        "batch_size": 4, "learning_rate": 3e-3, "threads": 1, "dropout": 0.0, "warmup": 0.3}
+TINY = {
+    "layers": 2,
+    "embedding_size": 16,
+    "heads": 2,
+    "max_positions": 128,
+    "vocab_size": 320,
+    "max_epochs": 2,
+    "batch_size": 4,
+    "learning_rate": 3e-3,
+    "threads": 1,
+    "dropout": 0.0,
+    "warmup": 0.3,
+}
 
 
 def tiny_gpt2():
     from transformers import GPT2Config, GPT2LMHeadModel
 
     torch.manual_seed(0)
-    return GPT2LMHeadModel(GPT2Config(vocab_size=40, n_positions=32, n_embd=16, n_layer=2, n_head=2,
-                                      resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0))
+    return GPT2LMHeadModel(
+        GPT2Config(
+            vocab_size=40,
+            n_positions=32,
+            n_embd=16,
+            n_layer=2,
+            n_head=2,
+            resid_pdrop=0.0,
+            embd_pdrop=0.0,
+            attn_pdrop=0.0,
+        )
+    )
 
 
 def test_per_sample_gradients_of_every_weight_equal_autograd_per_note() -> None:
@@ -61,8 +82,9 @@ def test_dp_gpt2_reports_epsilon_is_deterministic_and_generates(tmp_path: Path) 
     noisier = train(tmp_path, "c", noise_multiplier=3.0)
     assert a["dp"]["steps"] == 2 * 5 and a["dp"]["privacy_unit"] == "note"
     assert 0 < noisier["dp"]["epsilon"] < a["dp"]["epsilon"]
-    assert (tmp_path / "a" / "model" / "model.safetensors").read_bytes() == \
-        (tmp_path / "b" / "model" / "model.safetensors").read_bytes()
+    assert (tmp_path / "a" / "model" / "model.safetensors").read_bytes() == (
+        tmp_path / "b" / "model" / "model.safetensors"
+    ).read_bytes()
     lm = gpt2_plugin.create(TINY).load(tmp_path / "a")
     _, logits = lm.start([lm.encode("de patiënt")])
     assert torch.isfinite(logits).all()

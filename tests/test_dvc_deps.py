@@ -48,13 +48,20 @@ class Stage:
     templated: tuple[str, ...] = ()  # the deps dvc.yaml writes with ${...}, resolved (follow params)
 
 
-def stage_from_cmd(name: str, cmd: str, deps: Iterable[str], params: Iterable[str],
-                   templated: Iterable[str] = ()) -> Stage:
+def stage_from_cmd(
+    name: str, cmd: str, deps: Iterable[str], params: Iterable[str], templated: Iterable[str] = ()
+) -> Stage:
     """A stage whose cmd is ``python -m MODULE [ARGS]``."""
     words = shlex.split(cmd)
     assert words[:2] == ["python", "-m"] and len(words) > 2, f"stage {name}: cmd {cmd!r} is not `python -m MODULE ...`"
-    return Stage(name, words[2], tuple(words[3:]), tuple(d.rstrip("/") for d in deps), tuple(params),
-                 tuple(d.rstrip("/") for d in templated))
+    return Stage(
+        name,
+        words[2],
+        tuple(words[3:]),
+        tuple(d.rstrip("/") for d in deps),
+        tuple(params),
+        tuple(d.rstrip("/") for d in templated),
+    )
 
 
 @cache
@@ -68,16 +75,24 @@ def dvc_stages(root: Path = REPO) -> tuple[Stage, ...]:
         for s in repo.index.stages:
             if not s.cmd:
                 continue
-            files = [Path(s.wdir, d.def_path).resolve().relative_to(root).as_posix()
-                     for d in s.deps if not hasattr(d, "params")]
-            params = [p for d in s.deps if hasattr(d, "params") and Path(d.def_path).name == "params.yaml"
-                      for p in (d.params or [])]
+            files = [
+                Path(s.wdir, d.def_path).resolve().relative_to(root).as_posix()
+                for d in s.deps
+                if not hasattr(d, "params")
+            ]
+            params = [
+                p
+                for d in s.deps
+                if hasattr(d, "params") and Path(d.def_path).name == "params.yaml"
+                for p in (d.params or [])
+            ]
             definition = raw[s.name.split("@")[0]]
             written = (definition.get("do") or definition).get("deps") or []
             assert len(written) == len(files), f"stage {s.name}: cannot match its deps to dvc.yaml's"
             templated = [f for w, f in zip(written, files) if "${" in str(w)]
-            found.append(stage_from_cmd(s.name, s.cmd if isinstance(s.cmd, str) else " ".join(s.cmd),
-                                        files, params, templated))
+            found.append(
+                stage_from_cmd(s.name, s.cmd if isinstance(s.cmd, str) else " ".join(s.cmd), files, params, templated)
+            )
         return tuple(found)
 
 
@@ -95,7 +110,8 @@ def _name_of(how: str | None) -> Callable[[dict[str, Any], str, Any], Any]:
 # (params path with * for any key, kind, the registered name from (params, key at *, value)): from
 # the study spec's table of the keys that name plugins
 SELECTORS: tuple[tuple[str, str, Callable[[dict[str, Any], str, Any], Any]], ...] = tuple(
-    (pattern, kind, _name_of(how)) for pattern, kind, how in PLUGIN_SELECTORS)
+    (pattern, kind, _name_of(how)) for pattern, kind, how in PLUGIN_SELECTORS
+)
 """How params.yaml names a plugin. A stage selects the plugins at the paths it declares (a
 declared key covers the paths below it), of the kinds its code looks up in a registry."""
 
@@ -108,7 +124,7 @@ def _expand(node: Any, parts: list[str], path: str = "", key: str = "") -> Itera
     if not isinstance(node, dict):
         return
     head, rest = parts[0], parts[1:]
-    for k in (list(node) if head == "*" else [head] if head in node else []):
+    for k in list(node) if head == "*" else [head] if head in node else []:
         yield from _expand(node[k], rest, f"{path}.{k}" if path else str(k), str(k) if head == "*" else key)
 
 
@@ -136,9 +152,13 @@ def registry_uses(path: Path) -> tuple[frozenset[str], frozenset[str]]:
     named: set[str] = set()
     whole: set[str] = set()
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
-                and isinstance(node.args[0].value, str)
-                and getattr(node.func, "id", getattr(node.func, "attr", None)) == "registry"):
+        if (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and getattr(node.func, "id", getattr(node.func, "attr", None)) == "registry"
+        ):
             parent = parents.get(node)
             one = isinstance(parent, ast.Attribute) and parent.attr in ("create", "entry")
             (named if one else whole).add(node.args[0].value)
@@ -153,6 +173,7 @@ def plugin_modules() -> dict[PluginKey, str]:
     found: dict[PluginKey, str] = {}
     for hook, kind in KINDS.items():
         for impl in getattr(get_plugin_manager().hook, hook).get_hookimpls():
+
             def register(name: str, factory: Any, _kind: str = kind, _module: str = impl.plugin.__name__) -> None:
                 found[(_kind, name)] = _module
 
@@ -179,8 +200,9 @@ class Closure:
     files: set[str]
 
 
-def stage_closure(graph: ImportGraph, stage: Stage, params: dict[str, Any],
-                  registered: dict[PluginKey, str]) -> Closure:
+def stage_closure(
+    graph: ImportGraph, stage: Stage, params: dict[str, Any], registered: dict[PluginKey, str]
+) -> Closure:
     """The stage module's closure plus that of the plugins it may run, until no new plugin kind is
     looked up (a plugin may look up others, e.g. the tagger annotator a tagger).
 
@@ -220,23 +242,29 @@ def covered(path: str, deps: Iterable[str]) -> bool:
     return any(path == d or path.startswith(d + "/") for d in deps)
 
 
-def missing_deps(graph: ImportGraph, stage: Stage, params: dict[str, Any],
-                 registered: dict[PluginKey, str]) -> dict[str, str]:
+def missing_deps(
+    graph: ImportGraph, stage: Stage, params: dict[str, Any], registered: dict[PluginKey, str]
+) -> dict[str, str]:
     """The files the stage runs that none of its deps cover -> how it reaches them."""
     closure = stage_closure(graph, stage, params, registered)
     uncovered = sorted(p for p in closure.files if not covered(p, stage.deps))
     chains = graph.import_chains(closure.roots, [graph.module_name(graph.root / p) or "" for p in uncovered])
-    return {path: f"{closure.roots[chain[0]]}: " + " -> ".join(graph.rel(m) for m in chain)
-            for path, chain in zip(uncovered, chains)}
+    return {
+        path: f"{closure.roots[chain[0]]}: " + " -> ".join(graph.rel(m) for m in chain)
+        for path, chain in zip(uncovered, chains)
+    }
 
 
 def report(problems: dict[Stage, dict[str, str]], graph: ImportGraph | None = None) -> str:
     """The failure message: a summary per dvc.yaml stage (by folder group), then per resolved
     stage each uncovered file with the import chain that reaches it, and the fix."""
-    lines = [f"{sum(map(len, problems.values()))} code files are run by DVC stages whose deps in dvc.yaml do not "
-             "cover them, so a change there does not re-run the stage. Fix: add each file, or its folder "
-             "(preferred when the stage uses most of it), to the stage's `deps:` in dvc.yaml (for a foreach/"
-             "matrix stage, to its `do:` deps).", ""]
+    lines = [
+        f"{sum(map(len, problems.values()))} code files are run by DVC stages whose deps in dvc.yaml do not "
+        "cover them, so a change there does not re-run the stage. Fix: add each file, or its folder "
+        "(preferred when the stage uses most of it), to the stage's `deps:` in dvc.yaml (for a foreach/"
+        "matrix stage, to its `do:` deps).",
+        "",
+    ]
     if graph is not None:
         lines.append("Summary: per dvc.yaml stage, the groups (module or folder) holding uncovered files:")
         by_definition: dict[str, set[str]] = {}
@@ -247,8 +275,10 @@ def report(problems: dict[Stage, dict[str, str]], graph: ImportGraph | None = No
             for path in files:
                 group = graph.group(graph.module_name(graph.root / path) or "")
                 groups[group] = groups.get(group, 0) + 1
-            lines.append(f"  {name}: " + ", ".join(g + (f" ({n} files)" if g.endswith("/") else "")
-                                                   for g, n in sorted(groups.items())))
+            lines.append(
+                f"  {name}: "
+                + ", ".join(g + (f" ({n} files)" if g.endswith("/") else "") for g, n in sorted(groups.items()))
+            )
         lines += ["", "Per stage, each uncovered file [why the stage runs it: import chain]:"]
     for stage, files in problems.items():
         lines.append(f"{stage.name}  ({shlex.join(['python', '-m', stage.module, *stage.args])}):")
@@ -278,8 +308,14 @@ def test_dvc_code_deps_cover_each_stage_closure(graph: ImportGraph) -> None:
 def test_dvc_code_deps_exist() -> None:
     """A code dep that was moved or deleted (e.g. by regrouping core/) fails `dvc repro`: name it here."""
     folders = tuple(f"{folder.relative_to(REPO).as_posix()}/" for folder in ImportGraph(REPO).package_dirs.values())
-    stale = sorted({f"{s.name.split('@')[0]}: {d}" for s in dvc_stages(REPO) for d in s.deps
-                    if d.startswith(folders) and not (REPO / d).exists()})
+    stale = sorted(
+        {
+            f"{s.name.split('@')[0]}: {d}"
+            for s in dvc_stages(REPO)
+            for d in s.deps
+            if d.startswith(folders) and not (REPO / d).exists()
+        }
+    )
     assert not stale, "dvc.yaml deps that do not exist (remove them or name their new place):\n  " + "\n  ".join(stale)
 
 
@@ -295,37 +331,53 @@ def _write(root: Path, files: dict[str, str]) -> None:
 @pytest.fixture
 def toy_repo(tmp_path: Path) -> ImportGraph:
     """A tiny repo with the same package-dir mapping style and each kind of import."""
-    _write(tmp_path, {
-        "pyproject.toml": '[tool.setuptools]\npackage-dir = { "pkg" = "lib", "pkg.stages" = "run" }\n',
-        "lib/__init__.py": "",
-        "lib/util.py": "from . import helpers\n",
-        "lib/helpers.py": "import json\n",
-        "lib/deferred.py": "",
-        "lib/dynamic.py": "",
-        "lib/lazy_pkg/__init__.py": "from pkg.lazy import lazy_exports\n"
-                                    "__getattr__ = lazy_exports(__name__, {'Thing': '.impl'})\n",
-        "lib/lazy_pkg/impl.py": "",
-        "lib/lazy.py": "",
-        "lib/unused.py": "",
-        "run/__init__.py": "",
-        "run/job.py": "from pkg.util import x\nimport importlib\nfrom typing import TYPE_CHECKING\n"
-                      "if TYPE_CHECKING:\n    from pkg import unused\n"
-                      "def main():\n    from ..deferred import y\n    importlib.import_module('pkg.dynamic')\n"
-                      "    import pkg.lazy_pkg\n",
-    })
+    _write(
+        tmp_path,
+        {
+            "pyproject.toml": '[tool.setuptools]\npackage-dir = { "pkg" = "lib", "pkg.stages" = "run" }\n',
+            "lib/__init__.py": "",
+            "lib/util.py": "from . import helpers\n",
+            "lib/helpers.py": "import json\n",
+            "lib/deferred.py": "",
+            "lib/dynamic.py": "",
+            "lib/lazy_pkg/__init__.py": "from pkg.lazy import lazy_exports\n"
+            "__getattr__ = lazy_exports(__name__, {'Thing': '.impl'})\n",
+            "lib/lazy_pkg/impl.py": "",
+            "lib/lazy.py": "",
+            "lib/unused.py": "",
+            "run/__init__.py": "",
+            "run/job.py": "from pkg.util import x\nimport importlib\nfrom typing import TYPE_CHECKING\n"
+            "if TYPE_CHECKING:\n    from pkg import unused\n"
+            "def main():\n    from ..deferred import y\n    importlib.import_module('pkg.dynamic')\n"
+            "    import pkg.lazy_pkg\n",
+        },
+    )
     return ImportGraph(tmp_path)
 
 
 def test_closure_follows_every_kind_of_import(toy_repo: ImportGraph) -> None:
     files = toy_repo.closure_files(["pkg.stages.job"])
-    assert files == {"run/__init__.py", "run/job.py", "lib/__init__.py", "lib/util.py", "lib/helpers.py",
-                     "lib/deferred.py", "lib/dynamic.py", "lib/lazy_pkg/__init__.py", "lib/lazy_pkg/impl.py",
-                     "lib/lazy.py"}
+    assert files == {
+        "run/__init__.py",
+        "run/job.py",
+        "lib/__init__.py",
+        "lib/util.py",
+        "lib/helpers.py",
+        "lib/deferred.py",
+        "lib/dynamic.py",
+        "lib/lazy_pkg/__init__.py",
+        "lib/lazy_pkg/impl.py",
+        "lib/lazy.py",
+    }
 
 
 def test_checker_reports_a_file_missing_from_deps(toy_repo: ImportGraph) -> None:
-    stage = stage_from_cmd("job", "python -m pkg.stages.job", ["run", "lib/__init__.py", "lib/util.py", "lib/lazy.py",
-                                                               "lib/lazy_pkg", "lib/dynamic.py", "lib/deferred.py"], [])
+    stage = stage_from_cmd(
+        "job",
+        "python -m pkg.stages.job",
+        ["run", "lib/__init__.py", "lib/util.py", "lib/lazy.py", "lib/lazy_pkg", "lib/dynamic.py", "lib/deferred.py"],
+        [],
+    )
     missing = missing_deps(toy_repo, stage, {}, {})
     assert list(missing) == ["lib/helpers.py"]
     assert "run/job.py -> lib/util.py -> lib/helpers.py" in missing["lib/helpers.py"]

@@ -19,7 +19,11 @@ from synthdeid.corpus.formats import write_documents
 from synthdeid.plugin_system.manager import registry
 
 TRICKY = [
-    Document.create("edge", "  Mw.  Jansen\n\nbelde 12-03-2020 ,Utrecht.", [Span(6, 12, "Name"), Span(21, 31, "Date"), Span(33, 40, "Address")]),
+    Document.create(
+        "edge",
+        "  Mw.  Jansen\n\nbelde 12-03-2020 ,Utrecht.",
+        [Span(6, 12, "Name"), Span(21, 31, "Date"), Span(33, 40, "Address")],
+    ),
     Document.create("spaces", "Jan  de Vries", [Span(0, 13, "Name")]),
     Document.create("inword", "Mw.Jansen", [Span(3, 9, "Name")]),
     Document.create("none", "Geen PHI hier."),
@@ -30,11 +34,21 @@ DOCS = toy_docs(12, seed=3) + TRICKY
 def test_hf_dataset_round_trips_with_bio_tags_and_a_card(tmp_path: Path) -> None:
     pack = registry("language").create("nl")
     out = tmp_path / "hf"
-    assert export_corpus(DOCS, out, "hf", name="toy", language="nl", tokenize=pack.tokenize, datasheet="# Datasheet\n\nPrivacy gate: passed\n") == len(DOCS)
+    assert export_corpus(
+        DOCS,
+        out,
+        "hf",
+        name="toy",
+        language="nl",
+        tokenize=pack.tokenize,
+        datasheet="# Datasheet\n\nPrivacy gate: passed\n",
+    ) == len(DOCS)
     ds = datasets.load_from_disk(str(out))
     train = ds["train"]
     assert train["id"] == [d.id for d in DOCS] and train["text"] == [d.text for d in DOCS]
-    assert [[Span(s["start"], s["end"], s["label"]) for s in row] for row in train["spans"]] == [list(d.spans) for d in DOCS]
+    assert [[Span(s["start"], s["end"], s["label"]) for s in row] for row in train["spans"]] == [
+        list(d.spans) for d in DOCS
+    ]
     names = train.features["ner_tags"].feature.names
     assert names[0] == "O" and "B-Name" in names and "I-Date" in names
     for doc, tokens, tags in zip(DOCS, train["tokens"], train["ner_tags"]):
@@ -45,7 +59,9 @@ def test_hf_dataset_round_trips_with_bio_tags_and_a_card(tmp_path: Path) -> None
             assert doc.surface(s).split()[0] in entities
     card = (out / "README.md").read_text()
     meta = yaml.safe_load(card.split("---")[1])
-    assert meta["language"] == ["nl"] and meta["task_categories"] == ["token-classification"] and meta["license"] is None
+    assert (
+        meta["language"] == ["nl"] and meta["task_categories"] == ["token-classification"] and meta["license"] is None
+    )
     assert "Privacy gate: passed" in card and f"{len(DOCS)} notes" in card
 
 
@@ -57,7 +73,9 @@ def test_spacy_docbin_entities_equal_the_spans(tmp_path: Path) -> None:
     assert [d.user_data["id"] for d in back] == [d.id for d in DOCS]
     for doc, sdoc in zip(DOCS, back):
         assert sdoc.text == doc.text
-        assert [(e.start_char, e.end_char, e.label_) for e in sdoc.ents] == [(s.start, s.end, s.label) for s in doc.spans]
+        assert [(e.start_char, e.end_char, e.label_) for e in sdoc.ents] == [
+            (s.start, s.end, s.label) for s in doc.spans
+        ]
 
 
 def test_spacy_words_rebuild_the_text_with_an_edge_at_every_span_edge() -> None:

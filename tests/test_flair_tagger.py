@@ -22,7 +22,6 @@ from synthdeid.tagging import words as W
 FAST = {"threads": 1, "batch_size": 8, "hidden_size": 64}
 
 
-
 def check_spans(doc: Document, spans: list[Span], labels: set[str]) -> None:
     assert spans == sorted(spans)
     for a, b in pairwise(spans):
@@ -30,17 +29,20 @@ def check_spans(doc: Document, spans: list[Span], labels: set[str]) -> None:
     for s in spans:
         assert 0 <= s.start < s.end <= len(doc.text)
         assert s.label in labels
-        assert doc.text[s.start:s.end].strip() == doc.text[s.start:s.end]
+        assert doc.text[s.start : s.end].strip() == doc.text[s.start : s.end]
 
 
 # ---- shared helpers ---------------------------------------------------------------------------
+
 
 def test_line_words_cut_at_span_edges_and_keep_offsets() -> None:
     text = "Mw.Jansen kwam\n\n  op 12 maart."
     doc = Document.create("x", text, [Span(3, 9, "Name"), Span(21, 29, "Date")])
     lines = W.line_words(text, default_tokenize, W.span_cuts(doc))
-    assert [[text[a:b] for a, b in line] for line in lines] == [["Mw", ".", "Jansen", "kwam"],
-                                                                 ["op", "12", "maart", "."]]
+    assert [[text[a:b] for a, b in line] for line in lines] == [
+        ["Mw", ".", "Jansen", "kwam"],
+        ["op", "12", "maart", "."],
+    ]
     cut = W.line_words("ab", lambda t: [(0, 2)], [1])
     assert cut == [[(0, 1), (1, 2)]]
 
@@ -61,10 +63,16 @@ def test_decode_repairs_invalid_sequences_deterministically() -> None:
     labels = {"Name", "Date"}
     # I- without B- starts a span; I- of another label starts a new one; unknown label is O
     assert W.decode(["I-Name", "I-Name", "I-Date", "B-Age", "I-Age", "O"], words, labels) == [
-        Span(0, 3, "Name"), Span(4, 5, "Date")]
+        Span(0, 3, "Name"),
+        Span(4, 5, "Date"),
+    ]
     # BIOES (flair): E- and S- close spans; E- without a start is a one-word span
     assert W.decode(["S-Name", "B-Name", "E-Name", "E-Date", "I-Date", "X"], words, labels) == [
-        Span(0, 1, "Name"), Span(2, 5, "Name"), Span(6, 7, "Date"), Span(8, 9, "Date")]
+        Span(0, 1, "Name"),
+        Span(2, 5, "Name"),
+        Span(6, 7, "Date"),
+        Span(8, 9, "Date"),
+    ]
 
 
 def test_windows_cover_every_word() -> None:
@@ -101,6 +109,7 @@ def test_gensim_files_are_pickles_and_not_read(tmp_path: Path) -> None:
 
 
 # ---- the tagger -------------------------------------------------------------------------------
+
 
 def test_unknown_setting_lists_valid_ones() -> None:
     with pytest.raises(SynthdeidError, match="hiden_size.*hidden_size"):

@@ -15,16 +15,108 @@ from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
 
 FRAGMENTS = {
-    "jsonl": ['{"id": ', '"a"', '"b"', '"c"', ', "text": ', '"Jan Jansen kwam"', '"é\\n\\t"', '""', ', "spans": ',
-              "[", "]", "{", "}", '{"start": 0, "end": 3, "label": "Name"}', '{"start": 4, "end": 10, "label": "Date"}',
-              '"start": ', '"end": ', '"label": ', '"Name"', "0", "3", "-1", "1e999", "null", "true", ",", ": ",
-              "\n", '"\\ud800"', '"entities"', "99999999999999999999"],
-    "conll": ["Jan", "Jansen", "12-03", ",", "é", "\t", " ", "\u00a0", "B-Name", "I-Name", "E-Name", "S-Date",
-              "B-Date", "I-Date", "O", "B-", "X-Name", "\n", "\n\n", "-DOCSTART-", "-DOCSTART-\td1", "-X-", "\r\n"],
-    "inline": ["a\t", "b\t", "\t", "Jan", " ", "Jansen", "<NameSTART>", "<NameEND>", "<DateSTART>", "<DateEND>",
-               "<NameSTART> ", " <NameEND>", "<EOD>", " <EOD>", "<PAR>", " <PAR> ", "\n", "é", "<FooSTART>", "\r"],
-    "ann": ["T1\t", "T2\t", "Name ", "Date ", "0 3", "4 10", "0 3;4 10", "\t", "Jan", "Jansen", "\n", "R1\t",
-            "#1\t", "A1\t", "x", " ", "-1", "99", ";", "*\t"],
+    "jsonl": [
+        '{"id": ',
+        '"a"',
+        '"b"',
+        '"c"',
+        ', "text": ',
+        '"Jan Jansen kwam"',
+        '"é\\n\\t"',
+        '""',
+        ', "spans": ',
+        "[",
+        "]",
+        "{",
+        "}",
+        '{"start": 0, "end": 3, "label": "Name"}',
+        '{"start": 4, "end": 10, "label": "Date"}',
+        '"start": ',
+        '"end": ',
+        '"label": ',
+        '"Name"',
+        "0",
+        "3",
+        "-1",
+        "1e999",
+        "null",
+        "true",
+        ",",
+        ": ",
+        "\n",
+        '"\\ud800"',
+        '"entities"',
+        "99999999999999999999",
+    ],
+    "conll": [
+        "Jan",
+        "Jansen",
+        "12-03",
+        ",",
+        "é",
+        "\t",
+        " ",
+        "\u00a0",
+        "B-Name",
+        "I-Name",
+        "E-Name",
+        "S-Date",
+        "B-Date",
+        "I-Date",
+        "O",
+        "B-",
+        "X-Name",
+        "\n",
+        "\n\n",
+        "-DOCSTART-",
+        "-DOCSTART-\td1",
+        "-X-",
+        "\r\n",
+    ],
+    "inline": [
+        "a\t",
+        "b\t",
+        "\t",
+        "Jan",
+        " ",
+        "Jansen",
+        "<NameSTART>",
+        "<NameEND>",
+        "<DateSTART>",
+        "<DateEND>",
+        "<NameSTART> ",
+        " <NameEND>",
+        "<EOD>",
+        " <EOD>",
+        "<PAR>",
+        " <PAR> ",
+        "\n",
+        "é",
+        "<FooSTART>",
+        "\r",
+    ],
+    "ann": [
+        "T1\t",
+        "T2\t",
+        "Name ",
+        "Date ",
+        "0 3",
+        "4 10",
+        "0 3;4 10",
+        "\t",
+        "Jan",
+        "Jansen",
+        "\n",
+        "R1\t",
+        "#1\t",
+        "A1\t",
+        "x",
+        " ",
+        "-1",
+        "99",
+        ";",
+        "*\t",
+    ],
 }
 EXTENSIONS = {"jsonl": "c.jsonl", "conll": "c.conll", "inline": "c.inline"}
 
@@ -35,8 +127,13 @@ def documents(draw) -> list[Document]:
     n = draw(st.integers(1, 3))
     docs = []
     for i in range(n):
-        words = draw(st.lists(st.sampled_from(["Jan", "Jansen", "12-03-1950", "kwam", "é", ",", ".", "Utrecht"]),
-                              min_size=1, max_size=8))
+        words = draw(
+            st.lists(
+                st.sampled_from(["Jan", "Jansen", "12-03-1950", "kwam", "é", ",", ".", "Utrecht"]),
+                min_size=1,
+                max_size=8,
+            )
+        )
         seps = draw(st.lists(st.sampled_from([" ", " ", "\n", "  "]), min_size=len(words), max_size=len(words)))
         text, spans, pos = "", [], 0
         for w, sep in zip(words, seps):
@@ -128,8 +225,7 @@ def test_any_bytes_read_or_refuse(tmp_path, fmt, content):
 
 
 @PROPERTY
-@given(text=st.text(alphabet="Jan sé\n\t.\ufeff", max_size=20), ann=file_content("ann"),
-       orphan=st.booleans())
+@given(text=st.text(alphabet="Jan sé\n\t.\ufeff", max_size=20), ann=file_content("ann"), orphan=st.booleans())
 def test_brat_reads_or_refuses_and_round_trips(tmp_path, text, ann, orphan):
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     (folder / "a.txt").write_text(text, encoding="utf-8", newline="")

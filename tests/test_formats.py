@@ -18,10 +18,15 @@ from synthdeid.errors import InputWarning
 MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"
 
 DOCS = [
-    Document.create("n1", "Dhr. Jan Jansen,\n geb. 12-03-1950 woont  in Utrecht.\n",
-                    [Span(5, 15, "Name"), Span(23, 33, "Date"), Span(45, 52, "Address")]),
+    Document.create(
+        "n1",
+        "Dhr. Jan Jansen,\n geb. 12-03-1950 woont  in Utrecht.\n",
+        [Span(5, 15, "Name"), Span(23, 33, "Date"), Span(45, 52, "Address")],
+    ),
     Document.create("n2", "Geen PHI hier."),
-    Document.create("sub/n3", "Café Ñandú — 06-12345678\ttel", [Span(0, 11, "Organization_Company"), Span(14, 25, "Phone_fax")]),
+    Document.create(
+        "sub/n3", "Café Ñandú — 06-12345678\ttel", [Span(0, 11, "Organization_Company"), Span(14, 25, "Phone_fax")]
+    ),
 ]
 
 
@@ -59,13 +64,17 @@ def test_conll_reads_bioes_and_plain_blocks(tmp_path):
 SPACED = "-DOCSTART- d1\n\nJan B-Name\nJansen I-Name\nkwam O\n\nop O\n12 B-Date\nmaart I-Date\n"
 
 
-@pytest.mark.parametrize("content", [
-    SPACED,
-    SPACED.replace(" ", "\t"),  # the same file with tabs
-    SPACED.replace("Jan B-Name", "Jan\tB-Name").replace("12 B-Date", "12\tB-Date"),  # lines with tabs and without
-    SPACED.replace(" B-", " NNP B-").replace(" I-", " NNP I-").replace(" O", " VB O"),  # two columns: tag last
-    SPACED.replace(" B-", "   B-").replace(" I-", "  I-").replace(" O", " \u00a0O"),  # runs of spaces
-], ids=["spaces", "tabs", "mixed-lines", "three-columns", "space-runs"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        SPACED,
+        SPACED.replace(" ", "\t"),  # the same file with tabs
+        SPACED.replace("Jan B-Name", "Jan\tB-Name").replace("12 B-Date", "12\tB-Date"),  # lines with tabs and without
+        SPACED.replace(" B-", " NNP B-").replace(" I-", " NNP I-").replace(" O", " VB O"),  # two columns: tag last
+        SPACED.replace(" B-", "   B-").replace(" I-", "  I-").replace(" O", " \u00a0O"),  # runs of spaces
+    ],
+    ids=["spaces", "tabs", "mixed-lines", "three-columns", "space-runs"],
+)
 def test_space_separated_conll_reads_like_tab_separated(tmp_path, content, capsys):
     """Space-separated CoNLL is read, not passed silently: the same tokens, labels and spans as tabs."""
     p = tmp_path / "x.conll"
@@ -75,16 +84,20 @@ def test_space_separated_conll_reads_like_tab_separated(tmp_path, content, capsy
     assert doc.spans == (Span(0, 10, "Name"), Span(19, 27, "Date"))
     assert [(doc.surface(s), s.label) for s in doc.spans] == [("Jan Jansen", "Name"), ("12 maart", "Date")]
     from synthdeid.cli import main
+
     assert main(["validate", str(p)]) == 0
     assert "1 documents, 2 spans" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("Jan\tNNP B-Name\nkwam\tVB O\n", "the tag column 'NNP B-Name' holds a space"),
-    ("Jan NNP\tB-Name\n", "the token 'Jan NNP' holds whitespace"),
-    ("Jan B-Name\nJansen NNP I-Name\n", "3 columns where the file's first token line (line 1) has 2"),
-    ("Jan NNP B-Name\nJansen I-Name\n", "2 columns where the file's first token line (line 1) has 3"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("Jan\tNNP B-Name\nkwam\tVB O\n", "the tag column 'NNP B-Name' holds a space"),
+        ("Jan NNP\tB-Name\n", "the token 'Jan NNP' holds whitespace"),
+        ("Jan B-Name\nJansen NNP I-Name\n", "3 columns where the file's first token line (line 1) has 2"),
+        ("Jan NNP B-Name\nJansen I-Name\n", "2 columns where the file's first token line (line 1) has 3"),
+    ],
+)
 def test_conll_refuses_columns_it_cannot_split_exactly(tmp_path, content, problem):
     p = tmp_path / "x.conll"
     p.write_text(content, encoding="utf-8")
@@ -96,7 +109,11 @@ def test_conll_refuses_columns_it_cannot_split_exactly(tmp_path, content, proble
 def brat_docs(draw):
     text = draw(st.text(alphabet=string.ascii_letters + " .\n" + "éß€", min_size=2, max_size=50).filter(str.strip))
     cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=6)))
-    frags = [(a, b) for a, b in zip(cuts[::2], cuts[1::2]) if a < b and text[a:b].strip() == text[a:b] and "\n" not in text[a:b]]
+    frags = [
+        (a, b)
+        for a, b in zip(cuts[::2], cuts[1::2])
+        if a < b and text[a:b].strip() == text[a:b] and "\n" not in text[a:b]
+    ]
     bom = draw(st.booleans())
     discontinuous = draw(st.booleans()) and len(frags) >= 2
     return text, frags, bom, discontinuous
@@ -137,7 +154,7 @@ def test_meddocan_train_loads_completely():
                 _, _, surface = line.split("\t")
                 ann_texts.setdefault(ann.stem, []).append(surface)
     for d in docs:
-        assert sorted(d.text[s.start:s.end] for s in d.spans) == sorted(ann_texts.get(d.id, []))
+        assert sorted(d.text[s.start : s.end] for s in d.spans) == sorted(ann_texts.get(d.id, []))
     assert not any(d.text.startswith("\ufeff") for d in docs)
 
 
@@ -155,6 +172,7 @@ def test_guess_format(tmp_path):
 
 # ---- bad input: each error names the file, the line or document, and the fix
 
+
 def _err(fn):
     with pytest.raises(InputError) as e:
         fn()
@@ -164,7 +182,7 @@ def _err(fn):
 
 def test_malformed_json_names_file_and_line(tmp_path):
     p = tmp_path / "c.jsonl"
-    p.write_text(json.dumps(DOCS[1].to_dict()) + "\n{\"id\": \"x\", \n")
+    p.write_text(json.dumps(DOCS[1].to_dict()) + '\n{"id": "x", \n')
     msg = _err(lambda: list(read_jsonl(p)))
     assert f"{p}:2" in msg and "malformed JSON" in msg
 
@@ -179,7 +197,11 @@ def test_offsets_out_of_range_in_jsonl(tmp_path):
 def test_overlap_unknown_label_empty_and_duplicate_id(tmp_path):
     p = tmp_path / "c.jsonl"
     rows = [
-        {"id": "o", "text": "Jan Jansen", "spans": [{"start": 0, "end": 10, "label": "Name"}, {"start": 4, "end": 7, "label": "Name"}]},
+        {
+            "id": "o",
+            "text": "Jan Jansen",
+            "spans": [{"start": 0, "end": 10, "label": "Name"}, {"start": 4, "end": 7, "label": "Name"}],
+        },
         {"id": "u", "text": "Jan", "spans": [{"start": 0, "end": 3, "label": "Alien"}]},
         {"id": "e", "text": "   ", "spans": []},
         {"id": "ok", "text": "x", "spans": []},
@@ -188,6 +210,7 @@ def test_overlap_unknown_label_empty_and_duplicate_id(tmp_path):
     p.write_text("".join(json.dumps(r) + "\n" for r in rows))
     errors = []
     from synthdeid import TagSet
+
     docs = list(read_jsonl(p, tagset=TagSet(), errors=errors))
     assert [d.id for d in docs] == ["ok"]
     msgs = [str(e) for e in errors]
@@ -263,8 +286,12 @@ def test_brat_writer_refuses_a_folder_that_holds_notes(tmp_path):
 # ---- #28: folders read in any case, nothing skipped unseen; detection by contents; ids that are file names
 
 FOLDERS = {
-    "brat": {"a.txt": "Jan kwam", "a.ann": "T1\tName 0 3\tJan\n", "sub/B.TXT": "Piet kwam",
-             "sub/B.ANN": "T1\tName 0 4\tPiet\n"},
+    "brat": {
+        "a.txt": "Jan kwam",
+        "a.ann": "T1\tName 0 3\tJan\n",
+        "sub/B.TXT": "Piet kwam",
+        "sub/B.ANN": "T1\tName 0 4\tPiet\n",
+    },
     "text": {"a.txt": "Jan kwam", "sub/B.TXT": "Piet kwam"},
     "xml_inline": {"a.txt": "<Name>Jan</Name> kwam", "sub/B.TXT": "<Name>Piet</Name> kwam"},
 }

@@ -26,10 +26,18 @@ HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'
 
 def i2b2_file(text: str, tags: list[tuple[str, int, int, str]], *, category: str = "PHI") -> str:
     """An i2b2 2014 file: ``tags`` are (TYPE, start, end, text attribute)."""
-    lines = [f'<{CATEGORIES.get(t, category)} id="P{i}" start="{a}" end="{b}" text="{s}" TYPE="{t}" comment="" />'
-             for i, (t, a, b, s) in enumerate(tags)]
-    return (HEAD + "<deIdi2b2>\n<TEXT><![CDATA[" + text + "]]></TEXT>\n<TAGS>\n" + "".join(x + "\n" for x in lines)
-            + "</TAGS>\n</deIdi2b2>\n")
+    lines = [
+        f'<{CATEGORIES.get(t, category)} id="P{i}" start="{a}" end="{b}" text="{s}" TYPE="{t}" comment="" />'
+        for i, (t, a, b, s) in enumerate(tags)
+    ]
+    return (
+        HEAD
+        + "<deIdi2b2>\n<TEXT><![CDATA["
+        + text
+        + "]]></TEXT>\n<TAGS>\n"
+        + "".join(x + "\n" for x in lines)
+        + "</TAGS>\n</deIdi2b2>\n"
+    )
 
 
 NOTE_1 = "Record date: 2067-05-03\n\nJane Doe, 64 y/o, seen at Mercy Hospital by Dr. Smith.\nCall 555-1234."
@@ -48,9 +56,23 @@ def _tags(text: str, pieces: list[tuple[str, str]]) -> list[tuple[str, int, int,
 def corpus(tmp_path: Path) -> Path:
     folder = tmp_path / "i2b2"
     folder.mkdir()
-    (folder / "110-01.xml").write_text(i2b2_file(NOTE_1, _tags(NOTE_1, [
-        ("DATE", "2067-05-03"), ("PATIENT", "Jane Doe"), ("AGE", "64"), ("HOSPITAL", "Mercy Hospital"),
-        ("DOCTOR", "Smith"), ("PHONE", "555-1234")])), encoding="utf-8")
+    (folder / "110-01.xml").write_text(
+        i2b2_file(
+            NOTE_1,
+            _tags(
+                NOTE_1,
+                [
+                    ("DATE", "2067-05-03"),
+                    ("PATIENT", "Jane Doe"),
+                    ("AGE", "64"),
+                    ("HOSPITAL", "Mercy Hospital"),
+                    ("DOCTOR", "Smith"),
+                    ("PHONE", "555-1234"),
+                ],
+            ),
+        ),
+        encoding="utf-8",
+    )
     # ']]>' in the note: two CDATA sections; '&' and '<' are CDATA text
     text2 = NOTE_2.replace("]]>", "]]]]><![CDATA[>")
     (folder / "110-02.xml").write_text(i2b2_file(text2, [("DATE", 13, 23, "2091-11-20")]), encoding="utf-8")
@@ -63,8 +85,13 @@ def test_reads_an_i2b2_2014_folder(corpus: Path) -> None:
     assert [d.id for d in docs] == ["110-01", "110-02"]
     assert docs[0].text == NOTE_1 and docs[1].text == NOTE_2
     assert [(docs[0].surface(s), s.label) for s in docs[0].spans] == [
-        ("2067-05-03", "DATE"), ("Jane Doe", "PATIENT"), ("64", "AGE"), ("Mercy Hospital", "HOSPITAL"),
-        ("Smith", "DOCTOR"), ("555-1234", "PHONE")]
+        ("2067-05-03", "DATE"),
+        ("Jane Doe", "PATIENT"),
+        ("64", "AGE"),
+        ("Mercy Hospital", "HOSPITAL"),
+        ("Smith", "DOCTOR"),
+        ("555-1234", "PHONE"),
+    ]
     [single] = read_documents(corpus / "110-02.xml")
     assert single == docs[1] and guess_format(corpus / "110-02.xml") == "i2b2"
 
@@ -86,8 +113,11 @@ def test_round_trip_is_the_identity_and_byte_stable(corpus: Path, tmp_path: Path
 def test_written_files_read_the_same_in_any_xml_parser(tmp_path: Path) -> None:
     """CRs are written as &#13; between CDATA sections: ElementTree (which turns raw CRs into LF)
     sees the same text, so the offsets hold there too; labels without a category become PHI."""
-    doc = Document.create("n/1", "Naam:\r\nJan & <Piet>\rkwam ]]> op 12-03.\tKlaar", [
-        Span(8, 11, "Name"), Span(14, 20, "Name"), Span(33, 38, "Date")])
+    doc = Document.create(
+        "n/1",
+        "Naam:\r\nJan & <Piet>\rkwam ]]> op 12-03.\tKlaar",
+        [Span(8, 11, "Name"), Span(14, 20, "Name"), Span(33, 38, "Date")],
+    )
     write_documents([doc], tmp_path / "out", "i2b2")
     path = tmp_path / "out" / "n" / "1.xml"
     assert "\r" not in path.read_text(encoding="utf-8")
@@ -95,7 +125,7 @@ def test_written_files_read_the_same_in_any_xml_parser(tmp_path: Path) -> None:
     assert root.tag == "deIdi2b2" and root.find("TEXT").text == doc.text
     tags = list(root.find("TAGS"))
     assert [t.tag for t in tags] == ["PHI", "PHI", "DATE"]  # "Date" -> DATE (looked up in upper case)
-    assert [doc.text[int(t.get("start")):int(t.get("end"))] for t in tags] == [t.get("text") for t in tags]
+    assert [doc.text[int(t.get("start")) : int(t.get("end"))] for t in tags] == [t.get("text") for t in tags]
     assert list(read_documents(tmp_path / "out")) == [doc]
     assert list(read_documents(tmp_path / "out", options={"newlines": "xml"})) == [doc]
 
@@ -104,8 +134,9 @@ def test_line_endings_are_kept_as_distributed_or_read_as_xml(tmp_path: Path) -> 
     text = "Date: 2067-05-03\r\nName: Jane Doe\rEnd"
     start = text.index("Jane")
     path = tmp_path / "crlf.xml"
-    path.write_bytes(i2b2_file(text, [("DATE", 6, 16, "2067-05-03"), ("PATIENT", start, start + 8, "Jane Doe")])
-                     .encode("utf-8"))
+    path.write_bytes(
+        i2b2_file(text, [("DATE", 6, 16, "2067-05-03"), ("PATIENT", start, start + 8, "Jane Doe")]).encode("utf-8")
+    )
     [doc] = read_documents(path)
     assert doc.text == text and [doc.surface(s) for s in doc.spans] == ["2067-05-03", "Jane Doe"]
     # the same offsets counted on the text as a parser reads it do not match: refused, with the option named
@@ -134,8 +165,9 @@ def test_a_cr_only_and_crlf_file_with_a_bom(tmp_path: Path) -> None:
 
 def test_an_offset_text_mismatch_names_file_tag_and_both_strings(tmp_path: Path) -> None:
     path = tmp_path / "x.xml"
-    path.write_text(i2b2_file(NOTE_1, [("DATE", 13, 23, "2067-05-03"), ("PATIENT", 26, 34, "Jane Doe")]),
-                    encoding="utf-8")
+    path.write_text(
+        i2b2_file(NOTE_1, [("DATE", 13, 23, "2067-05-03"), ("PATIENT", 26, 34, "Jane Doe")]), encoding="utf-8"
+    )
     with pytest.raises(InputError) as e:
         list(read_documents(path))
     err = e.value
@@ -156,30 +188,69 @@ BAD = {
     "text-in-tags": ("<deIdi2b2><TEXT>Jan</TEXT><TAGS>\nJan</TAGS></deIdi2b2>", "text outside TEXT", 3),
     "element-in-text": ("<deIdi2b2><TEXT>Jan <b>Piet</b></TEXT><TAGS/></deIdi2b2>", "TEXT holds an element <b>", 2),
     "other-element": ("<deIdi2b2><TEXT>Jan</TEXT><META/><TAGS/></deIdi2b2>", "unexpected element <META>", 2),
-    "no-start": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" end="3" TYPE="PATIENT"/></TAGS></deIdi2b2>',
-                 "no start attribute", 3),
-    "no-type": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3"/></TAGS></deIdi2b2>',
-                "no TYPE attribute", 3),
-    "empty-type": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE=""/></TAGS></deIdi2b2>',
-                   "no TYPE attribute", 3),
-    "word-offset": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="zero" end="3" TYPE="P"/></TAGS>'
-                    "</deIdi2b2>", "not whole numbers", 3),
-    "negative": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="-1" end="3" TYPE="P"/></TAGS></deIdi2b2>',
-                 "not whole numbers", 3),
-    "past-end": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="9" TYPE="P"/></TAGS></deIdi2b2>',
-                 "outside the TEXT", 3),
-    "zero-width": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="2" end="2" TYPE="P"/></TAGS></deIdi2b2>',
-                   "outside the TEXT (3 characters) or empty", 3),
-    "unknown-attribute": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P" score="1"/>'
-                          "</TAGS></deIdi2b2>", "attribute 'score' is not read", 3),
-    "duplicate-tag-id": ('<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P"/>\n'
-                         '<NAME id="P0" start="4" end="10" TYPE="P"/></TAGS></deIdi2b2>', "used twice", 4),
-    "tag-with-content": ('<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P">Jan</NAME>'
-                         "</TAGS></deIdi2b2>", "text outside TEXT, in a tag", 3),
-    "mismatch": ('<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" text="Piet" TYPE="P"/>'
-                 "</TAGS></deIdi2b2>", "text='Piet' but TEXT[0:3] is 'Jan'", 3),
-    "overlap": ('<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="10" TYPE="P"/>\n'
-                '<NAME id="P1" start="4" end="10" TYPE="P"/></TAGS></deIdi2b2>', "spans overlap", None),
+    "no-start": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" end="3" TYPE="PATIENT"/></TAGS></deIdi2b2>',
+        "no start attribute",
+        3,
+    ),
+    "no-type": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3"/></TAGS></deIdi2b2>',
+        "no TYPE attribute",
+        3,
+    ),
+    "empty-type": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE=""/></TAGS></deIdi2b2>',
+        "no TYPE attribute",
+        3,
+    ),
+    "word-offset": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="zero" end="3" TYPE="P"/></TAGS></deIdi2b2>',
+        "not whole numbers",
+        3,
+    ),
+    "negative": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="-1" end="3" TYPE="P"/></TAGS></deIdi2b2>',
+        "not whole numbers",
+        3,
+    ),
+    "past-end": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="9" TYPE="P"/></TAGS></deIdi2b2>',
+        "outside the TEXT",
+        3,
+    ),
+    "zero-width": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="2" end="2" TYPE="P"/></TAGS></deIdi2b2>',
+        "outside the TEXT (3 characters) or empty",
+        3,
+    ),
+    "unknown-attribute": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P" score="1"/></TAGS></deIdi2b2>',
+        "attribute 'score' is not read",
+        3,
+    ),
+    "duplicate-tag-id": (
+        '<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P"/>\n'
+        '<NAME id="P0" start="4" end="10" TYPE="P"/></TAGS></deIdi2b2>',
+        "used twice",
+        4,
+    ),
+    "tag-with-content": (
+        '<deIdi2b2><TEXT>Jan</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" TYPE="P">Jan</NAME></TAGS></deIdi2b2>',
+        "text outside TEXT, in a tag",
+        3,
+    ),
+    "mismatch": (
+        '<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="3" text="Piet" TYPE="P"/>'
+        "</TAGS></deIdi2b2>",
+        "text='Piet' but TEXT[0:3] is 'Jan'",
+        3,
+    ),
+    "overlap": (
+        '<deIdi2b2><TEXT>Jan Jansen</TEXT><TAGS>\n<NAME id="P0" start="0" end="10" TYPE="P"/>\n'
+        '<NAME id="P1" start="4" end="10" TYPE="P"/></TAGS></deIdi2b2>',
+        "spans overlap",
+        None,
+    ),
     "empty-note": ("<deIdi2b2><TEXT><![CDATA[ \n ]]></TEXT><TAGS/></deIdi2b2>", "the document is empty", None),
 }
 
@@ -206,8 +277,10 @@ def test_tags_attribute_whitespace_entities_and_plain_text(tmp_path: Path) -> No
     """TEXT may be plain character data (entities decoded); a tag's text attribute may hold a raw
     newline, which XML reads as a space (compared with whitespace collapsed); comments are read past."""
     path = tmp_path / "a.xml"
-    path.write_text(HEAD + '<deIdi2b2><TEXT>Jan &amp; Piet\nJansen</TEXT><TAGS>\n<NAME id="P0" start="6" end="17" '
-                    'text="Piet\nJansen" TYPE="DOCTOR" comment="checked"/><!-- a note --></TAGS></deIdi2b2>')
+    path.write_text(
+        HEAD + '<deIdi2b2><TEXT>Jan &amp; Piet\nJansen</TEXT><TAGS>\n<NAME id="P0" start="6" end="17" '
+        'text="Piet\nJansen" TYPE="DOCTOR" comment="checked"/><!-- a note --></TAGS></deIdi2b2>'
+    )
     [doc] = read_documents(path)
     assert doc.text == "Jan & Piet\nJansen" and doc.spans == (Span(6, 17, "DOCTOR"),)
 
@@ -293,8 +366,9 @@ def test_crlf_offsets_that_nothing_checks_are_warned_about(tmp_path: Path) -> No
     text = "Date: 2067-05-03\r\nName: Jane Doe"
     start = text.replace("\r\n", "\n").index("Jane")  # counted by a tool that parsed the XML
     path = tmp_path / "crlf.xml"
-    path.write_text(i2b2_file(text, [("PATIENT", start, start + 8, "")]).replace(' text=""', ""), encoding="utf-8",
-                    newline="")
+    path.write_text(
+        i2b2_file(text, [("PATIENT", start, start + 8, "")]).replace(' text=""', ""), encoding="utf-8", newline=""
+    )
     with pytest.warns(InputWarning, match="the TEXT has CR line endings and no tag has a text= attribute") as w:
         [doc] = read_documents(path)
     assert str(path) in str(w[0].message) and "newlines: xml" in str(w[0].message)
@@ -319,8 +393,11 @@ def documents(draw) -> list[Document]:
     for i in range(draw(st.integers(1, 3))):
         text = draw(st.text(alphabet=ALPHABET, min_size=1, max_size=40).filter(str.strip))
         cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=6)))
-        spans = [Span(a, b, draw(st.sampled_from(["Name", "PATIENT", "LOCATION-OTHER", "a b&<\"", "Date"])))
-                 for a, b in zip(cuts[::2], cuts[1::2]) if a < b]
+        spans = [
+            Span(a, b, draw(st.sampled_from(["Name", "PATIENT", "LOCATION-OTHER", 'a b&<"', "Date"])))
+            for a, b in zip(cuts[::2], cuts[1::2])
+            if a < b
+        ]
         docs.append(Document.create(f"d{i}", text, spans))
     return docs
 
@@ -339,19 +416,49 @@ def test_any_documents_round_trip(tmp_path: Path, docs: list[Document]) -> None:
     shutil.rmtree(folder.parent)
 
 
-FRAGMENTS = ["<", ">", "</TAGS>", "<TAGS>", "<TEXT>", "</TEXT>", "<![CDATA[", "]]>", '"', " start=", " end=",
-             '"0"', '"3"', '"-1"', '"99"', " TYPE=", "&", "&amp;", "&#13;", "\r", "\n", "\r\n", "é", "<!--", "-->",
-             "<!DOCTYPE x>", '<NAME id="P9" start="0" end="1" TYPE="X" />', "\ufeff", "\x00"]
+FRAGMENTS = [
+    "<",
+    ">",
+    "</TAGS>",
+    "<TAGS>",
+    "<TEXT>",
+    "</TEXT>",
+    "<![CDATA[",
+    "]]>",
+    '"',
+    " start=",
+    " end=",
+    '"0"',
+    '"3"',
+    '"-1"',
+    '"99"',
+    " TYPE=",
+    "&",
+    "&amp;",
+    "&#13;",
+    "\r",
+    "\n",
+    "\r\n",
+    "é",
+    "<!--",
+    "-->",
+    "<!DOCTYPE x>",
+    '<NAME id="P9" start="0" end="1" TYPE="X" />',
+    "\ufeff",
+    "\x00",
+]
 
 
 @PROPERTY
-@given(docs=documents(), edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 8),
-                                                  st.sampled_from(FRAGMENTS + [""])), max_size=3))
+@given(
+    docs=documents(),
+    edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 8), st.sampled_from(FRAGMENTS + [""])), max_size=3),
+)
 def test_any_damaged_file_reads_or_is_refused(tmp_path: Path, docs: list[Document], edits) -> None:
     content = to_i2b2_xml(docs[0])
     for i, n, fragment in edits:
         i %= len(content) + 1
-        content = content[:i] + fragment + content[i + n:]
+        content = content[:i] + fragment + content[i + n :]
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / "a.xml"
     path.write_text(content, encoding="utf-8", newline="")

@@ -55,7 +55,8 @@ def test_round_trip_is_the_identity_and_byte_stable(tmp_path: Path) -> None:
     write_documents(list(read_documents(tmp_path / "out.xmltags")), tmp_path / "again.xmltags")
     assert (tmp_path / "out.xmltags").read_bytes() == (tmp_path / "again.xmltags").read_bytes()
     assert (tmp_path / "out.xmltags").read_text(encoding="utf-8").splitlines()[1] == (
-        "notes-2\tDose &lt;5 mg &amp; <PATIENT>Jane Doe</PATIENT> seen by <DOCTOR>Dr. Smith</DOCTOR>")
+        "notes-2\tDose &lt;5 mg &amp; <PATIENT>Jane Doe</PATIENT> seen by <DOCTOR>Dr. Smith</DOCTOR>"
+    )
 
 
 @pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"], ids=["lf", "crlf", "cr"])
@@ -66,7 +67,9 @@ def test_any_line_ending_and_a_bom(tmp_path: Path, newline: str, bom: bool) -> N
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + content.encode("utf-8"))
     docs = list(read_documents(path))
     assert [(d.id, d.text, _spans(d)) for d in docs] == [
-        ("a", "Jan Piet kwam", [("Piet", "Name")]), ("b", "op 12 maart", [("12 maart", "Date")])]
+        ("a", "Jan Piet kwam", [("Piet", "Name")]),
+        ("b", "op 12 maart", [("12 maart", "Date")]),
+    ]
     path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + content.replace("a\t", "").encode("utf-8"))
     assert [d.id for d in read_documents(path)] == ["notes-1", "b"]  # line numbers count every line
 
@@ -79,7 +82,8 @@ def test_a_folder_keeps_each_files_text_exactly(tmp_path: Path) -> None:
     docs = list(read_documents(folder, "xml_inline"))
     assert [(d.id, d.text, _spans(d)) for d in docs] == [
         ("a", "Naam: Jan\r\nDatum: 12-03\r\n", [("Jan", "Name"), ("12-03", "Date")]),
-        ("sub/b", "Geen PHI\rhier.", [])]
+        ("sub/b", "Geen PHI\rhier.", []),
+    ]
     write_documents(docs, tmp_path / "out", "xml_inline")
     assert list(read_documents(tmp_path / "out", "xml_inline")) == docs
     assert (tmp_path / "out" / "a.txt").read_bytes() == b"Naam: <Name>Jan</Name>\r\nDatum: <Date>12-03</Date>\r\n"
@@ -104,8 +108,9 @@ def test_the_line_writer_refuses_a_text_with_a_line_break(tmp_path: Path) -> Non
 
 def test_the_label_set_option(tmp_path: Path) -> None:
     path = tmp_path / "a.xmltags"
-    path.write_text("a\tGive <5 mg<br> to <First_Name>Ulrik</First_Name> <i>now</i> on <Date>12-03</Date>\n",
-                    encoding="utf-8")
+    path.write_text(
+        "a\tGive <5 mg<br> to <First_Name>Ulrik</First_Name> <i>now</i> on <Date>12-03</Date>\n", encoding="utf-8"
+    )
     with pytest.raises(InputError) as e:  # without a label set <br> is a tag: the next one nests in it
         list(read_documents(path))
     assert "<First_Name> inside <br> (opened at line 1, column 13)" in e.value.problem
@@ -129,8 +134,9 @@ def test_the_label_set_option(tmp_path: Path) -> None:
 
 def test_labels_that_are_no_element_names_use_the_attribute_form(tmp_path: Path) -> None:
     doc = Document.create("a", 'Jan & "Piet" <x> 12-03', [Span(0, 3, "First Name"), Span(17, 22, 'D&"<>')])
-    assert encode_tagged(doc) == ('<PHI TYPE="First Name">Jan</PHI> &amp; "Piet" &lt;x&gt; '
-                                  '<PHI TYPE="D&amp;&quot;&lt;&gt;">12-03</PHI>')
+    assert encode_tagged(doc) == (
+        '<PHI TYPE="First Name">Jan</PHI> &amp; "Piet" &lt;x&gt; <PHI TYPE="D&amp;&quot;&lt;&gt;">12-03</PHI>'
+    )
     write_documents([doc], tmp_path / "a.xmltags")
     assert list(read_documents(tmp_path / "a.xmltags")) == [doc]
 
@@ -138,8 +144,9 @@ def test_labels_that_are_no_element_names_use_the_attribute_form(tmp_path: Path)
 def test_xml_names_of_any_script_and_with_a_prefix_are_tags(tmp_path: Path) -> None:
     """#28: <Förnamn> and <ns:Name> stayed in the text, 0 spans, and validated."""
     path = tmp_path / "a.xmltags"
-    path.write_text("a\t<Förnamn>Ulrik</Förnamn> <ns:Efternamn>Nielsen</ns:Efternamn> <Дата>12-03</Дата>\n",
-                    encoding="utf-8")
+    path.write_text(
+        "a\t<Förnamn>Ulrik</Förnamn> <ns:Efternamn>Nielsen</ns:Efternamn> <Дата>12-03</Дата>\n", encoding="utf-8"
+    )
     [doc] = read_documents(path)
     assert doc.text == "Ulrik Nielsen 12-03"
     assert _spans(doc) == [("Ulrik", "Förnamn"), ("Nielsen", "ns:Efternamn"), ("12-03", "Дата")]
@@ -205,8 +212,11 @@ def test_convert_xml_inline_to_jsonl_with_a_label_set(tmp_path: Path, capsys) ->
     assert main(["convert", str(path), str(tmp_path / "x.jsonl"), "--format-option", "labels=[Name, Date]"]) == 0
     assert "read 1 documents, 2 spans" in capsys.readouterr().out
     [row] = [json.loads(line) for line in (tmp_path / "x.jsonl").read_text(encoding="utf-8").splitlines()]
-    assert row == {"id": "a", "text": "Give <5 mg to Jan on 12-03<br>", "spans": [
-        {"start": 14, "end": 17, "label": "Name"}, {"start": 21, "end": 26, "label": "Date"}]}
+    assert row == {
+        "id": "a",
+        "text": "Give <5 mg to Jan on 12-03<br>",
+        "spans": [{"start": 14, "end": 17, "label": "Name"}, {"start": 21, "end": 26, "label": "Date"}],
+    }
     assert main(["validate", str(path), "--format-option", "labels=Name,Date"]) == 0
     assert main(["validate", str(path), "--format-option", "labels"]) == 1
     assert "not KEY=VALUE" in capsys.readouterr().err
@@ -216,8 +226,9 @@ def test_convert_xml_inline_to_jsonl_with_a_label_set(tmp_path: Path, capsys) ->
 
 def _stage_params(tmp_path: Path, options: object) -> dict:
     path = tmp_path / "notes.xmltags"
-    path.write_text("a\tGive <5 mg to <PERSOON>Jan</PERSOON> on <Date>12-03</Date><br>\n"
-                    "b\tGeen PHI.\n", encoding="utf-8")
+    path.write_text(
+        "a\tGive <5 mg to <PERSOON>Jan</PERSOON> on <Date>12-03</Date><br>\nb\tGeen PHI.\n", encoding="utf-8"
+    )
     params = repo_params()
     params["corpus"] |= {"source": "files", "path": str(path), "format": "xml_inline", "format_options": options}
     params["tags"] = {"mapping": {"PERSOON": "Name"}, "keep_unmapped": False}
@@ -228,7 +239,9 @@ def test_the_corpus_stage_reads_xml_inline_with_format_options(tmp_path: Path, c
     run_stages(tmp_path, _stage_params(tmp_path, {"labels": ["PERSOON", "Date"]}), ["corpus"])
     docs = list(read_jsonl(tmp_path / "data/corpus/documents.jsonl"))
     assert [(d.id, d.text, _spans(d)) for d in docs] == [
-        ("a", "Give <5 mg to Jan on 12-03<br>", [("Jan", "Name"), ("12-03", "Date")]), ("b", "Geen PHI.", [])]
+        ("a", "Give <5 mg to Jan on 12-03<br>", [("Jan", "Name"), ("12-03", "Date")]),
+        ("b", "Geen PHI.", []),
+    ]
     assert stage_metrics(tmp_path, "corpus")["documents_out"] == 2
     with pytest.raises(SystemExit):  # without the label set, <br> is an unclosed tag
         run_stages(tmp_path, _stage_params(tmp_path, {}), ["corpus"])
@@ -251,11 +264,15 @@ ALPHABET = "Jan Piet&<>;ampltgquos\"'/\té😀\ufeff"
 def documents(draw, newlines: bool = False) -> list[Document]:
     docs = []
     for i in range(draw(st.integers(1, 3))):
-        text = draw(st.text(alphabet=ALPHABET + ("\r\n" if newlines else ""), min_size=1, max_size=40)
-                    .filter(str.strip))
+        text = draw(
+            st.text(alphabet=ALPHABET + ("\r\n" if newlines else ""), min_size=1, max_size=40).filter(str.strip)
+        )
         cuts = sorted(draw(st.sets(st.integers(0, len(text)), max_size=6)))
-        spans = [Span(a, b, draw(st.sampled_from(["Name", "PHI", "First_Name", "a b", "x&y<\"'", "Date.1"])))
-                 for a, b in zip(cuts[::2], cuts[1::2]) if a < b]
+        spans = [
+            Span(a, b, draw(st.sampled_from(["Name", "PHI", "First_Name", "a b", "x&y<\"'", "Date.1"])))
+            for a, b in zip(cuts[::2], cuts[1::2])
+            if a < b
+        ]
         docs.append(Document.create(draw(st.sampled_from(["n", "\ufeffn", "x.y"])) + str(i), text, spans))
     return docs
 
@@ -287,14 +304,40 @@ def test_any_documents_round_trip_in_a_folder(tmp_path: Path, docs: list[Documen
     shutil.rmtree(folder)
 
 
-FRAGMENTS = ["<", ">", "</", "<Name>", "</Name>", "<Date>", "</Date>", '<PHI TYPE="X">', "</PHI>", "&amp;", "&lt;",
-             "&", "\t", "a\t", "\n", "\r", "\r\n", "\ufeff", " ", "<br>", "<Name/>", 'TYPE="', '"', "\x00"]
+FRAGMENTS = [
+    "<",
+    ">",
+    "</",
+    "<Name>",
+    "</Name>",
+    "<Date>",
+    "</Date>",
+    '<PHI TYPE="X">',
+    "</PHI>",
+    "&amp;",
+    "&lt;",
+    "&",
+    "\t",
+    "a\t",
+    "\n",
+    "\r",
+    "\r\n",
+    "\ufeff",
+    " ",
+    "<br>",
+    "<Name/>",
+    'TYPE="',
+    '"',
+    "\x00",
+]
 
 
 @PROPERTY
-@given(docs=documents(), labels=st.sampled_from([None, ["Name"], ["Name", "PHI", "Date"]]),
-       edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 6), st.sampled_from(FRAGMENTS + [""])),
-                      max_size=3))
+@given(
+    docs=documents(),
+    labels=st.sampled_from([None, ["Name"], ["Name", "PHI", "Date"]]),
+    edits=st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 6), st.sampled_from(FRAGMENTS + [""])), max_size=3),
+)
 def test_any_damaged_file_reads_or_is_refused(tmp_path: Path, docs: list[Document], labels, edits) -> None:
     folder = Path(tempfile.mkdtemp(dir=tmp_path))
     path = folder / "a.xmltags"
@@ -303,7 +346,7 @@ def test_any_damaged_file_reads_or_is_refused(tmp_path: Path, docs: list[Documen
     content = path.read_text(encoding="utf-8")
     for i, n, fragment in edits:
         i %= len(content) + 1
-        content = content[:i] + fragment + content[i + n:]
+        content = content[:i] + fragment + content[i + n :]
     path.write_text(content, encoding="utf-8", newline="")
     try:
         back = list(read_xml_inline(path, options={"labels": labels}))

@@ -35,7 +35,7 @@ def _outside(doc: Document) -> list[str]:
     """The text between the spans, in order."""
     pieces, pos = [], 0
     for s in doc.spans:
-        pieces.append(doc.text[pos:s.start])
+        pieces.append(doc.text[pos : s.start])
         pos = s.end
     return [*pieces, doc.text[pos:]]
 
@@ -83,7 +83,9 @@ def test_redraws_when_a_surrogate_repeats_another_span(pack: LanguagePack, monke
 
     def fake(d: Document, p: LanguagePack, seed: int, labels: object = None) -> Document:
         a, b = next(draws).split()
-        return Document.create(d.id, f"{a} en {b}", [Span(0, len(a), "Name"), Span(len(a) + 4, len(a) + 4 + len(b), "Name")])
+        return Document.create(
+            d.id, f"{a} en {b}", [Span(0, len(a), "Name"), Span(len(a) + 4, len(a) + 4 + len(b), "Name")]
+        )
 
     monkeypatch.setattr(fs, "pseudonymize", fake)
     assert refresh(doc, pack, 0).text == "Kees en Joop"
@@ -93,8 +95,11 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
     import synthdeid.phi.fresh_surrogates as fs
 
     doc = Document.create("n2", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
-    monkeypatch.setattr(fs, "pseudonymize", lambda d, p, s, labels=None: Document.create(
-        d.id, "Piet en Jan", [Span(0, 4, "Name"), Span(8, 11, "Name")]))
+    monkeypatch.setattr(
+        fs,
+        "pseudonymize",
+        lambda d, p, s, labels=None: Document.create(d.id, "Piet en Jan", [Span(0, 4, "Name"), Span(8, 11, "Name")]),
+    )
     with pytest.raises(SurrogateError, match="n2"):
         refresh(doc, pack, 0)
 
@@ -108,8 +113,10 @@ def test_a_two_valued_label_may_repeat_strings_shared_by_training_notes() -> Non
     doc = Document.create("n3", "Paciente mujer; su hijo, varón, llamó.", [Span(9, 14, "Other"), Span(25, 30, "Other")])
     with pytest.raises(SurrogateError, match="n3"):
         refresh(doc, es, 0)
-    real = [Document.create(f"r{i}", f"Una {w}.", [Span(4, 4 + len(w), "Other")])
-            for i, w in enumerate(["mujer", "varón"] * 3 + ["Juan", "Juan"])]
+    real = [
+        Document.create(f"r{i}", f"Una {w}.", [Span(4, 4 + len(w), "Other")])
+        for i, w in enumerate(["mujer", "varón"] * 3 + ["Juan", "Juan"])
+    ]
     shared = shared_strings(real)
     assert shared == {"mujer", "varón"}  # "juan" is in 2 notes: not shared by 3
     fallbacks: list[str] = []
@@ -125,8 +132,9 @@ def test_untagged_copies_are_counted(pack: LanguagePack) -> None:
     assert untagged_copies(doc, after) == 1  # the second, untagged "Jansen" is out of reach
 
 
-def test_multi_token_surrogates_avoid_training_phi_strings_when_a_draw_allows(pack: LanguagePack,
-                                                                              training: list[Document]) -> None:
+def test_multi_token_surrogates_avoid_training_phi_strings_when_a_draw_allows(
+    pack: LanguagePack, training: list[Document]
+) -> None:
     doc = training[0]
     plain = refresh(doc, pack, 1)
     drawn = {k for k in span_strings(plain, SHIFTED_LABELS) if " " in k}
@@ -138,16 +146,30 @@ def test_multi_token_surrogates_avoid_training_phi_strings_when_a_draw_allows(pa
 def test_the_report_tables() -> None:
     from synthdeid.report import fresh_table, generator_table
 
-    fresh = {"spans_replaced": 10, "spans_with_training_phi_before": 0.6, "spans_with_training_phi_after": 0.4,
-             "notes_with_untagged_copies": 1, "phi_leakage_before": {"rate": 0.1, "multi_token_rate": 0.05},
-             "phi_leakage_after": {"rate": 0.2, "multi_token_rate": 0.01}}
+    fresh = {
+        "spans_replaced": 10,
+        "spans_with_training_phi_before": 0.6,
+        "spans_with_training_phi_after": 0.4,
+        "notes_with_untagged_copies": 1,
+        "phi_leakage_before": {"rate": 0.1, "multi_token_rate": 0.05},
+        "phi_leakage_after": {"rate": 0.2, "multi_token_rate": 0.01},
+    }
     table = fresh_table({"a": {"fresh_surrogates": fresh}, "b": {}})
     assert "| a | 10 | 60.00% -> 40.00% | 10.00% -> 20.00% | 5.00% -> 1.00% | 1 |" in table and "| b |" not in table
-    rows = generator_table({"plain": {}, "private": {"dp": {"epsilon": 9.99, "delta": 6.25e-5, "noise_multiplier": 0.63}}},
-                           {"plain": {"name_probe": {"predictions": 4000, "train_phi_rate": 0.76,
-                                                     "train_phi_multi_token_rate": 0.47,
-                                                     "distinct_train_phi_predicted": 362}},
-                            "private": {"name_probe": {"skipped": "why"}}})
+    rows = generator_table(
+        {"plain": {}, "private": {"dp": {"epsilon": 9.99, "delta": 6.25e-5, "noise_multiplier": 0.63}}},
+        {
+            "plain": {
+                "name_probe": {
+                    "predictions": 4000,
+                    "train_phi_rate": 0.76,
+                    "train_phi_multi_token_rate": 0.47,
+                    "distinct_train_phi_predicted": 362,
+                }
+            },
+            "private": {"name_probe": {"skipped": "why"}},
+        },
+    )
     assert "| plain | no DP | 4,000 | 76.00% | 47.00% | 362 |" in rows
     assert "| private | 9.99 (delta 6.3e-05, noise 0.63) | skipped |" in rows
 
@@ -169,9 +191,13 @@ def test_settings_from_params() -> None:
     assert FreshSettings.from_param(True, "x") == FreshSettings(None, "generated")
     assert FreshSettings.from_param(["Phone_fax"], "x") == FreshSettings(frozenset({"Phone_fax"}), "generated")
     assert FreshSettings.from_param({"labels": "all", "shapes": "training"}, "x") == FreshSettings(None, "training")
-    for bad, says in [("yes", "must be true, false"), ({"label": ["ID"]}, "must be true, false"),
-                      ({"labels": []}, "x.labels"), ({"labels": "ID"}, "x.labels"),
-                      ({"shapes": "model"}, "x.shapes must be one of generated, training")]:
+    for bad, says in [
+        ("yes", "must be true, false"),
+        ({"label": ["ID"]}, "must be true, false"),
+        ({"labels": []}, "x.labels"),
+        ({"labels": "ID"}, "x.labels"),
+        ({"shapes": "model"}, "x.shapes must be one of generated, training"),
+    ]:
         with pytest.raises(SynthdeidError, match=says):
             FreshSettings.from_param(bad, "x")
 
@@ -196,8 +222,9 @@ def test_only_the_chosen_labels_are_redrawn(pack: LanguagePack, training: list[D
     assert report.as_dict()["labels"] == ["Date", "Phone_fax"] and report.as_dict()["shapes"] == "generated"
 
 
-def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(pack: LanguagePack,
-                                                                        training: list[Document]) -> None:
+def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(
+    pack: LanguagePack, training: list[Document]
+) -> None:
     """A word-level generator writes a phone number as ``( 7 )``; modelled on the training notes'
     phone numbers the surrogate is a phone number, and no training number is copied."""
     from synthdeid.phi.fresh_surrogates import FreshSettings
@@ -205,8 +232,16 @@ def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(pack: Lan
 
     text = "Bel ( 7 ) of mail Plástica, of ( 7 ) nogmaals. Jan belt."
     at = [text.index("( 7 )"), text.index("Plástica"), text.rindex("( 7 )"), text.index("Jan")]
-    doc = Document.create("g1", text, [Span(at[0], at[0] + 5, "Phone_fax"), Span(at[1], at[1] + 8, "Email"),
-                                       Span(at[2], at[2] + 5, "Phone_fax"), Span(at[3], at[3] + 3, "Name")])
+    doc = Document.create(
+        "g1",
+        text,
+        [
+            Span(at[0], at[0] + 5, "Phone_fax"),
+            Span(at[1], at[1] + 8, "Email"),
+            Span(at[2], at[2] + 5, "Phone_fax"),
+            Span(at[3], at[3] + 3, "Name"),
+        ],
+    )
     settings = FreshSettings(frozenset({"Phone_fax", "Email"}), "training")
     bank = ShapeBank.from_documents(training)
     assert bank.by_label["Phone_fax"] and bank.by_label["Email"]

@@ -23,8 +23,14 @@ def _params(**corpus):
     """The generation settings of a corpus ``mlm_s`` with ``corpus``'s overrides (the study spec's)."""
     params = repo_params()
     # fixed lengths unless a test asks for auto (auto reads the training notes, absent here)
-    params["corpora"]["mlm_s"] = {"generator": "mlm", "decoder": "nucleus", "config": {"top_p": 0.95},
-                                  "min_tokens": 50, "max_tokens": 400, **corpus}
+    params["corpora"]["mlm_s"] = {
+        "generator": "mlm",
+        "decoder": "nucleus",
+        "config": {"top_p": 0.95},
+        "min_tokens": 50,
+        "max_tokens": 400,
+        **corpus,
+    }
     return validate(params).generation("mlm_s")
 
 

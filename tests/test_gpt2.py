@@ -26,8 +26,18 @@ from synthdeid.plugins import gpt2 as gpt2_plugin
 from synthdeid.plugins import registry
 from synthdeid.plugins.gpt2.unfreezing import layer_groups, unfreezing_stages
 
-TINY = {"layers": 2, "embedding_size": 32, "heads": 2, "max_positions": 128, "vocab_size": 400, "max_epochs": 3,
-        "batch_size": 4, "block_size": 64, "learning_rate": 3e-3, "threads": 1}
+TINY = {
+    "layers": 2,
+    "embedding_size": 32,
+    "heads": 2,
+    "max_positions": 128,
+    "vocab_size": 400,
+    "max_epochs": 3,
+    "batch_size": 4,
+    "block_size": 64,
+    "learning_rate": 3e-3,
+    "threads": 1,
+}
 SPECIALS = special_tokens(LABELS)
 
 
@@ -66,7 +76,9 @@ def test_bpe_never_splits_tags(data):
         assert codec.encode(f"x{special}y", start=False).count(codec.special_ids[special]) == 1
     for line in data.train[:20]:
         ids = codec.encode(line, start=False)
-        assert [i for i in ids if i in codec.id_to_special] == [codec.special_ids[t] for t in line.split() if t in SPECIALS]
+        assert [i for i in ids if i in codec.id_to_special] == [
+            codec.special_ids[t] for t in line.split() if t in SPECIALS
+        ]
         vocab = codec.vocab(len(tok))
         # no stray space token before a tag (the transformers default puts one there)
         assert all(vocab[ids[k - 1]] != "Ġ" for k in range(1, len(ids)) if ids[k] in codec.id_to_special)
@@ -89,8 +101,11 @@ def test_config_errors_and_registration(register_plugin):
 
 
 def _prompts(lm):
-    return [lm.encode("de patiënt werd gisteren opgenomen met koorts"), lm.encode("<NameSTART> Jan"),
-            lm.encode("controle")]
+    return [
+        lm.encode("de patiënt werd gisteren opgenomen met koorts"),
+        lm.encode("<NameSTART> Jan"),
+        lm.encode("controle"),
+    ]
 
 
 def test_batched_prompts_equal_each_alone(tiny_lm):
@@ -102,7 +117,7 @@ def test_batched_prompts_equal_each_alone(tiny_lm):
     for row, p in enumerate(prompts):
         s, alone = tiny_lm.start([p])
         torch.testing.assert_close(logits[row], alone[0], atol=1e-4, rtol=0)
-        _, alone2 = tiny_lm.step(s, tokens[row:row + 1])
+        _, alone2 = tiny_lm.step(s, tokens[row : row + 1])
         torch.testing.assert_close(logits2[row], alone2[0], atol=1e-4, rtol=0)
 
 
@@ -156,8 +171,9 @@ def test_select_of_finished_rows_keeps_the_cache_until_compacting(tiny_lm):
     one = lazy.select(kept, torch.tensor([1]))  # 1 of 3 cache rows left: below compact_at, copied
     assert one.rows is None and one.mask.shape[0] == 1
     _, logits = lazy.step(one, torch.tensor([9]))
-    torch.testing.assert_close(logits, lazy.step(lazy.select(ref, torch.tensor([1])), torch.tensor([9]))[1],
-                               atol=1e-4, rtol=0)
+    torch.testing.assert_close(
+        logits, lazy.step(lazy.select(ref, torch.tensor([1])), torch.tensor([9]))[1], atol=1e-4, rtol=0
+    )
 
 
 def test_training_reduces_loss_and_writes_outputs(trained, data):
@@ -224,10 +240,18 @@ def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
     from synthdeid.plugins.gpt2.config import GPT2Settings
 
     cfg = GPT2Settings(**TINY)
-    former = {"layers": "n_layer", "max_epochs": "epochs", "learning_rate": "lr", "embedding_size": "n_embd",
-              "heads": "n_head", "max_positions": "n_positions", "min_count": "min_frequency"}
-    old = dataclasses.make_dataclass("OldGPT2Settings", [(former.get(f.name, f.name), object) for f in
-                                                         dataclasses.fields(cfg)])
+    former = {
+        "layers": "n_layer",
+        "max_epochs": "epochs",
+        "learning_rate": "lr",
+        "embedding_size": "n_embd",
+        "heads": "n_head",
+        "max_positions": "n_positions",
+        "min_count": "min_frequency",
+    }
+    old = dataclasses.make_dataclass(
+        "OldGPT2Settings", [(former.get(f.name, f.name), object) for f in dataclasses.fields(cfg)]
+    )
     before = old(**{former.get(k, k): v for k, v in dataclasses.asdict(cfg).items()})
     assert fingerprint(cfg, data, 0) == fingerprint(before, data, 0)
 
@@ -292,20 +316,33 @@ def test_gradual_unfreezing_groups_and_stages(tmp_path, data):
     model, _, cfg, _ = gen.build(data)
     groups = layer_groups(model, 4)
     assert [sorted({n.split(".")[2] for n in g}) for g in groups[:3]] == [["0"], ["1"], ["2"]]
-    assert sorted(groups[3]) == ["transformer.ln_f.bias", "transformer.ln_f.weight", "transformer.wpe.weight",
-                                 "transformer.wte.weight"]
+    assert sorted(groups[3]) == [
+        "transformer.ln_f.bias",
+        "transformer.ln_f.weight",
+        "transformer.wpe.weight",
+        "transformer.wte.weight",
+    ]
     stages = gen.stages(model, cfg)
     assert [s.epochs for s in stages] == [1, 1, 1, 2]
     for k, stage in enumerate(stages):
         apply_stage(model, stage)
         trainable = {n for n, p in model.named_parameters() if p.requires_grad}
-        assert trainable == {n for g in groups[3 - k:] for n in g}
+        assert trainable == {n for g in groups[3 - k :] for n in g}
         lrs = [lr for _, lr in stage.groups]
         top = cfg.unfreeze_lrs[k]
-        assert lrs == pytest.approx([top / 2.6 ** d for d in range(k, -1, -1)])
+        assert lrs == pytest.approx([top / 2.6**d for d in range(k, -1, -1)])
     # the first stage trains only the top group: the decoder blocks keep their pretrained weights
-    gen = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400, "gradual_unfreezing": True,
-                              "unfreeze_epochs": [1, 0, 0, 0], "block_size": 64, "batch_size": 8, "threads": 1})
+    gen = gpt2_plugin.create(
+        {
+            "pretrained": str(src),
+            "vocab_size": 400,
+            "gradual_unfreezing": True,
+            "unfreeze_epochs": [1, 0, 0, 0],
+            "block_size": 64,
+            "batch_size": 8,
+            "threads": 1,
+        }
+    )
     before, _, _, _ = gen.build(data)
     gen.train(data, tmp_path / "out")
     after = weights(tmp_path / "out")

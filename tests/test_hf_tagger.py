@@ -41,7 +41,7 @@ def check_spans(doc: Document, spans: list[Span]) -> None:
         assert a.end <= b.start, (a, b)
     for s in spans:
         assert 0 <= s.start < s.end <= len(doc.text) and s.label in LABELS
-        assert doc.text[s.start:s.end].strip() == doc.text[s.start:s.end]
+        assert doc.text[s.start : s.end].strip() == doc.text[s.start : s.end]
 
 
 def tail_found(tagger: Any, min_fraction: float) -> None:
@@ -95,8 +95,14 @@ def test_a_tagger_saved_with_former_setting_names_loads(trained: dict[str, Any],
 
     old = shutil.copytree(trained["out"], tmp_path / "old")
     meta = json.loads((old / "tagger.json").read_text())
-    former = {"layers": "num_layers", "heads": "num_heads", "max_positions": "max_position_embeddings",
-              "max_epochs": "epochs", "grad_clip": "max_grad_norm", "warmup": "warmup_ratio"}
+    former = {
+        "layers": "num_layers",
+        "heads": "num_heads",
+        "max_positions": "max_position_embeddings",
+        "max_epochs": "epochs",
+        "grad_clip": "max_grad_norm",
+        "warmup": "warmup_ratio",
+    }
     meta["config"] = {former.get(k, k): v for k, v in meta["config"].items()}
     (old / "tagger.json").write_text(json.dumps(meta))
     with warnings.catch_warnings():
@@ -158,8 +164,12 @@ def test_constrained_decoding_picks_the_best_valid_bio_sequence() -> None:
     from synthdeid.plugins.hf_tagger.bio_viterbi import constraints, viterbi
 
     tags = ["O", "B-Name", "I-Name", "B-Initials", "I-Initials"]
-    probs = torch.tensor([[[.1, .8, .05, .05, 0], [.1, 0, .4, 0, .5], [.1, 0, .8, .1, 0]],   # B I? I
-                          [[.2, 0, .7, .1, 0], [.9, .1, 0, 0, 0], [.5, .5, 0, 0, 0]]])       # I at start
+    probs = torch.tensor(
+        [
+            [[0.1, 0.8, 0.05, 0.05, 0], [0.1, 0, 0.4, 0, 0.5], [0.1, 0, 0.8, 0.1, 0]],  # B I? I
+            [[0.2, 0, 0.7, 0.1, 0], [0.9, 0.1, 0, 0, 0], [0.5, 0.5, 0, 0, 0]],
+        ]
+    )  # I at start
     trans, start = constraints(tags)
     paths = viterbi((probs + 1e-6).log(), [3, 2], trans, start)
     assert [[tags[i] for i in p] for p in paths] == [["B-Name", "I-Name", "I-Name"], ["O", "O"]]
@@ -192,8 +202,12 @@ def test_byte_level_tokenizer_accepts_pre_split_words(tmp_path: Path) -> None:
     from transformers import RobertaConfig, RobertaTokenizerFast
 
     bpe = ByteLevelBPETokenizer()
-    bpe.train_from_iterator([d.text for d in toy_docs(10)], vocab_size=300,
-                            special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"], show_progress=False)
+    bpe.train_from_iterator(
+        [d.text for d in toy_docs(10)],
+        vocab_size=300,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+        show_progress=False,
+    )
     bpe.save_model(str(tmp_path))
     RobertaTokenizerFast(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")).save_pretrained(tmp_path)
     tok = load_tokenizer(tmp_path)
@@ -212,8 +226,16 @@ def test_fine_tunes_a_user_model_from_a_local_directory(tmp_path: Path) -> None:
     user = tmp_path / "my-bert"
     tok = train_wordpiece([d.text for d in train], 500, 40)
     torch.manual_seed(0)
-    BertModel(BertConfig(vocab_size=len(tok), hidden_size=64, num_hidden_layers=2, num_attention_heads=2,
-                         intermediate_size=128, max_position_embeddings=40)).save_pretrained(user)
+    BertModel(
+        BertConfig(
+            vocab_size=len(tok),
+            hidden_size=64,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=128,
+            max_position_embeddings=40,
+        )
+    ).save_pretrained(user)
     tok.save_pretrained(user)
     tagger = create({**FAST, "model": str(user), "max_epochs": 6, "learning_rate": 2e-3})
     metrics = tagger.train(train, toy_docs(5, seed=1), tmp_path / "out", default_tokenize)
@@ -235,6 +257,9 @@ def test_min_confidence_favours_recall(trained: dict[str, Any]) -> None:
     covered = [sum(s.end - s.start for p in model.predict_min_confidence(docs, t) for s in p) for t in (0.9, 0.5, 0.05)]
     assert covered[0] <= covered[1] <= covered[2] and covered[2] > 0
     gold = [d.spans for d in docs]
-    assert W.entity_f1(gold, model.predict_min_confidence(docs, 0.05))["recall"] >= W.entity_f1(gold, model.predict(docs))["recall"] - 0.02
+    assert (
+        W.entity_f1(gold, model.predict_min_confidence(docs, 0.05))["recall"]
+        >= W.entity_f1(gold, model.predict(docs))["recall"] - 0.02
+    )
     with pytest.raises(SynthdeidError, match="min_confidence"):
         model.predict_min_confidence(docs, 1.5)

@@ -45,6 +45,7 @@ def test_tokenized_round_trip_keeps_every_span_and_its_words(doc):
     line = encode(doc, tokenize=default_tokenize)
     assert "\n" not in line and line.endswith(EOD)
     decoded = decode(line, doc.id)
+
     def tokenized(piece):
         lines = piece.split("\n")
         return "\n".join(" ".join(line[x:y] for x, y in default_tokenize(line)) for line in lines).strip()
@@ -58,9 +59,11 @@ def test_tokenized_round_trip_keeps_every_span_and_its_words(doc):
 
 
 def test_malformed_tags_are_counted_and_removed_words_kept():
-    text = ("Mw. <NameSTART> de Vries <NameEND> kwam <DateSTART> gisteren <NameSTART> x <DateEND> y "
-            "<NameEND> en <AgeSTART> <AgeEND> <NameSTART> Piet <PAR> ok <FooSTART> z <FooEND> <NameEND> "
-            "<DateEND> los <PhoneSTART> 06 <EOD> after the end")
+    text = (
+        "Mw. <NameSTART> de Vries <NameEND> kwam <DateSTART> gisteren <NameSTART> x <DateEND> y "
+        "<NameEND> en <AgeSTART> <AgeEND> <NameSTART> Piet <PAR> ok <FooSTART> z <FooEND> <NameEND> "
+        "<DateEND> los <PhoneSTART> 06 <EOD> after the end"
+    )
     r = decode(text, "g", labels=["Name", "Date", "Age", "Phone"])
     doc = r.document
     assert doc.text == "Mw. de Vries kwam gisteren x y en  Piet\nok z los 06"

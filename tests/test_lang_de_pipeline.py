@@ -30,35 +30,75 @@ pytestmark = pytest.mark.skipif(
 )
 
 NOTES = [
-    ("Herr Hans Müller (83 Jahre) wurde am 12. März 2019 um 14.30 Uhr in der ZNA aufgenommen. "
-     "Z.n. Sturz, z.B. Prellung. Tel. 0171 1234567.",
-     [("Hans Müller", "Name"), ("83 Jahre", "Age"), ("12. März 2019", "Date"), ("ZNA", "Internal_Location"),
-      ("0171 1234567", "Phone_fax")]),
-    ("Frau Dr. Anna Schmidt, Klinikum Augsburg, bittet um Rückruf. E-Mail: a.schmidt@klinikum-augsburg.de.",
-     [("Anna Schmidt", "Name"), ("Klinikum Augsburg", "Hospital"), ("a.schmidt@klinikum-augsburg.de", "Email")]),
-    ("Pat. wohnt Hauptstraße 12a, 10115 Berlin. Steuer-ID 86 095 742 719. Beruf: Bäcker.",
-     [("Hauptstraße 12a, 10115 Berlin", "Address"), ("86 095 742 719", "SSN"), ("Bäcker", "Profession")]),
-    ("Verlegung am 03.04.2019 in das Pflegeheim Sonnenhof (Station 4B). Angehörige: Tochter Maria Weber.",
-     [("03.04.2019", "Date"), ("Pflegeheim Sonnenhof", "Care_Institute"), ("Station 4B", "Internal_Location"),
-      ("Tochter", "Other"), ("Maria Weber", "Name")]),
-    ("Arbeitgeber Siemens AG, Fallnummer KH-12345. Befunde unter www.klinikum-augsburg.de abrufbar.",
-     [("Siemens AG", "Organization_Company"), ("KH-12345", "ID"), ("www.klinikum-augsburg.de", "URL_IP")]),
-    ("Hr. Müller ist heute ruhig. Visite durch Dr. Schmidt am 13.03.2019. Keine Schmerzen.",
-     [("Müller", "Name"), ("Schmidt", "Name"), ("13.03.2019", "Date")]),
-    ("Die 79-jährige Patientin Erika Becker kam aus Hamburg. Hausarzt: Dr. med. Peter Wolf.",
-     [("79-jährige", "Age"), ("Erika Becker", "Name"), ("Hamburg", "Address"), ("Peter Wolf", "Name")]),
-    ("Kontrolle am 2. Mai 2019. Rückfragen an 089 12345678 oder E.B. selbst.",
-     [("2. Mai 2019", "Date"), ("089 12345678", "Phone_fax"), ("E.B.", "Initials")]),
-    ("Entlassung nach Hause, Lindenweg 3, 86150 Augsburg. Weiterbehandlung durch den Pflegedienst Am Park.",
-     [("Lindenweg 3, 86150 Augsburg", "Address"), ("Pflegedienst Am Park", "Care_Institute")]),
-    ("Sohn Thomas Becker (Tel. +49 821 1234567) informiert. Patient männlich, 79 Jahre.",
-     [("Sohn", "Other"), ("Thomas Becker", "Name"), ("+49 821 1234567", "Phone_fax"), ("männlich", "Other"),
-      ("79 Jahre", "Age")]),
+    (
+        "Herr Hans Müller (83 Jahre) wurde am 12. März 2019 um 14.30 Uhr in der ZNA aufgenommen. "
+        "Z.n. Sturz, z.B. Prellung. Tel. 0171 1234567.",
+        [
+            ("Hans Müller", "Name"),
+            ("83 Jahre", "Age"),
+            ("12. März 2019", "Date"),
+            ("ZNA", "Internal_Location"),
+            ("0171 1234567", "Phone_fax"),
+        ],
+    ),
+    (
+        "Frau Dr. Anna Schmidt, Klinikum Augsburg, bittet um Rückruf. E-Mail: a.schmidt@klinikum-augsburg.de.",
+        [("Anna Schmidt", "Name"), ("Klinikum Augsburg", "Hospital"), ("a.schmidt@klinikum-augsburg.de", "Email")],
+    ),
+    (
+        "Pat. wohnt Hauptstraße 12a, 10115 Berlin. Steuer-ID 86 095 742 719. Beruf: Bäcker.",
+        [("Hauptstraße 12a, 10115 Berlin", "Address"), ("86 095 742 719", "SSN"), ("Bäcker", "Profession")],
+    ),
+    (
+        "Verlegung am 03.04.2019 in das Pflegeheim Sonnenhof (Station 4B). Angehörige: Tochter Maria Weber.",
+        [
+            ("03.04.2019", "Date"),
+            ("Pflegeheim Sonnenhof", "Care_Institute"),
+            ("Station 4B", "Internal_Location"),
+            ("Tochter", "Other"),
+            ("Maria Weber", "Name"),
+        ],
+    ),
+    (
+        "Arbeitgeber Siemens AG, Fallnummer KH-12345. Befunde unter www.klinikum-augsburg.de abrufbar.",
+        [("Siemens AG", "Organization_Company"), ("KH-12345", "ID"), ("www.klinikum-augsburg.de", "URL_IP")],
+    ),
+    (
+        "Hr. Müller ist heute ruhig. Visite durch Dr. Schmidt am 13.03.2019. Keine Schmerzen.",
+        [("Müller", "Name"), ("Schmidt", "Name"), ("13.03.2019", "Date")],
+    ),
+    (
+        "Die 79-jährige Patientin Erika Becker kam aus Hamburg. Hausarzt: Dr. med. Peter Wolf.",
+        [("79-jährige", "Age"), ("Erika Becker", "Name"), ("Hamburg", "Address"), ("Peter Wolf", "Name")],
+    ),
+    (
+        "Kontrolle am 2. Mai 2019. Rückfragen an 089 12345678 oder E.B. selbst.",
+        [("2. Mai 2019", "Date"), ("089 12345678", "Phone_fax"), ("E.B.", "Initials")],
+    ),
+    (
+        "Entlassung nach Hause, Lindenweg 3, 86150 Augsburg. Weiterbehandlung durch den Pflegedienst Am Park.",
+        [("Lindenweg 3, 86150 Augsburg", "Address"), ("Pflegedienst Am Park", "Care_Institute")],
+    ),
+    (
+        "Sohn Thomas Becker (Tel. +49 821 1234567) informiert. Patient männlich, 79 Jahre.",
+        [
+            ("Sohn", "Other"),
+            ("Thomas Becker", "Name"),
+            ("+49 821 1234567", "Phone_fax"),
+            ("männlich", "Other"),
+            ("79 Jahre", "Age"),
+        ],
+    ),
 ]
 TEST_NOTES = [
-    ("Frau Greta Kuhn, geb. 01.02.1940, Sophienstraße 5, 80333 München.",
-     [("Greta Kuhn", "Name"), ("01.02.1940", "Date"), ("Sophienstraße 5, 80333 München", "Address")]),
-    ("Aufnahme im Krankenhaus Rosenheim am 5. Juni 2019.", [("Krankenhaus Rosenheim", "Hospital"), ("5. Juni 2019", "Date")]),
+    (
+        "Frau Greta Kuhn, geb. 01.02.1940, Sophienstraße 5, 80333 München.",
+        [("Greta Kuhn", "Name"), ("01.02.1940", "Date"), ("Sophienstraße 5, 80333 München", "Address")],
+    ),
+    (
+        "Aufnahme im Krankenhaus Rosenheim am 5. Juni 2019.",
+        [("Krankenhaus Rosenheim", "Hospital"), ("5. Juni 2019", "Date")],
+    ),
 ]
 
 
@@ -122,7 +162,11 @@ def test_german_surrogates_replace_every_phi_string(workspace: Path) -> None:
 
 
 def test_inline_text_uses_the_german_tokenizer(workspace: Path) -> None:
-    lines = [line for split in ("train", "dev") for line in (workspace / f"data/inline/{split}.txt").read_text(encoding="utf-8").splitlines()]
+    lines = [
+        line
+        for split in ("train", "dev")
+        for line in (workspace / f"data/inline/{split}.txt").read_text(encoding="utf-8").splitlines()
+    ]
     assert len(lines) == len(NOTES)
     tokens = [t for line in lines for t in line.split()]
     assert {"z.B.", "Z.n.", "Tel.", "<NameSTART>", "<DateEND>", "<EOD>"} <= set(tokens)

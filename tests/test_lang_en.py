@@ -38,8 +38,7 @@ def _ssn_ok(text: str) -> bool:
 
 def _nanp_ok(ten: str) -> bool:
     """A NANP number: area and exchange start with 2-9 and are not N11."""
-    return (len(ten) == 10 and ten[0] in "23456789" and ten[3] in "23456789"
-            and ten[1:3] != "11" and ten[4:6] != "11")
+    return len(ten) == 10 and ten[0] in "23456789" and ten[3] in "23456789" and ten[1:3] != "11" and ten[4:6] != "11"
 
 
 def test_registered_with_the_i2b2_labels() -> None:
@@ -56,18 +55,49 @@ def test_registered_with_the_i2b2_labels() -> None:
 def test_tokens(pack: LanguagePack) -> None:
     text = "Dr. Smith saw the 67 y/o pt. s/p CABG on 05/03/2067, approx. 2.5 mg p.o. b.i.d. (tel. 617-555-0123 x12)."
     assert pack.tokens(text) == [
-        "Dr.", "Smith", "saw", "the", "67", "y/o", "pt.", "s/p", "CABG", "on", "05/03/2067", ",", "approx.", "2.5",
-        "mg", "p.o.", "b.i.d.", "(", "tel.", "617-555-0123", "x12", ")", ".",
+        "Dr.",
+        "Smith",
+        "saw",
+        "the",
+        "67",
+        "y/o",
+        "pt.",
+        "s/p",
+        "CABG",
+        "on",
+        "05/03/2067",
+        ",",
+        "approx.",
+        "2.5",
+        "mg",
+        "p.o.",
+        "b.i.d.",
+        "(",
+        "tel.",
+        "617-555-0123",
+        "x12",
+        ")",
+        ".",
     ]
     assert pack.tokens("<NameSTART> Ann <NameEND> emailed ann@partners.org via www.example.org/a.") == [
-        "<NameSTART>", "Ann", "<NameEND>", "emailed", "ann@partners.org", "via", "www.example.org/a", "."]
+        "<NameSTART>",
+        "Ann",
+        "<NameEND>",
+        "emailed",
+        "ann@partners.org",
+        "via",
+        "www.example.org/a",
+        ".",
+    ]
 
 
 def test_sentences_do_not_end_at_abbreviations_or_decimals(pack: LanguagePack) -> None:
-    note = ("Mr. Jones is a 67 y/o man seen by Dr. Lee on Jan. 5 at 10 a.m. for f/u. Pt. was given approx. "
-            "2.5 mg. p.o. b.i.d. and Tylenol p.r.n., e.g. for pain, i.e. headache. Temp 98.6. BP 120/80 vs. "
-            "130/85 on admission, No. 4 St. Mary's Rd. Lasix 40 mg p.o. q.d. Follow up in 2 wks. Meds: "
-            "aspirin, etc. Discharged home.")
+    note = (
+        "Mr. Jones is a 67 y/o man seen by Dr. Lee on Jan. 5 at 10 a.m. for f/u. Pt. was given approx. "
+        "2.5 mg. p.o. b.i.d. and Tylenol p.r.n., e.g. for pain, i.e. headache. Temp 98.6. BP 120/80 vs. "
+        "130/85 on admission, No. 4 St. Mary's Rd. Lasix 40 mg p.o. q.d. Follow up in 2 wks. Meds: "
+        "aspirin, etc. Discharged home."
+    )
     assert [note[a:b] for a, b in pack.split_sentences(note)] == [
         "Mr. Jones is a 67 y/o man seen by Dr. Lee on Jan. 5 at 10 a.m. for f/u.",
         "Pt. was given approx. 2.5 mg. p.o. b.i.d. and Tylenol p.r.n., e.g. for pain, i.e. headache.",
@@ -100,9 +130,12 @@ def test_ssns_follow_the_rules_and_keep_their_layout(pack: LanguagePack) -> None
 
 def test_phones_keep_their_layout_and_are_valid_nanp_numbers(pack: LanguagePack) -> None:
     layouts = [
-        ("(617) 555-0123", r"\((\d{3})\) (\d{3})-(\d{4})"), ("617-555-0123", r"(\d{3})-(\d{3})-(\d{4})"),
-        ("617.555.0123", r"(\d{3})\.(\d{3})\.(\d{4})"), ("+1 617 555 0123", r"\+1 (\d{3}) (\d{3}) (\d{4})"),
-        ("1-617-555-0123", r"1-(\d{3})-(\d{3})-(\d{4})"), ("617-555-0123 ext. 45", r"(\d{3})-(\d{3})-(\d{4}) ext\. \d\d"),
+        ("(617) 555-0123", r"\((\d{3})\) (\d{3})-(\d{4})"),
+        ("617-555-0123", r"(\d{3})-(\d{3})-(\d{4})"),
+        ("617.555.0123", r"(\d{3})\.(\d{3})\.(\d{4})"),
+        ("+1 617 555 0123", r"\+1 (\d{3}) (\d{3}) (\d{4})"),
+        ("1-617-555-0123", r"1-(\d{3})-(\d{3})-(\d{4})"),
+        ("617-555-0123 ext. 45", r"(\d{3})-(\d{3})-(\d{4}) ext\. \d\d"),
         ("(617) 555-0123 x1234", r"\((\d{3})\) (\d{3})-(\d{4}) x\d{4}"),
     ]
     for seed in range(100):
@@ -127,10 +160,17 @@ def _us_date(text: str) -> dt.date:
 def test_dates_keep_their_us_format_and_shift_together(pack: LanguagePack) -> None:
     months = "|".join(MONTHS)
     formats = [
-        ("05/03/2067", r"\d\d/\d\d/\d{4}"), ("5/3/67", r"\d{1,2}/\d{1,2}/\d\d"), ("05-13-2067", r"\d\d-\d\d-\d{4}"),
-        ("May 3, 2067", rf"(?:{months}) \d{{1,2}}, \d{{4}}"), ("3 May 2067", rf"\d{{1,2}} (?:{months}) \d{{4}}"),
-        ("2067-05-03", r"\d{4}-\d\d-\d\d"), ("May 2067", rf"(?:{months}) \d{{4}}"), ("May 3", rf"(?:{months}) \d{{1,2}}"),
-        ("5/3", r"\d{1,2}/\d{1,2}"), ("Sept. 3", r"[A-Z][a-z]{2}\. \d{1,2}"), ("2067", r"\d{4}"),
+        ("05/03/2067", r"\d\d/\d\d/\d{4}"),
+        ("5/3/67", r"\d{1,2}/\d{1,2}/\d\d"),
+        ("05-13-2067", r"\d\d-\d\d-\d{4}"),
+        ("May 3, 2067", rf"(?:{months}) \d{{1,2}}, \d{{4}}"),
+        ("3 May 2067", rf"\d{{1,2}} (?:{months}) \d{{4}}"),
+        ("2067-05-03", r"\d{4}-\d\d-\d\d"),
+        ("May 2067", rf"(?:{months}) \d{{4}}"),
+        ("May 3", rf"(?:{months}) \d{{1,2}}"),
+        ("5/3", r"\d{1,2}/\d{1,2}"),
+        ("Sept. 3", r"[A-Z][a-z]{2}\. \d{1,2}"),
+        ("2067", r"\d{4}"),
         ("Tuesday", r"Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday"),
         ("05/03/2067 at 10:30 am", r"\d\d/\d\d/\d{4} at (?:[1-9]|1[0-2]):\d\d am"),
     ]
@@ -151,8 +191,13 @@ def test_dates_keep_their_us_format_and_shift_together(pack: LanguagePack) -> No
 
 
 def test_ages_keep_their_wording_and_their_side_of_89(pack: LanguagePack) -> None:
-    wordings = [("67-year-old", r"(\d+)-year-old"), ("67 yo", r"(\d+) yo"), ("67 y/o", r"(\d+) y/o"),
-                ("67 y.o.", r"(\d+) y\.o\."), ("67", r"(\d+)")]
+    wordings = [
+        ("67-year-old", r"(\d+)-year-old"),
+        ("67 yo", r"(\d+) yo"),
+        ("67 y/o", r"(\d+) y/o"),
+        ("67 y.o.", r"(\d+) y\.o\."),
+        ("67", r"(\d+)"),
+    ]
     for seed in range(100):
         s = pack.surrogates(f"d{seed}", seed)
         for original, shape in wordings:
@@ -174,7 +219,9 @@ def test_zip_codes_keep_5_or_9_digits_and_states_their_form(pack: LanguagePack) 
         code, name = s.surrogate("MA", "Address"), s.surrogate("Massachusetts", "Address")
         assert code in STATES and STATES[code] == name  # the same state in the original's form
         full = s.surrogate("1420 Beacon Street, Apt 4B, Boston, MA 02114-1234", "Address")
-        assert re.fullmatch(r"\d{1,4} [A-Z][a-z]+ Street, Apt [1-9][A-F], [A-Z][\w. ]+, [A-Z]{2} \d{5}-\d{4}", full), full
+        assert re.fullmatch(r"\d{1,4} [A-Z][a-z]+ Street, Apt [1-9][A-F], [A-Z][\w. ]+, [A-Z]{2} \d{5}-\d{4}", full), (
+            full
+        )
         assert "Beacon" not in full and "Boston" not in full
         assert re.fullmatch(r"\d+ N\. [A-Z][a-z]+ St\.", s.surrogate("123 N. Main St.", "Address"))
         assert re.fullmatch(r"[A-Z][\w. ]+ [A-Z]{2}", s.surrogate("Boston MA", "Address"))
@@ -203,8 +250,14 @@ def test_first_names_stay_first_names_and_keep_their_sex(pack: LanguagePack) -> 
 
 def test_i2b2_labels_kept_as_they_are_get_surrogates(pack: LanguagePack) -> None:
     text = "Patient: Mildred Baker. MRN: 0098123. SSN 078-05-1121. Seen at Boston General on 05/03/2067, age 92."
-    labels = [("Mildred Baker", "PATIENT"), ("0098123", "MEDICALRECORD"), ("078-05-1121", "SSN"),
-              ("Boston General", "HOSPITAL"), ("05/03/2067", "DATE"), ("92", "AGE")]
+    labels = [
+        ("Mildred Baker", "PATIENT"),
+        ("0098123", "MEDICALRECORD"),
+        ("078-05-1121", "SSN"),
+        ("Boston General", "HOSPITAL"),
+        ("05/03/2067", "DATE"),
+        ("92", "AGE"),
+    ]
     spans = [Span(text.index(s), text.index(s) + len(s), label) for s, label in labels]
     out = pseudonymize(Document.create("i1", text, spans), pack, 0)
     assert [s.label for s in out.spans] == [label for _, label in labels]

@@ -59,14 +59,45 @@ def test_registered_with_the_meddocan_labels() -> None:
 def test_tokens_and_sentences(pack: LanguagePack) -> None:
     text = "La Dra. García vio al Sr. J.M. Rivera (p.ej. en c/ Mayor 5, 2º dcha.) el 12/03/2019."
     assert pack.tokens(text) == [
-        "La", "Dra.", "García", "vio", "al", "Sr.", "J.M.", "Rivera", "(", "p.ej.", "en", "c/", "Mayor", "5",
-        ",", "2º", "dcha.", ")", "el", "12/03/2019", ".",
+        "La",
+        "Dra.",
+        "García",
+        "vio",
+        "al",
+        "Sr.",
+        "J.M.",
+        "Rivera",
+        "(",
+        "p.ej.",
+        "en",
+        "c/",
+        "Mayor",
+        "5",
+        ",",
+        "2º",
+        "dcha.",
+        ")",
+        "el",
+        "12/03/2019",
+        ".",
     ]
     assert pack.tokens("<NameSTART> Ana <NameEND> llamó a ana@hotmail.es") == [
-        "<NameSTART>", "Ana", "<NameEND>", "llamó", "a", "ana@hotmail.es"]
+        "<NameSTART>",
+        "Ana",
+        "<NameEND>",
+        "llamó",
+        "a",
+        "ana@hotmail.es",
+    ]
     text = "Paciente de 70 años. ¿Dolor? ¡No! Visto por el Dr. Pérez. Alergias: ninguna, etc. Fin."
     assert [text[a:b] for a, b in pack.split_sentences(text)] == [
-        "Paciente de 70 años.", "¿Dolor?", "¡No!", "Visto por el Dr. Pérez.", "Alergias: ninguna, etc.", "Fin."]
+        "Paciente de 70 años.",
+        "¿Dolor?",
+        "¡No!",
+        "Visto por el Dr. Pérez.",
+        "Alergias: ninguna, etc.",
+        "Fin.",
+    ]
 
 
 def test_dni_and_nie_have_a_valid_letter(pack: LanguagePack) -> None:
@@ -77,8 +108,12 @@ def test_dni_and_nie_have_a_valid_letter(pack: LanguagePack) -> None:
         assert _dni_ok(make_dni(rng)) and _dni_ok(make_nie(rng))
     for seed in range(100):
         s = pack.surrogates("d", seed)
-        for original, shape in [("12345678Z", r"\d{8}[A-Z]"), ("12.345.678-Z", r"\d\d\.\d{3}\.\d{3}-[A-Z]"),
-                                ("X1234567L", r"[XYZ]\d{7}[A-Z]"), ("y-1234567-x", r"[xyz]-\d{7}-[a-z]")]:
+        for original, shape in [
+            ("12345678Z", r"\d{8}[A-Z]"),
+            ("12.345.678-Z", r"\d\d\.\d{3}\.\d{3}-[A-Z]"),
+            ("X1234567L", r"[XYZ]\d{7}[A-Z]"),
+            ("y-1234567-x", r"[xyz]-\d{7}-[a-z]"),
+        ]:
             for label in ("SSN", "ID"):
                 new = s.surrogate(original, label)
                 assert re.fullmatch(shape, new) and _dni_ok(new), (original, new)
@@ -131,11 +166,15 @@ def _date(text: str) -> dt.date:
 
 def test_dates_keep_spanish_formats_and_shift_together(pack: LanguagePack) -> None:
     formats = [
-        ("03/03/1946", r"\d\d/\d\d/\d{4}"), ("3/3/46", r"\d{1,2}/\d{1,2}/\d\d"),
+        ("03/03/1946", r"\d\d/\d\d/\d{4}"),
+        ("3/3/46", r"\d{1,2}/\d{1,2}/\d\d"),
         ("12 de marzo de 2019", rf"\d{{1,2}} de (?:{'|'.join(MONTHS)}) de \d{{4}}"),
-        ("enero de 2006", rf"(?:{'|'.join(MONTHS)}) de \d{{4}}"), ("mayo del 2017", rf"(?:{'|'.join(MONTHS)}) del \d{{4}}"),
-        ("Marzo", "|".join(m.capitalize() for m in MONTHS)), ("diciembre-99", rf"(?:{'|'.join(MONTHS)})-\d\d"),
-        ("año 2000", r"año \d{4}"), ("12/03/2019 a las 14:30 h", r"\d\d/\d\d/\d{4} a las \d\d:\d\d h"),
+        ("enero de 2006", rf"(?:{'|'.join(MONTHS)}) de \d{{4}}"),
+        ("mayo del 2017", rf"(?:{'|'.join(MONTHS)}) del \d{{4}}"),
+        ("Marzo", "|".join(m.capitalize() for m in MONTHS)),
+        ("diciembre-99", rf"(?:{'|'.join(MONTHS)})-\d\d"),
+        ("año 2000", r"año \d{4}"),
+        ("12/03/2019 a las 14:30 h", r"\d\d/\d\d/\d{4} a las \d\d:\d\d h"),
     ]
     for seed in range(30):
         s = pack.surrogates("d", seed)
@@ -181,15 +220,31 @@ def test_phones_keep_prefix_and_kind(pack: LanguagePack) -> None:
 def test_sex_and_kinship_words_are_swapped_consistently(pack: LanguagePack) -> None:
     for seed in range(20):
         s = pack.surrogates("d", seed)
-        assert (s.surrogate("H", "Other"), s.surrogate("Varón", "Other"), s.surrogate("mujer", "Other")) == ("M", "Mujer", "varón")
+        assert (s.surrogate("H", "Other"), s.surrogate("Varón", "Other"), s.surrogate("mujer", "Other")) == (
+            "M",
+            "Mujer",
+            "varón",
+        )
         assert s.surrogate("madre", "Other") not in ("madre", "")
-        assert s.surrogate("padres", "Other") in ("abuelos", "hermanos", "hijos", "tíos", "primos", "sobrinos", "familiares")
+        assert s.surrogate("padres", "Other") in (
+            "abuelos",
+            "hermanos",
+            "hijos",
+            "tíos",
+            "primos",
+            "sobrinos",
+            "familiares",
+        )
 
 
 def test_meddocan_labels_kept_as_they_are_get_surrogates(pack: LanguagePack) -> None:
     text = "Nombre: Ernesto. Apellidos: Rivera Bueno. NASS: 28 12345678 40. Sexo: H."
-    labels = [("Ernesto", "NOMBRE_SUJETO_ASISTENCIA"), ("Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA"),
-              ("28 12345678 40", "ID_ASEGURAMIENTO"), ("H", "SEXO_SUJETO_ASISTENCIA")]
+    labels = [
+        ("Ernesto", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("Rivera Bueno", "NOMBRE_SUJETO_ASISTENCIA"),
+        ("28 12345678 40", "ID_ASEGURAMIENTO"),
+        ("H", "SEXO_SUJETO_ASISTENCIA"),
+    ]
     spans = [Span(text.index(s), text.index(s) + len(s), label) for s, label in labels]
     out = pseudonymize(Document.create("m1", text, spans), pack, 0)
     assert [s.label for s in out.spans] == [label for _, label in labels]

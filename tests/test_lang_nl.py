@@ -70,15 +70,53 @@ def test_inline_tags_are_single_tokens(tag: str) -> None:
 def test_tagged_sentence() -> None:
     text = "<NameSTART> Mw. J.P. van Dijk <NameEND> (83-jarige) kwam.<PAR>Zie <DateSTART>12-03-2019<DateEND>"
     assert toks(text) == [
-        "<NameSTART>", "Mw.", "J.P.", "van", "Dijk", "<NameEND>", "(", "83", "-", "jarige", ")",
-        "kwam", ".", "<PAR>", "Zie", "<DateSTART>", "12-03-2019", "<DateEND>",
+        "<NameSTART>",
+        "Mw.",
+        "J.P.",
+        "van",
+        "Dijk",
+        "<NameEND>",
+        "(",
+        "83",
+        "-",
+        "jarige",
+        ")",
+        "kwam",
+        ".",
+        "<PAR>",
+        "Zie",
+        "<DateSTART>",
+        "12-03-2019",
+        "<DateEND>",
     ]
 
 
 @pytest.mark.parametrize(
     "abbr",
-    ["mw.", "Mw.", "dhr.", "Dhr.", "mevr.", "i.v.m.", "o.a.", "z.s.m.", "d.d.", "b.v.", "evt.", "ca.",
-     "t.a.v.", "m.b.t.", "etc.", "bijv.", "dr.", "J.", "J.P.", "A.B.C.", "St.", "I.V.M."],
+    [
+        "mw.",
+        "Mw.",
+        "dhr.",
+        "Dhr.",
+        "mevr.",
+        "i.v.m.",
+        "o.a.",
+        "z.s.m.",
+        "d.d.",
+        "b.v.",
+        "evt.",
+        "ca.",
+        "t.a.v.",
+        "m.b.t.",
+        "etc.",
+        "bijv.",
+        "dr.",
+        "J.",
+        "J.P.",
+        "A.B.C.",
+        "St.",
+        "I.V.M.",
+    ],
 )
 def test_abbreviations_and_initials_stay_whole(abbr: str) -> None:
     assert abbr in toks(f"Gezien {abbr} vandaag ({abbr}) en {abbr}")
@@ -86,9 +124,23 @@ def test_abbreviations_and_initials_stay_whole(abbr: str) -> None:
 
 @pytest.mark.parametrize(
     "token",
-    ["12-03-2019", "12/3", "2019-03-12", "14:30", "14.30u", "37,5", "06-12345678", "+31",
-     "j.jansen@ziggo.nl", "https://www.umcg.nl/afdeling?id=3", "www.rijnstate.nl", "123.456.782",
-     "192.168.1.10", "zo'n", "auto's"],
+    [
+        "12-03-2019",
+        "12/3",
+        "2019-03-12",
+        "14:30",
+        "14.30u",
+        "37,5",
+        "06-12345678",
+        "+31",
+        "j.jansen@ziggo.nl",
+        "https://www.umcg.nl/afdeling?id=3",
+        "www.rijnstate.nl",
+        "123.456.782",
+        "192.168.1.10",
+        "zo'n",
+        "auto's",
+    ],
 )
 def test_numbers_dates_contacts_stay_whole(token: str) -> None:
     assert token in toks(f"Op {token}, zie {token}.")

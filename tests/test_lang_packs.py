@@ -19,44 +19,94 @@ from synthdeid.plugins import registry
 # one example of every canonical tag, per language
 PHI: dict[str, dict[str, str]] = {
     "nl": {
-        "Name": "Johannes van der Meulen", "Initials": "J.v.d.M.", "Date": "17 augustus 2021",
-        "Age": "87-jarige", "Address": "Kastanjelaan 41, 6543 KL Hengelo", "Email": "jvdmeulen@ziggo.nl",
-        "Phone_fax": "06-98765432", "URL_IP": "https://www.mst.nl/patienten", "SSN": "123.456.782",
-        "ID": "MST-0098123", "Hospital": "Medisch Spectrum Twente", "Care_Institute": "Woonzorgcentrum De Posten",
-        "Organization_Company": "Stork Turbo Blading", "Internal_Location": "afdeling C4 West",
-        "Profession": "lasser", "Other": "Elfstedentocht 1997",
+        "Name": "Johannes van der Meulen",
+        "Initials": "J.v.d.M.",
+        "Date": "17 augustus 2021",
+        "Age": "87-jarige",
+        "Address": "Kastanjelaan 41, 6543 KL Hengelo",
+        "Email": "jvdmeulen@ziggo.nl",
+        "Phone_fax": "06-98765432",
+        "URL_IP": "https://www.mst.nl/patienten",
+        "SSN": "123.456.782",
+        "ID": "MST-0098123",
+        "Hospital": "Medisch Spectrum Twente",
+        "Care_Institute": "Woonzorgcentrum De Posten",
+        "Organization_Company": "Stork Turbo Blading",
+        "Internal_Location": "afdeling C4 West",
+        "Profession": "lasser",
+        "Other": "Elfstedentocht 1997",
     },
     "sv": {
-        "Name": "Karin Lindqvist", "Initials": "K.L.", "Date": "12 mars 2019", "Age": "83 år",
-        "Address": "Storgatan 12, 123 45 Uppsala", "Email": "karin.lindqvist@telia.com",
-        "Phone_fax": "070-123 45 67", "URL_IP": "www.akademiska.se", "SSN": "19121212-1212",
-        "ID": "AS-0098123", "Hospital": "Akademiska sjukhuset", "Care_Institute": "Vårdcentralen Gränby",
-        "Organization_Company": "Upplands Bygg AB", "Internal_Location": "avdelning 54",
-        "Profession": "undersköterska", "Other": "kvinna",
+        "Name": "Karin Lindqvist",
+        "Initials": "K.L.",
+        "Date": "12 mars 2019",
+        "Age": "83 år",
+        "Address": "Storgatan 12, 123 45 Uppsala",
+        "Email": "karin.lindqvist@telia.com",
+        "Phone_fax": "070-123 45 67",
+        "URL_IP": "www.akademiska.se",
+        "SSN": "19121212-1212",
+        "ID": "AS-0098123",
+        "Hospital": "Akademiska sjukhuset",
+        "Care_Institute": "Vårdcentralen Gränby",
+        "Organization_Company": "Upplands Bygg AB",
+        "Internal_Location": "avdelning 54",
+        "Profession": "undersköterska",
+        "Other": "kvinna",
     },
     "es": {
-        "Name": "Ernesto Rivera Bueno", "Initials": "E.R.B.", "Date": "12 de marzo de 2019", "Age": "70 años",
-        "Address": "Calle Miguel Benitez 90, 28016 Madrid", "Email": "nnavcu@hotmail.com",
-        "Phone_fax": "967 597 100", "URL_IP": "www.hospital-lapaz.es", "SSN": "28 12345678 40",
-        "ID": "NHC 368503", "Hospital": "Hospital Universitario La Paz", "Care_Institute": "Centro de Salud Chantrea",
-        "Organization_Company": "Facultad de Odontología", "Internal_Location": "planta 3",
-        "Profession": "minero", "Other": "varón",
+        "Name": "Ernesto Rivera Bueno",
+        "Initials": "E.R.B.",
+        "Date": "12 de marzo de 2019",
+        "Age": "70 años",
+        "Address": "Calle Miguel Benitez 90, 28016 Madrid",
+        "Email": "nnavcu@hotmail.com",
+        "Phone_fax": "967 597 100",
+        "URL_IP": "www.hospital-lapaz.es",
+        "SSN": "28 12345678 40",
+        "ID": "NHC 368503",
+        "Hospital": "Hospital Universitario La Paz",
+        "Care_Institute": "Centro de Salud Chantrea",
+        "Organization_Company": "Facultad de Odontología",
+        "Internal_Location": "planta 3",
+        "Profession": "minero",
+        "Other": "varón",
     },
     "en": {
-        "Name": "John A. Smith", "Initials": "J.A.S.", "Date": "May 3, 2067", "Age": "67-year-old",
-        "Address": "1420 Beacon Street, Boston, MA 02114", "Email": "jsmith@comcast.net",
-        "Phone_fax": "(617) 555-0123", "URL_IP": "www.bostongeneral.org", "SSN": "123-45-6789",
-        "ID": "MRN 0098123", "Hospital": "Boston General Hospital", "Care_Institute": "Maple Grove Nursing Home",
-        "Organization_Company": "Raytheon", "Internal_Location": "Room 412",
-        "Profession": "electrician", "Other": "female",
+        "Name": "John A. Smith",
+        "Initials": "J.A.S.",
+        "Date": "May 3, 2067",
+        "Age": "67-year-old",
+        "Address": "1420 Beacon Street, Boston, MA 02114",
+        "Email": "jsmith@comcast.net",
+        "Phone_fax": "(617) 555-0123",
+        "URL_IP": "www.bostongeneral.org",
+        "SSN": "123-45-6789",
+        "ID": "MRN 0098123",
+        "Hospital": "Boston General Hospital",
+        "Care_Institute": "Maple Grove Nursing Home",
+        "Organization_Company": "Raytheon",
+        "Internal_Location": "Room 412",
+        "Profession": "electrician",
+        "Other": "female",
     },
     "de": {
-        "Name": "Hans-Peter Müller", "Initials": "H.-P.M.", "Date": "12. März 2019", "Age": "83 Jahre",
-        "Address": "Hauptstraße 12a, 10115 Berlin", "Email": "hp.mueller@gmx.de",
-        "Phone_fax": "0171 1234567", "URL_IP": "www.charite.de", "SSN": "86 095 742 719",
-        "ID": "KH-12345", "Hospital": "Charité Berlin", "Care_Institute": "Pflegeheim Sonnenhof",
-        "Organization_Company": "Siemens AG", "Internal_Location": "Station 4B",
-        "Profession": "Bäcker", "Other": "männlich",
+        "Name": "Hans-Peter Müller",
+        "Initials": "H.-P.M.",
+        "Date": "12. März 2019",
+        "Age": "83 Jahre",
+        "Address": "Hauptstraße 12a, 10115 Berlin",
+        "Email": "hp.mueller@gmx.de",
+        "Phone_fax": "0171 1234567",
+        "URL_IP": "www.charite.de",
+        "SSN": "86 095 742 719",
+        "ID": "KH-12345",
+        "Hospital": "Charité Berlin",
+        "Care_Institute": "Pflegeheim Sonnenhof",
+        "Organization_Company": "Siemens AG",
+        "Internal_Location": "Station 4B",
+        "Profession": "Bäcker",
+        "Other": "männlich",
     },
 }
 TAGGED = "Gezien: <NameSTART> X <NameEND> op <DateSTART> 1 <DateEND>.<PAR>Tweede regel<EOD>"
@@ -86,7 +136,14 @@ def test_every_language_has_an_example_for_every_tag() -> None:
 
 def test_inline_tags_are_single_tokens(pack: LanguagePack) -> None:
     tokens = pack.tokens(TAGGED)
-    assert [t for t in tokens if t.startswith("<")] == ["<NameSTART>", "<NameEND>", "<DateSTART>", "<DateEND>", "<PAR>", "<EOD>"]
+    assert [t for t in tokens if t.startswith("<")] == [
+        "<NameSTART>",
+        "<NameEND>",
+        "<DateSTART>",
+        "<DateEND>",
+        "<PAR>",
+        "<EOD>",
+    ]
     glued = "x<Phone_faxSTART>y<Phone_faxEND>z<Care_InstituteSTART>"
     assert pack.tokens(glued) == ["x", "<Phone_faxSTART>", "y", "<Phone_faxEND>", "z", "<Care_InstituteSTART>"]
 
@@ -191,8 +248,20 @@ def test_a_tokenizer_without_abbreviations_gives_no_empty_tokens() -> None:
     text = "Dhr. <NameSTART> J. Jansen <NameEND> belt 06-12345678 , zie www.x.nl ."
     spans = Tokenizer(()).tokenize(text)
     assert all(end > start for start, end in spans)
-    assert [text[a:b] for a, b in spans] == ["Dhr", ".", "<NameSTART>", "J.", "Jansen", "<NameEND>", "belt",
-                                             "06-12345678", ",", "zie", "www.x.nl", "."]
+    assert [text[a:b] for a, b in spans] == [
+        "Dhr",
+        ".",
+        "<NameSTART>",
+        "J.",
+        "Jansen",
+        "<NameEND>",
+        "belt",
+        "06-12345678",
+        ",",
+        "zie",
+        "www.x.nl",
+        ".",
+    ]
 
 
 def test_email_surrogates_for_names_without_an_ascii_form() -> None:
@@ -203,8 +272,17 @@ def test_email_surrogates_for_names_without_an_ascii_form() -> None:
 
     data = surrogate_data()
     cyrillic = type(data.names)(("Иван",), ("Анна",), ("Иванов",))
-    surrogates = BaseSurrogates("doc", 0, Faker("ru_RU"), type(data)(**{**{f: getattr(data, f) for f in
-                                ("dates", "professions", "email_domains", "domain_words", "phone")}, "names": cyrillic}))
+    surrogates = BaseSurrogates(
+        "doc",
+        0,
+        Faker("ru_RU"),
+        type(data)(
+            **{
+                **{f: getattr(data, f) for f in ("dates", "professions", "email_domains", "domain_words", "phone")},
+                "names": cyrillic,
+            }
+        ),
+    )
     for original in ("j.jansen@gmail.com", "jan_jansen@ziekenhuis.nl", "jjansen@x.nl"):
         local, _, domain = surrogates.email(original).partition("@")
         assert local and local.isascii() and domain, original

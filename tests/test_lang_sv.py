@@ -50,18 +50,48 @@ def _birth(text: str) -> dt.date:
 def test_registered_with_the_sepr_labels() -> None:
     p = registry("language").create("sv")
     assert (p.code, p.name) == ("sv", "Swedish")
-    assert p.tag_map == {"First_Name": "Name", "Last_Name": "Name", "Age": "Age", "Phone_Number": "Phone_fax",
-                         "Location": "Address", "Health_Care_Unit": "Care_Institute",
-                         "Organization": "Organization_Company", "Date_Part": "Date", "Full_Date": "Date"}
+    assert p.tag_map == {
+        "First_Name": "Name",
+        "Last_Name": "Name",
+        "Age": "Age",
+        "Phone_Number": "Phone_fax",
+        "Location": "Address",
+        "Health_Care_Unit": "Care_Institute",
+        "Organization": "Organization_Company",
+        "Date_Part": "Date",
+        "Full_Date": "Date",
+    }
 
 
 def test_tokens_and_sentences(pack: LanguagePack) -> None:
     text = "Pat. har bl.a. ont, t.ex. kl. 14.30 den 12/3-19 (tel. 070-123 45 67)."
-    assert pack.tokens(text) == ["Pat.", "har", "bl.a.", "ont", ",", "t.ex.", "kl.", "14.30", "den", "12/3-19",
-                                 "(", "tel.", "070-123", "45", "67", ")", "."]
+    assert pack.tokens(text) == [
+        "Pat.",
+        "har",
+        "bl.a.",
+        "ont",
+        ",",
+        "t.ex.",
+        "kl.",
+        "14.30",
+        "den",
+        "12/3-19",
+        "(",
+        "tel.",
+        "070-123",
+        "45",
+        "67",
+        ")",
+        ".",
+    ]
     text = "Pat. inkom kl. 14.30. Hon har bl.a. feber. Dr. Andersson ringde. Sen osv. Nästa dag."
     assert [text[a:b] for a, b in pack.split_sentences(text)] == [
-        "Pat. inkom kl. 14.30.", "Hon har bl.a. feber.", "Dr. Andersson ringde.", "Sen osv.", "Nästa dag."]
+        "Pat. inkom kl. 14.30.",
+        "Hon har bl.a. feber.",
+        "Dr. Andersson ringde.",
+        "Sen osv.",
+        "Nästa dag.",
+    ]
 
 
 def test_personnummer_have_a_valid_check_digit(pack: LanguagePack) -> None:
@@ -74,8 +104,13 @@ def test_personnummer_have_a_valid_check_digit(pack: LanguagePack) -> None:
         n = make_personnummer(rng, samordning=rng.random() < 0.3)
         assert _luhn_ok(n) and is_valid_personnummer(n)
         _birth(n)  # a real date
-    layouts = [("19121212-1212", r"(?:19|20)\d{6}-\d{4}"), ("121212-1212", r"\d{6}-\d{4}"),
-               ("191212121212", r"(?:19|20)\d{10}"), ("1212121212", r"\d{10}"), ("121212+1212", r"\d{6}\+\d{4}")]
+    layouts = [
+        ("19121212-1212", r"(?:19|20)\d{6}-\d{4}"),
+        ("121212-1212", r"\d{6}-\d{4}"),
+        ("191212121212", r"(?:19|20)\d{10}"),
+        ("1212121212", r"\d{10}"),
+        ("121212+1212", r"\d{6}\+\d{4}"),
+    ]
     for seed in range(100):
         s = pack.surrogates("d", seed)
         for original, shape in layouts:
@@ -89,9 +124,16 @@ def test_personnummer_have_a_valid_check_digit(pack: LanguagePack) -> None:
 
 def test_dates_keep_swedish_formats(pack: LanguagePack) -> None:
     months = "|".join(MONTHS)
-    formats = [("2019-03-12", r"\d{4}-\d\d-\d\d"), ("12/3", r"\d{1,2}/\d{1,2}"), ("12/3-19", r"\d{1,2}/\d{1,2}-\d\d"),
-               ("12 mars 2019", rf"\d{{1,2}} (?:{months}) \d{{4}}"), ("20190312", r"\d{8}"), ("12:e mars", rf"\d{{1,2}}:e (?:{months})"),
-               ("2019-03-12 kl. 14.30", r"\d{4}-\d\d-\d\d kl\. \d\d\.\d\d"), ("måndag", "måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag")]
+    formats = [
+        ("2019-03-12", r"\d{4}-\d\d-\d\d"),
+        ("12/3", r"\d{1,2}/\d{1,2}"),
+        ("12/3-19", r"\d{1,2}/\d{1,2}-\d\d"),
+        ("12 mars 2019", rf"\d{{1,2}} (?:{months}) \d{{4}}"),
+        ("20190312", r"\d{8}"),
+        ("12:e mars", rf"\d{{1,2}}:e (?:{months})"),
+        ("2019-03-12 kl. 14.30", r"\d{4}-\d\d-\d\d kl\. \d\d\.\d\d"),
+        ("måndag", "måndag|tisdag|onsdag|torsdag|fredag|lördag|söndag"),
+    ]
     for seed in range(30):
         s = pack.surrogates("d", seed)
         for original, shape in formats:
@@ -109,7 +151,9 @@ def test_phones_addresses_ages(pack: LanguagePack) -> None:
         s = pack.surrogates("d", seed)
         assert re.fullmatch(r"07\d-\d{3} \d\d \d\d", s.surrogate("070-123 45 67", "Phone_fax"))
         assert re.fullmatch(r"\+46 7\d \d{3} \d\d \d\d", s.surrogate("+46 70 123 45 67", "Phone_fax"))
-        assert re.fullmatch(r"\S+ \d{1,3}[A-H]?, [1-9]\d\d \d\d \S.*", s.surrogate("Storgatan 12, 123 45 Uppsala", "Address"))
+        assert re.fullmatch(
+            r"\S+ \d{1,3}[A-H]?, [1-9]\d\d \d\d \S.*", s.surrogate("Storgatan 12, 123 45 Uppsala", "Address")
+        )
         assert re.fullmatch(r"\d{2,3} år", s.surrogate("83 år", "Age"))
         assert re.fullmatch(r"[a-zåäö]+", s.surrogate("åttiotre", "Age"))
 
@@ -124,8 +168,13 @@ def test_names_keep_double_first_names(pack: LanguagePack) -> None:
 
 def test_sepr_labels_kept_as_they_are_get_surrogates(pack: LanguagePack) -> None:
     text = "Anna Svensson, 83 år, inkom 12/3 till avd 54."
-    labels = [("Anna", "First_Name"), ("Svensson", "Last_Name"), ("83", "Age"), ("12/3", "Date_Part"),
-              ("avd 54", "Health_Care_Unit")]
+    labels = [
+        ("Anna", "First_Name"),
+        ("Svensson", "Last_Name"),
+        ("83", "Age"),
+        ("12/3", "Date_Part"),
+        ("avd 54", "Health_Care_Unit"),
+    ]
     spans = [Span(text.index(s), text.index(s) + len(s), label) for s, label in labels]
     out = pseudonymize(Document.create("s1", text, spans), pack, 0)
     assert [s.label for s in out.spans] == [label for _, label in labels]

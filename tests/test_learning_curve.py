@@ -42,18 +42,31 @@ def test_nested_subset_sizes_nesting_and_seeds() -> None:
     assert len(nested_subset(docs, 0.001, 0)) == 1 and nested_subset([], 0.5, 0) == []
 
 
-@pytest.mark.parametrize("fractions,seeds,match", [
-    ([], [0], "fractions"), ([0.5, 0.5], [0], "fractions"), ([0.0, 1.0], [0], "fractions"),
-    ([1.5], [0], "fractions"), (["a"], [0], "fractions"), ([1.0], [], "seeds"), ([1.0], [1, 1], "seeds"),
-    ([1.0], [0.5], "seeds")])
+@pytest.mark.parametrize(
+    "fractions,seeds,match",
+    [
+        ([], [0], "fractions"),
+        ([0.5, 0.5], [0], "fractions"),
+        ([0.0, 1.0], [0], "fractions"),
+        ([1.5], [0], "fractions"),
+        (["a"], [0], "fractions"),
+        ([1.0], [], "seeds"),
+        ([1.0], [1, 1], "seeds"),
+        ([1.0], [0.5], "seeds"),
+    ],
+)
 def test_bad_fractions_or_seeds_name_the_params_key(fractions: list, seeds: list, match: str) -> None:
     with pytest.raises(InputError, match=f"utility.learning_curve.{match}"):
         check_fractions(fractions, seeds)
 
 
 def test_the_utility_tagger_with_overrides() -> None:
-    study = validate({"utility": {"tagger": "small"},
-                      "taggers": {"small": {"plugin": "flair_bilstm_crf", "config": {"max_epochs": 3, "seed": 1}}}})
+    study = validate(
+        {
+            "utility": {"tagger": "small"},
+            "taggers": {"small": {"plugin": "flair_bilstm_crf", "config": {"max_epochs": 3, "seed": 1}}},
+        }
+    )
     assert build_tagger(study).config.seed == 1
     tagger = build_tagger(study, {"seed": 7})
     assert (tagger.config.seed, tagger.config.max_epochs) == (7, 3)

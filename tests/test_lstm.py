@@ -49,8 +49,10 @@ def toy_lines(n: int, seed: int) -> list[str]:
         name = f"{rnd.choice(FIRST)} {rnd.choice(LAST)}"
         date = f"{rnd.randint(1, 28)} {rnd.choice(MONTHS)}"
         body = " <PAR> ".join(rnd.sample(SENTENCES, 3))
-        lines.append(f"Gesprek met <NameSTART> {name} <NameEND> op <DateSTART> {date} <DateEND> . <PAR> "
-                     f"{body} zeldzaam{seed}x{i} . <EOD>")
+        lines.append(
+            f"Gesprek met <NameSTART> {name} <NameEND> op <DateSTART> {date} <DateEND> . <PAR> "
+            f"{body} zeldzaam{seed}x{i} . <EOD>"
+        )
     return lines
 
 
@@ -58,9 +60,20 @@ def toy_data(n_train: int = 300, n_dev: int = 40) -> TrainingData:
     return TrainingData(toy_lines(n_train, 1), toy_lines(n_dev, 2), special_tokens(LABELS))
 
 
-TINY = {"layers": 1, "embedding_size": 24, "hidden_size": 24, "batch_size": 8, "seq_len": 12,
-        "eval_batch_size": 4, "min_count": 2, "learning_rate": 5.0, "dropout": 0.1, "max_epochs": 2, "seed": 3,
-        "threads": 1}  # tiny models gain nothing from a second thread (and lose a lot on a busy machine)
+TINY = {
+    "layers": 1,
+    "embedding_size": 24,
+    "hidden_size": 24,
+    "batch_size": 8,
+    "seq_len": 12,
+    "eval_batch_size": 4,
+    "min_count": 2,
+    "learning_rate": 5.0,
+    "dropout": 0.1,
+    "max_epochs": 2,
+    "seed": 3,
+    "threads": 1,
+}  # tiny models gain nothing from a second thread (and lose a lot on a busy machine)
 
 
 def generator(**overrides) -> LSTMGenerator:
@@ -83,6 +96,7 @@ def _restore_threads():
 
 
 # vocabulary -------------------------------------------------------------------------------------
+
 
 def test_vocab_unk_and_special_tokens():
     specials = special_tokens(LABELS)
@@ -108,6 +122,7 @@ def test_vocab_is_deterministic_and_round_trips(tmp_path):
 
 # config -----------------------------------------------------------------------------------------
 
+
 def test_registry_creates_the_lstm_generator():
     gen = registry("generator").create("lstm", {})
     assert isinstance(gen, LSTMGenerator) and gen.name == "lstm" and gen.config == LSTMConfig()
@@ -120,15 +135,18 @@ def test_unknown_setting_lists_the_valid_ones():
         assert valid in str(err.value)
 
 
-@pytest.mark.parametrize("config", [
-    {"tied": True, "embedding_size": 100, "hidden_size": 200},
-    {"dropout": 1.0},
-    {"layers": 0},
-    {"max_epochs": 2.5},
-    {"tied": "yes"},
-    {"learning_rate": 0},
-    {"preset": "huge"},
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        {"tied": True, "embedding_size": 100, "hidden_size": 200},
+        {"dropout": 1.0},
+        {"layers": 0},
+        {"max_epochs": 2.5},
+        {"tied": "yes"},
+        {"learning_rate": 0},
+        {"preset": "huge"},
+    ],
+)
 def test_invalid_settings_are_refused(config):
     with pytest.raises(SynthdeidError, match="lstm"):
         LSTMConfig.from_dict(config)
@@ -138,11 +156,18 @@ def test_paper_preset():
     paper = LSTMConfig.paper()
     assert (paper.layers, paper.embedding_size, paper.hidden_size, paper.tied) == (2, 650, 650, True)
     assert (paper.dropout, paper.learning_rate, paper.lr_backoff, paper.min_lr) == (0.5, 20.0, 4.0, 0.1)
-    assert (paper.batch_size, paper.seq_len, paper.min_count, paper.max_epochs, paper.grad_clip) == (20, 35, 10, 50, 0.25)
+    assert (paper.batch_size, paper.seq_len, paper.min_count, paper.max_epochs, paper.grad_clip) == (
+        20,
+        35,
+        10,
+        50,
+        0.25,
+    )
     assert LSTMConfig.from_dict({"preset": "paper", "max_epochs": 3}) == LSTMConfig.paper(max_epochs=3)
 
 
 # training ---------------------------------------------------------------------------------------
+
 
 def test_next_lr_backs_off_by_four_to_a_floor():
     assert next_lr(20.0, 4.0, 5.0) == 20.0  # improved: unchanged
@@ -209,7 +234,9 @@ def test_small_corpus_trains_until_convergence(tmp_path):
     assert metrics["epochs"] == metrics["best_epoch"] + 1
     assert history[-1]["val_loss"] >= metrics["best_val_loss"] == min(h["val_loss"] for h in history)
     budget = 2 * metrics["train_tokens"] + 1  # reached in the third epoch
-    metrics = generator(max_epochs=200, patience=1, learning_rate=20.0, max_train_tokens=budget).train(data, tmp_path / "budget")
+    metrics = generator(max_epochs=200, patience=1, learning_rate=20.0, max_train_tokens=budget).train(
+        data, tmp_path / "budget"
+    )
     assert (metrics["stopped_by"], metrics["epochs"]) == ("max_train_tokens", 3)
 
 
@@ -271,6 +298,7 @@ def test_load_without_a_model_says_so(tmp_path):
 
 # the AutoregressiveLM adapter -------------------------------------------------------------------
 
+
 def test_loaded_model_is_an_autoregressive_lm(trained):
     lm = generator(layers=2).load(trained)
     assert isinstance(lm, AutoregressiveLM)
@@ -311,9 +339,14 @@ def test_unk_has_minus_infinite_logits(trained):
 
 def _generate(lm, seed: int) -> list[tuple[str, str]]:
     prompts = [" ".join(line.split()[:3]) for line in toy_lines(10, 7)] + ["Bloeddruk", "<PAR> Gesprek met"]
-    return generate_corpus(lm, registry("decoder").create("nucleus"), prompts,
-                           GenerationSettings(min_tokens=5, max_tokens=30, batch_size=8),
-                           target_tokens=300, seed=seed)
+    return generate_corpus(
+        lm,
+        registry("decoder").create("nucleus"),
+        prompts,
+        GenerationSettings(min_tokens=5, max_tokens=30, batch_size=8),
+        target_tokens=300,
+        seed=seed,
+    )
 
 
 def test_generation_through_the_shared_loop(trained):
@@ -322,7 +355,7 @@ def test_generation_through_the_shared_loop(trained):
     assert sum(len(text.split()) for _, text in notes) >= 300
     for i, (prompt, text) in enumerate(notes):
         assert text.startswith(prompt)
-        assert UNK not in text[len(prompt):].split()
+        assert UNK not in text[len(prompt) :].split()
         decoded = decode(text, f"note{i}", labels=LABELS)
         malformed = {k: decoded.count(k) for k in TAG_KINDS if k != "well_formed"}
         assert not any(malformed.values()), (text, malformed)

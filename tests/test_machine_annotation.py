@@ -36,6 +36,7 @@ def untagged(doc: Document) -> Document:
 
 # ---- stripping the tags -------------------------------------------------------------------------
 
+
 def test_strip_tags_equals_encoding_without_spans() -> None:
     docs = toy_docs(30, seed=5)
     assert sum(bool(d.spans) for d in docs) > 20
@@ -67,6 +68,7 @@ def test_uses_tags_defaults_to_true_and_checks_the_type() -> None:
 
 # ---- generating without tag tokens --------------------------------------------------------------
 
+
 def test_tag_mask_without_tag_tokens_only_enforces_the_minimum_length() -> None:
     lm = BigramLM(["a", "b", "c"], labels=())
     mask = TagMask(lm.vocab, lm.eod_id, tag_safe=True)
@@ -80,8 +82,9 @@ def test_tag_mask_without_tag_tokens_only_enforces_the_minimum_length() -> None:
     mask.select(torch.tensor([1]))
 
 
-@pytest.mark.parametrize("decoder,config", [("nucleus", {"top_p": 0.95}), ("greedy", {}),
-                                            ("temperature", {}), ("beam", {"num_beams": 2})])
+@pytest.mark.parametrize(
+    "decoder,config", [("nucleus", {"top_p": 0.95}), ("greedy", {}), ("temperature", {}), ("beam", {"num_beams": 2})]
+)
 def test_decoders_drive_a_model_without_tag_tokens(decoder: str, config: dict[str, Any]) -> None:
     lines = [strip_tags(encode(d, default_tokenize)) for d in toy_docs(40)]
     lm = BigramLM.fit(lines, labels=())
@@ -99,8 +102,19 @@ def test_untagged_lstm_learns_no_tag_tokens_and_generates_plain_notes(tmp_path: 
     docs = toy_docs(80, seed=2)
     lines = [strip_tags(encode(d, default_tokenize)) for d in docs]
     data = TrainingData(lines[:70], lines[70:], special_tokens([]))
-    gen = registry("generator").create("lstm", {"layers": 1, "embedding_size": 16, "hidden_size": 16, "batch_size": 8,
-                                                "seq_len": 10, "min_count": 1, "max_epochs": 1, "threads": 1})
+    gen = registry("generator").create(
+        "lstm",
+        {
+            "layers": 1,
+            "embedding_size": 16,
+            "hidden_size": 16,
+            "batch_size": 8,
+            "seq_len": 10,
+            "min_count": 1,
+            "max_epochs": 1,
+            "threads": 1,
+        },
+    )
     gen.train(data, tmp_path)
     lm = gen.load(tmp_path)
     assert PAR in lm.vocab and EOD in lm.vocab and not any(TAG.fullmatch(t) for t in lm.vocab)
@@ -111,6 +125,7 @@ def test_untagged_lstm_learns_no_tag_tokens_and_generates_plain_notes(tmp_path: 
 
 
 # ---- machine annotation -------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def gold_tagger(tmp_path_factory: pytest.TempPathFactory) -> Any:
@@ -171,8 +186,11 @@ def test_a_tagger_that_found_no_phi_anywhere_is_named_as_the_cause() -> None:
 
     docs = [Document.create("a", "Jan belde."), Document.create("b", "Goed geslapen.")]
     nothing = machine_annotate(docs, FixedTagger({}), Counts("t"))
-    with pytest.raises(InputError, match=r"machine_annotate@m: the tagger data/taggers/real found no PHI in any of "
-                                         r"the 2 notes: it learned nothing") as err:
+    with pytest.raises(
+        InputError,
+        match=r"machine_annotate@m: the tagger data/taggers/real found no PHI in any of "
+        r"the 2 notes: it learned nothing",
+    ) as err:
         require_some_phi(docs, nothing, "machine_annotate@m", "the tagger data/taggers/real", "raw.jsonl")
     assert "max_train_tokens" in str(err.value) and "raw.jsonl" in str(err.value)
     found = machine_annotate(docs, FixedTagger({"a": [Span(0, 3, "Name")]}), Counts("t"))
@@ -188,12 +206,16 @@ def test_phi_distribution_plot_file(tmp_path: Path) -> None:
     assert rows[3] == "Age,0.0,0.0,0.0"
 
 
-@pytest.mark.parametrize("spec,match", [
-    ({"corpus": "raw"}, "machine_annotated.m.tagger: missing"),
-    ({"corpus": "raw", "tagger": "real", "annotator": "x"}, "machine_annotated.m.annotator: unknown key"),
-    ("raw", "machine_annotated.m: must be a mapping"),
-    ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi: must be true or false"),
-    ({"corpus": "m", "tagger": "real"}, "overwrite its own input corpus")])
+@pytest.mark.parametrize(
+    "spec,match",
+    [
+        ({"corpus": "raw"}, "machine_annotated.m.tagger: missing"),
+        ({"corpus": "raw", "tagger": "real", "annotator": "x"}, "machine_annotated.m.annotator: unknown key"),
+        ("raw", "machine_annotated.m: must be a mapping"),
+        ({"corpus": "raw", "tagger": "real", "require_phi": "yes"}, "require_phi: must be true or false"),
+        ({"corpus": "m", "tagger": "real"}, "overwrite its own input corpus"),
+    ],
+)
 def test_machine_annotated_params_are_checked(spec: Any, match: str) -> None:
     from synthdeid.phi.machine_annotate_setup import check_output
     from synthdeid.spec import validate
@@ -224,14 +246,18 @@ def test_spans_outside_the_training_bounds_are_removed_with_their_text_counted()
     assert bounds.longest == {"Name": 2, "Date": 2}
     text = "Anna Maria van der Berg belde via www.x.nl gisteren."
     docs = [Document.create("a", text), Document.create("b", text), Document.create("c", "Anna Maria van der Berg")]
-    tagger = FixedTagger({"a": [Span(0, 10, "Name")], "b": [Span(0, 23, "Name"), Span(34, 42, "URL_IP")],
-                          "c": [Span(0, 23, "Name")]})
+    tagger = FixedTagger(
+        {"a": [Span(0, 10, "Name")], "b": [Span(0, 23, "Name"), Span(34, 42, "URL_IP")], "c": [Span(0, 23, "Name")]}
+    )
     counts = Counts("t")
     out = machine_annotate(docs, tagger, counts, bounds=(bounds, tokenize))
     assert [(d.id, d.text, [d.surface(s) for s in d.spans]) for d in out] == [
-        ("a", text, ["Anna Maria"]), ("b", "belde via gisteren.", [])]
+        ("a", text, ["Anna Maria"]),
+        ("b", "belde via gisteren.", []),
+    ]
     result = counts.as_dict()
     assert result["rejected_reasons"] == {"nothing left once its spans outside the training bounds were removed": 1}
     assert result["spans_dropped"] == {
         "a Name span longer than the training notes' longest (2 tokens, +2)": 2,
-        "a URL_IP span, a label the training notes have no spans of": 1}
+        "a URL_IP span, a label the training notes have no spans of": 1,
+    }

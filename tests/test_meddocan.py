@@ -54,9 +54,21 @@ def test_every_stage_accounts_for_every_document(workspace: Path) -> None:
     assert lm + prepare["test"]["documents"] + prepare["documents_rejected"] == n
     for stage in ("annotate", "pseudonymize", "inline"):
         assert stage_metrics(workspace, stage)["documents_in"] == lm, stage
-    assert set(prepare["test"]["spans_per_label"]) <= {"Name", "Age", "Date", "Address", "Other", "ID", "SSN", "Email",
-                                                       "Hospital", "Phone_fax", "Organization_Company", "Care_Institute",
-                                                       "Profession"}
+    assert set(prepare["test"]["spans_per_label"]) <= {
+        "Name",
+        "Age",
+        "Date",
+        "Address",
+        "Other",
+        "ID",
+        "SSN",
+        "Email",
+        "Hospital",
+        "Phone_fax",
+        "Organization_Company",
+        "Care_Institute",
+        "Profession",
+    }
 
 
 def _gold_names() -> dict[str, list[tuple[str, int]]]:

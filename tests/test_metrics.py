@@ -45,8 +45,16 @@ def span(text: str, surface: str, label: str, nth: int = 0) -> Span:
 
 T1 = "Jan Jansen zag Piet op 12-03 in Utrecht"
 T2 = "Bel 06-1234 of mail a@b.nl"
-DOC1 = Document.create("d1", T1, [span(T1, "Jan Jansen", "Name"), span(T1, "Piet", "Name"),
-                                  span(T1, "12-03", "Date"), span(T1, "Utrecht", "Address")])
+DOC1 = Document.create(
+    "d1",
+    T1,
+    [
+        span(T1, "Jan Jansen", "Name"),
+        span(T1, "Piet", "Name"),
+        span(T1, "12-03", "Date"),
+        span(T1, "Utrecht", "Address"),
+    ],
+)
 DOC2 = Document.create("d2", T2, [span(T2, "06-1234", "Phone_fax"), span(T2, "a@b.nl", "Email")])
 
 
@@ -55,8 +63,7 @@ DOC2 = Document.create("d2", T2, [span(T2, "06-1234", "Phone_fax"), span(T2, "a@
 
 def test_perfect_prediction():
     out = entity_scores([DOC1, DOC2], [list(DOC1.spans), list(DOC2.spans)])
-    assert out["micro"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 6, "fp": 0,
-                            "fn": 0, "support": 6}
+    assert out["micro"] == {"precision": 1.0, "recall": 1.0, "f1": 1.0, "tp": 6, "fp": 0, "fn": 0, "support": 6}
     assert out["gold_entities"] == 6 and out["documents"] == 2
     assert all(v["f1"] == 1.0 for v in out["per_tag"].values())
 
@@ -89,8 +96,7 @@ def test_duplicate_prediction_counts_once_as_tp_and_once_as_fp():
 
 def test_empty_predictions_have_precision_zero():
     out = entity_scores([DOC1, DOC2], [[], []])
-    assert out["micro"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "fp": 0,
-                            "fn": 6, "support": 6}
+    assert out["micro"] == {"precision": 0.0, "recall": 0.0, "f1": 0.0, "tp": 0, "fp": 0, "fn": 6, "support": 6}
     assert out["gold_entities"] == 6
 
 
@@ -103,13 +109,16 @@ def test_no_gold_entities_recall_zero():
 
 
 def test_two_documents_micro_and_per_tag_by_hand():
-    pred1 = [span(T1, "Jan Jansen", "Name"), span(T1, "Piet op", "Name"),
-             span(T1, "12-03", "Date"), span(T1, "Utrecht", "Name")]
+    pred1 = [
+        span(T1, "Jan Jansen", "Name"),
+        span(T1, "Piet op", "Name"),
+        span(T1, "12-03", "Date"),
+        span(T1, "Utrecht", "Name"),
+    ]
     pred2 = list(DOC2.spans)
     out = entity_scores([DOC1, DOC2], [pred1, pred2])
     # tp: Jan Jansen, 12-03, 06-1234, a@b.nl; fp: "Piet op", Utrecht/Name; fn: Piet, Utrecht
-    assert out["micro"] == {"precision": 4 / 6, "recall": 4 / 6, "f1": 4 / 6, "tp": 4, "fp": 2,
-                            "fn": 2, "support": 6}
+    assert out["micro"] == {"precision": 4 / 6, "recall": 4 / 6, "f1": 4 / 6, "tp": 4, "fp": 2, "fn": 2, "support": 6}
     name = out["per_tag"]["Name"]
     assert (name["tp"], name["fp"], name["fn"], name["support"]) == (1, 2, 1, 2)
     assert name["precision"] == pytest.approx(1 / 3)
@@ -122,8 +131,7 @@ def test_two_documents_micro_and_per_tag_by_hand():
     json.dumps(out)
 
     table = entity_counts([DOC1, DOC2], [pred1, pred2])
-    assert table.per_document() == [{"id": "d1", "tp": 2, "fp": 2, "fn": 2},
-                                    {"id": "d2", "tp": 2, "fp": 0, "fn": 0}]
+    assert table.per_document() == [{"id": "d1", "tp": 2, "fp": 2, "fn": 2}, {"id": "d2", "tp": 2, "fp": 0, "fn": 0}]
     assert table.counts.shape == (2, len(table.tags), 3)
 
 
@@ -211,8 +219,11 @@ def _conlleval_chunks(seq: list[str]) -> set[tuple[int, int, str]]:
 def _reference_prf(y_true: list[list[str]], y_pred: list[list[str]], reference: str):
     if reference == "seqeval":
         seqeval = pytest.importorskip("seqeval.metrics")
-        return (seqeval.precision_score(y_true, y_pred), seqeval.recall_score(y_true, y_pred),
-                seqeval.f1_score(y_true, y_pred))
+        return (
+            seqeval.precision_score(y_true, y_pred),
+            seqeval.recall_score(y_true, y_pred),
+            seqeval.f1_score(y_true, y_pred),
+        )
     gold = {(d, *c) for d, s in enumerate(y_true) for c in _conlleval_chunks(s)}
     pred = {(d, *c) for d, s in enumerate(y_pred) for c in _conlleval_chunks(s)}
     tp = len(gold & pred)
@@ -281,8 +292,7 @@ def test_every_gold_and_predicted_entity_is_counted_once(seed):
     rng = random.Random(100 + seed)
     text = " ".join("w" for _ in range(40))
     tokens = ws_tokenize(text)
-    gold = [Document.create(f"d{i}", text, _random_spans(rng, tokens, ["A", "B"], 0.3))
-            for i in range(4)]
+    gold = [Document.create(f"d{i}", text, _random_spans(rng, tokens, ["A", "B"], 0.3)) for i in range(4)]
     pred = [_random_spans(rng, tokens, ["A", "B"], 0.3) * rng.randint(1, 2) for _ in gold]
     out = entity_scores(gold, pred)
     m = out["micro"]
@@ -296,10 +306,13 @@ def test_every_gold_and_predicted_entity_is_counted_once(seed):
 
 def test_token_level_by_hand():
     text = "Jan Jansen's zag Piet op 12-03"
-    gold = Document.create("t", text, [Span(0, 10, "Name"), span(text, "Piet", "Name"),
-                                       span(text, "12-03", "Date")])
-    pred = [span(text, "Jan", "Name"), span(text, "zag", "Name"), span(text, "Piet", "Date"),
-            span(text, "12-03", "Date")]
+    gold = Document.create("t", text, [Span(0, 10, "Name"), span(text, "Piet", "Name"), span(text, "12-03", "Date")])
+    pred = [
+        span(text, "Jan", "Name"),
+        span(text, "zag", "Name"),
+        span(text, "Piet", "Date"),
+        span(text, "12-03", "Date"),
+    ]
     tokens = ws_tokenize(text)
     # a token partly covered by a span takes its label: "Jansen's" is Name in gold
     assert token_labels(gold.spans, tokens) == ["Name", "Name", "O", "Name", "O", "Date"]
@@ -484,7 +497,8 @@ def test_curve_interval_is_clipped_to_bounds():
 
 def test_curve_confidence_level_and_errors():
     assert summarize([1.0, 2.0], confidence=0.9)["ci_half_width"] == pytest.approx(
-        6.313751514675043 * math.sqrt(0.5) / math.sqrt(2))  # t(0.95, df=1)
+        6.313751514675043 * math.sqrt(0.5) / math.sqrt(2)
+    )  # t(0.95, df=1)
     with pytest.raises(InputError, match="fraction 0.3"):
         curve_rows({0.3: []})
     with pytest.raises(InputError, match="non-finite"):

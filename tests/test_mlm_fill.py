@@ -30,8 +30,20 @@ SENTENCES = [
     "Meneer {n} belde op {d} over zijn medicatie .",
     "Dochter van {n} was op {d} op bezoek en maakt zich zorgen .",
 ]
-TINY = dict(vocab_size=400, hidden_size=32, layers=2, heads=2, intermediate_size=64, block_size=32,
-            max_epochs=2, batch_size=8, min_count=1, learning_rate=3e-3, threads=1, warmup_steps=12)  # warm-up spans the epoch boundary
+TINY = dict(
+    vocab_size=400,
+    hidden_size=32,
+    layers=2,
+    heads=2,
+    intermediate_size=64,
+    block_size=32,
+    max_epochs=2,
+    batch_size=8,
+    min_count=1,
+    learning_rate=3e-3,
+    threads=1,
+    warmup_steps=12,
+)  # warm-up spans the epoch boundary
 
 
 def toy_note(i: int, n_sentences: int, rnd: random.Random) -> Document:
@@ -72,8 +84,9 @@ def decoder(name: str, **config: Any) -> Any:
     return registry("decoder").create(name, config)
 
 
-def run(model: MLMFillModel, dec: str = "greedy", seed: int = 0, target: int = 150,
-        **config: Any) -> list[tuple[str, str]]:
+def run(
+    model: MLMFillModel, dec: str = "greedy", seed: int = 0, target: int = 150, **config: Any
+) -> list[tuple[str, str]]:
     return model.generate_corpus(decoder(dec, **config), [], GenerationSettings(batch_size=4), target, seed)
 
 
@@ -83,6 +96,7 @@ def outside_spans(doc: Document) -> list[str]:
 
 
 # ---- config --------------------------------------------------------------------------------------
+
 
 def test_registered_with_defaults() -> None:
     gen = registry("generator").create("mlm_fill", {})
@@ -105,6 +119,7 @@ def test_config_errors() -> None:
 
 
 # ---- notes: pieces, mask plans, rebuilding --------------------------------------------------------
+
 
 def test_pieces_split_at_span_edges_and_rebuild_keeps_spans() -> None:
     doc = Document.create("d", "Dhr. Jansen, 45 jaar\nbelde.", [Span(5, 11, "Name"), Span(13, 20, "Age")])
@@ -137,6 +152,7 @@ def test_windows_tile_long_sequences() -> None:
 
 
 # ---- training ------------------------------------------------------------------------------------
+
 
 def test_training_reduces_loss_and_writes_outputs(trained: tuple[Path, dict[str, Any]]) -> None:
     out, metrics = trained
@@ -181,6 +197,7 @@ def test_warmup_rises_linearly_then_holds() -> None:
 
 
 # ---- generation ----------------------------------------------------------------------------------
+
 
 def test_generated_notes_keep_phi_spans(trained: tuple[Path, dict[str, Any]]) -> None:
     model = load(trained[0])
@@ -272,11 +289,25 @@ def test_pretrained_local_bert(tmp_path: Path) -> None:
     texts = [decode(line, "x").document.text for line in data.train]
     wp = BertWordPieceTokenizer(lowercase=False, strip_accents=False)
     wp.train_from_iterator(texts, vocab_size=300, min_frequency=1, show_progress=False)
-    tok = PreTrainedTokenizerFast(tokenizer_object=wp._tokenizer, unk_token="[UNK]", pad_token="[PAD]",
-                                  cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]")
+    tok = PreTrainedTokenizerFast(
+        tokenizer_object=wp._tokenizer,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
     torch.manual_seed(0)
-    bert = BertForMaskedLM(BertConfig(vocab_size=len(tok), hidden_size=32, num_hidden_layers=2, num_attention_heads=2,
-                                      intermediate_size=64, max_position_embeddings=64))
+    bert = BertForMaskedLM(
+        BertConfig(
+            vocab_size=len(tok),
+            hidden_size=32,
+            num_hidden_layers=2,
+            num_attention_heads=2,
+            intermediate_size=64,
+            max_position_embeddings=64,
+        )
+    )
     src = tmp_path / "bert"
     bert.save_pretrained(src)
     tok.save_pretrained(src)

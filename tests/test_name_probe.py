@@ -20,14 +20,18 @@ LAST = ["Jansen", "Bakker", "Smit"]
 
 def lines(n: int, seed: int, first: list[str] = FIRST, last: list[str] = LAST) -> list[str]:
     rnd = random.Random(seed)
-    return [f"Gesprek met <NameSTART> {rnd.choice(first)} {rnd.choice(last)} <NameEND> op <DateSTART> "
-            f"{rnd.randint(1, 9)} mei <DateEND> . <PAR> Goed geslapen . <EOD>" for _ in range(n)]
+    return [
+        f"Gesprek met <NameSTART> {rnd.choice(first)} {rnd.choice(last)} <NameEND> op <DateSTART> "
+        f"{rnd.randint(1, 9)} mei <DateEND> . <PAR> Goed geslapen . <EOD>"
+        for _ in range(n)
+    ]
 
 
 def data_for(lm, train: list[str], dev: list[str], real_lines: list[str] | None = None) -> PrivacyInput:
     real = [decode(line, f"t{i}").document for i, line in enumerate(real_lines or train)]
-    return PrivacyInput(real=real, synthetic=[], tokenize=default_tokenize,
-                        extra={"lm": lm, "lm_text": {"train": train, "dev": dev}})
+    return PrivacyInput(
+        real=real, synthetic=[], tokenize=default_tokenize, extra={"lm": lm, "lm_text": {"train": train, "dev": dev}}
+    )
 
 
 def probe_metric(**config):
@@ -92,14 +96,17 @@ def test_the_probe_drives_a_trained_lstm(tmp_path) -> None:
     assert 0.0 <= s["train_phi_rate"] <= 1.0
 
 
-@pytest.mark.parametrize(("config", "message"), [
-    ({"k": 0}, "setting 'k' must be >= 1, got 0; set it to 1 or more"),
-    ({"top": -1}, "setting 'top' must be >= 0, got -1"),
-    ({"context": 2.5}, "setting 'context' must be a whole number >= 1, got 2.5"),
-    ({"labels": []}, "labels must be a list of tags or null"),
-    ({"labels": ["Name", 3]}, "labels must be a list of tags or null"),
-    ({"max_tokens": "x"}, "max_tokens must be a number"),
-])
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"k": 0}, "setting 'k' must be >= 1, got 0; set it to 1 or more"),
+        ({"top": -1}, "setting 'top' must be >= 0, got -1"),
+        ({"context": 2.5}, "setting 'context' must be a whole number >= 1, got 2.5"),
+        ({"labels": []}, "labels must be a list of tags or null"),
+        ({"labels": ["Name", 3]}, "labels must be a list of tags or null"),
+        ({"max_tokens": "x"}, "max_tokens must be a number"),
+    ],
+)
 def test_bad_settings(config, message) -> None:
     from synthdeid import SynthdeidError
 

@@ -117,8 +117,11 @@ def code_of(stage_module: str) -> list[tuple[str, ast.AST]]:
             continue
         names = {a.name for a in node.names}
         for top in ast.parse(f.read_text(encoding="utf-8")).body:
-            targets = ([top.name] if isinstance(top, (ast.FunctionDef, ast.ClassDef)) else
-                       [t.id for t in getattr(top, "targets", [getattr(top, "target", None)]) if isinstance(t, ast.Name)])
+            targets = (
+                [top.name]
+                if isinstance(top, (ast.FunctionDef, ast.ClassDef))
+                else [t.id for t in getattr(top, "targets", [getattr(top, "target", None)]) if isinstance(t, ast.Name)]
+            )
             if names & set(targets):
                 out.append((f"{f.relative_to(ROOT).as_posix()}:{targets[0]}", top))
     return out
@@ -138,14 +141,17 @@ def resolutions(name: str, args: tuple[str | None, ...], candidates: tuple[str, 
 
 
 @pytest.mark.parametrize("stage, module, args, declared", dvc_stages(), ids=[s[0] for s in dvc_stages()])
-def test_every_path_a_stage_uses_is_declared_for_it(stage: str, module: str, args: tuple[str, ...],
-                                                     declared: frozenset[str]) -> None:
+def test_every_path_a_stage_uses_is_declared_for_it(
+    stage: str, module: str, args: tuple[str, ...], declared: frozenset[str]
+) -> None:
     candidates = (*args, "-".join(args), *SPLITS, paths.RULE_SETTING, *param_strings())
     missing = []
     for where, code in code_of(module):
         for name, call_args in path_uses(code):
             value = getattr(paths, name)
-            if any(stage.startswith(s) and (n, a) == (name, call_args) for s, n, a in UNDECLARED) or (isinstance(value, str) and not value.startswith(paths.DATA + "/")):
+            if any(stage.startswith(s) and (n, a) == (name, call_args) for s, n, a in UNDECLARED) or (
+                isinstance(value, str) and not value.startswith(paths.DATA + "/")
+            ):
                 continue
             if not any(covered(p, declared) for p in resolutions(name, call_args, candidates)):
                 missing.append(f"{where}: paths.{name}{call_args if callable(value) else ''}")
@@ -157,11 +163,22 @@ def test_stage_modules_name_no_data_path_themselves() -> None:
     found = []
     for file in sorted((ROOT / "stages").glob("*.py")):
         tree = ast.parse(file.read_text(encoding="utf-8"))
-        docstrings = {id(n.body[0].value) for n in ast.walk(tree)
-                      if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef)) and n.body
-                      and isinstance(n.body[0], ast.Expr) and isinstance(n.body[0].value, ast.Constant)}
-        found += [f"{file.name}:{n.lineno}" for n in ast.walk(tree) if isinstance(n, ast.Constant)
-                  and isinstance(n.value, str) and "data/" in n.value and id(n) not in docstrings]
+        docstrings = {
+            id(n.body[0].value)
+            for n in ast.walk(tree)
+            if isinstance(n, (ast.Module, ast.FunctionDef, ast.ClassDef))
+            and n.body
+            and isinstance(n.body[0], ast.Expr)
+            and isinstance(n.body[0].value, ast.Constant)
+        }
+        found += [
+            f"{file.name}:{n.lineno}"
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant)
+            and isinstance(n.value, str)
+            and "data/" in n.value
+            and id(n) not in docstrings
+        ]
     assert not found, found
 
 
@@ -170,14 +187,42 @@ def test_no_stage_imports_another_stage() -> None:
     found = []
     for file in sorted((ROOT / "stages").glob("*.py")):
         for node in ast.walk(ast.parse(file.read_text(encoding="utf-8"))):
-            names = ([node.module or ""] if isinstance(node, ast.ImportFrom) else
-                     [a.name for a in node.names] if isinstance(node, ast.Import) else [])
-            found += [f"{file.name}: {n}" for n in names
-                      if n.startswith("synthdeid.stages") and n not in ("synthdeid.stages.common",)]
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            found += [
+                f"{file.name}: {n}"
+                for n in names
+                if n.startswith("synthdeid.stages") and n not in ("synthdeid.stages.common",)
+            ]
     assert not found, found
 
 
+STAGE_STATEMENTS = 30
+"""At most this many statements in a stage module (imports and docstrings aside): a stage reads
+the spec, calls core and writes. (Counted in statements, not lines: ruff format spreads one call
+over several lines. Before the format, the 60-line limit held the largest stages at 27.)"""
+
+
+def _statements(source: str) -> int:
+    return sum(
+        1
+        for n in ast.walk(ast.parse(source))
+        if isinstance(n, ast.stmt)
+        and not isinstance(n, ast.Import | ast.ImportFrom)
+        and not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))
+    )
+
+
 def test_stage_modules_are_thin() -> None:
-    long = {f.name: n for f in (ROOT / "stages").glob("*.py")
-            if (n := len(f.read_text(encoding="utf-8").splitlines())) > 60}
-    assert not long, f"stage modules over 60 lines (move the logic into core): {long}"
+    long = {
+        f.name: n
+        for f in (ROOT / "stages").glob("*.py")
+        if (n := _statements(f.read_text(encoding="utf-8"))) > STAGE_STATEMENTS
+    }
+    assert not long, f"stage modules over {STAGE_STATEMENTS} statements (move the logic into core): {long}"
+    assert _statements('import os\n"""doc"""\nx = 1\nif x:\n    y = 2\n') == 3

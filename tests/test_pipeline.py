@@ -34,7 +34,11 @@ def repo(tmp_path_factory):
             shutil.copy2(ROOT / f, dest / f)
     _run([str(BIN / "synthdeid"), "preset", "smoke"], dest)
     _run(["git", "init", "-q"], dest)
-    _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "init", "--allow-empty"], dest, check=False)
+    _run(
+        ["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "init", "--allow-empty"],
+        dest,
+        check=False,
+    )
     _run(["git", "add", "-A"], dest)
     _run(["git", "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qm", "init"], dest)
     _run(["dvc", "repro"], dest)
@@ -183,5 +187,6 @@ def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(repo):
     assert "Running stage 'generate@gpt_p'" not in r.stdout
     shown = json.loads(_run(["dvc", "exp", "show", "--json"], repo).stdout)
     exps = [rev for row in shown for e in (row.get("experiments") or []) for rev in e["revs"]]
-    assert any(rev["data"]["params"]["params.yaml"]["data"]["corpora"]["lstm_p"]["config"]["top_p"] == 0.8
-               for rev in exps)
+    assert any(
+        rev["data"]["params"]["params.yaml"]["data"]["corpora"]["lstm_p"]["config"]["top_p"] == 0.8 for rev in exps
+    )

@@ -15,22 +15,36 @@ from stage_runner import run_stages
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.stages import common
 
-RAW = ("Mw. <NameSTART> Jansen <NameEND> belde op <DateSTART> 3 mei <DateEND> met "
-       "<Phone_faxSTART> ( 7 ) <Phone_faxEND> .")
-REAL = {"id": "t1", "text": "Dhr. De Vries belde 06-12345678 op 12-05-2020.",
-        "spans": [{"start": 5, "end": 13, "label": "Name"}, {"start": 20, "end": 31, "label": "Phone_fax"},
-                  {"start": 35, "end": 45, "label": "Date"}]}
+RAW = (
+    "Mw. <NameSTART> Jansen <NameEND> belde op <DateSTART> 3 mei <DateEND> met <Phone_faxSTART> ( 7 ) <Phone_faxEND> ."
+)
+REAL = {
+    "id": "t1",
+    "text": "Dhr. De Vries belde 06-12345678 op 12-05-2020.",
+    "spans": [
+        {"start": 5, "end": 13, "label": "Name"},
+        {"start": 20, "end": 31, "label": "Phone_fax"},
+        {"start": 35, "end": 45, "label": "Date"},
+    ],
+}
 
 
 def _workspace(tmp_path: Path, fresh: Any, dp: bool = False) -> dict[str, Any]:
     (tmp_path / "data/synthetic/x").mkdir(parents=True)
     (tmp_path / "data/pseudonymized").mkdir(parents=True)
-    (tmp_path / "data/synthetic/x/raw.jsonl").write_text(json.dumps({"id": "x-0", "text": RAW}) + "\n", encoding="utf-8")
+    (tmp_path / "data/synthetic/x/raw.jsonl").write_text(
+        json.dumps({"id": "x-0", "text": RAW}) + "\n", encoding="utf-8"
+    )
     (tmp_path / "data/pseudonymized/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
-    return {"language": "nl", "tags": {"mapping": {}}, "pseudonymize": {"seed": 0},
-            "generators": {"g": {"plugin": "lstm", "config": {"dp": {"target_epsilon": 10}} if dp else {}}},
-            "corpora": {"x": {"generator": "g", "decoder": "nucleus", "fresh_surrogates": fresh}},
-            "taggers": {"bilstm_crf": {"plugin": "torch_bilstm_crf"}}, "privacy": {"metrics": {"leakage": {}}}}
+    return {
+        "language": "nl",
+        "tags": {"mapping": {}},
+        "pseudonymize": {"seed": 0},
+        "generators": {"g": {"plugin": "lstm", "config": {"dp": {"target_epsilon": 10}} if dp else {}}},
+        "corpora": {"x": {"generator": "g", "decoder": "nucleus", "fresh_surrogates": fresh}},
+        "taggers": {"bilstm_crf": {"plugin": "torch_bilstm_crf"}},
+        "privacy": {"metrics": {"leakage": {}}},
+    }
 
 
 def _run(tmp_path: Path, params: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
@@ -47,27 +61,36 @@ def test_chosen_labels_get_training_shaped_surrogates(tmp_path: Path, monkeypatc
     assert sum(c.isdigit() for c in phone) == 10 and phone != "06-12345678"  # shaped on the training number
     assert sum(c.isdigit() for c in date) == 8
     metrics = json.loads((tmp_path / "data/metrics/postprocess/x.json").read_text())
-    assert metrics["fresh_surrogates"]["labels"] == ["Date", "Phone_fax"] and metrics["fresh_surrogates"]["spans_replaced"] == 2
+    assert (
+        metrics["fresh_surrogates"]["labels"] == ["Date", "Phone_fax"]
+        and metrics["fresh_surrogates"]["spans_replaced"] == 2
+    )
 
 
-@pytest.mark.parametrize("fresh, dp, says", [
-    (["Telefoon"], False, "Telefoon is no label of this corpus"),
-    ({"labels": "all", "shapes": "training"}, True, "outside the differential privacy of generator 'g'"),
-    ("yes", False, "must be true, false, a list of labels"),
-])
-def test_bad_settings_fail_before_writing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str], fresh: Any, dp: bool, says: str) -> None:
+@pytest.mark.parametrize(
+    "fresh, dp, says",
+    [
+        (["Telefoon"], False, "Telefoon is no label of this corpus"),
+        ({"labels": "all", "shapes": "training"}, True, "outside the differential privacy of generator 'g'"),
+        ("yes", False, "must be true, false, a list of labels"),
+    ],
+)
+def test_bad_settings_fail_before_writing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], fresh: Any, dp: bool, says: str
+) -> None:
     with pytest.raises(SystemExit):
         _run(tmp_path, _workspace(tmp_path, fresh, dp), monkeypatch)
     assert says in capsys.readouterr().err
     assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()
 
 
-def test_a_corpus_without_tags_for_the_taggers_names_its_generator(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_corpus_without_tags_for_the_taggers_names_its_generator(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     params = _workspace(tmp_path, False)
     (tmp_path / "data/synthetic/x/raw.jsonl").write_text(
-        json.dumps({"id": "x-0", "text": "Goed geslapen ."}) + "\n", encoding="utf-8")
+        json.dumps({"id": "x-0", "text": "Goed geslapen ."}) + "\n", encoding="utf-8"
+    )
     _run(tmp_path, params, monkeypatch)  # no tagger trains on it: written as it is
     assert [d.spans for d in read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")] == [()]
     (tmp_path / "data/synthetic/x/documents.jsonl").unlink()
@@ -80,18 +103,22 @@ def test_a_corpus_without_tags_for_the_taggers_names_its_generator(tmp_path: Pat
 
 
 def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_counted(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A span of a label the training notes have no spans of (URL_IP), and a Name longer than the
     training notes' longest Name (2 tokens) plus the margin (2), are removed with their text,
     counted by reason; a note with nothing else is rejected; a generated ``<unk>`` counts as one word."""
     params = _workspace(tmp_path, False)
-    notes = [RAW,
-             "Zie <URL_IPSTART> ( rjdqjwydwb ) o ijhabb kd ikc pawse xqiyvldj <URL_IPEND> op <DateSTART> 3 mei <DateEND> .",
-             "Mw. <NameSTART> Anna Maria van de Vries <NameEND> belde .",
-             "Mw. <NameSTART> <unk> van de <unk> <NameEND> belde .",
-             "<NameSTART> a b c d e f <NameEND>"]
+    notes = [
+        RAW,
+        "Zie <URL_IPSTART> ( rjdqjwydwb ) o ijhabb kd ikc pawse xqiyvldj <URL_IPEND> op <DateSTART> 3 mei <DateEND> .",
+        "Mw. <NameSTART> Anna Maria van de Vries <NameEND> belde .",
+        "Mw. <NameSTART> <unk> van de <unk> <NameEND> belde .",
+        "<NameSTART> a b c d e f <NameEND>",
+    ]
     (tmp_path / "data/synthetic/x/raw.jsonl").write_text(
-        "".join(json.dumps({"id": f"x-{i}", "text": t}) + "\n" for i, t in enumerate(notes)), encoding="utf-8")
+        "".join(json.dumps({"id": f"x-{i}", "text": t}) + "\n" for i, t in enumerate(notes)), encoding="utf-8"
+    )
     _run(tmp_path, params, monkeypatch)
     docs = {d.id: d for d in read_jsonl(tmp_path / "data/synthetic/x/documents.jsonl")}
     assert sorted(docs) == ["x-0", "x-1", "x-2", "x-3"]
@@ -103,5 +130,6 @@ def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_count
     assert metrics["rejected_reasons"] == {"nothing left once its spans outside the training bounds were removed": 1}
     assert metrics["spans_dropped"] == {
         "a Name span longer than the training notes' longest (2 tokens, +2)": 2,
-        "a URL_IP span, a label the training notes have no spans of": 1}
+        "a URL_IP span, a label the training notes have no spans of": 1,
+    }
     assert metrics["span_bounds"]["longest_training_span_tokens"] == {"Date": 1, "Name": 2, "Phone_fax": 1}

@@ -28,8 +28,9 @@ def test_presets_exist_and_demo_covers_every_key_the_others_change():
     demo = _keys(load_preset("demo", ROOT))
     removed = load_preset("demo", ROOT)[REMOVE]
     for name in available(ROOT):
-        uncovered = {k for k in _keys(load_preset(name, ROOT)) - demo
-                     if not any(k.startswith(r + ".") for r in removed)}
+        uncovered = {
+            k for k in _keys(load_preset(name, ROOT)) - demo if not any(k.startswith(r + ".") for r in removed)
+        }
         assert not uncovered, (name, uncovered)
 
 

@@ -21,11 +21,20 @@ from synthdeid.privacy.gate import THRESHOLDS, Gate
 from synthdeid.report.datasheet import override_banner
 
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT = {"max_exact_duplicates": 0, "max_longest_run": 100, "max_identifying_phi_leakage": None,
-           "max_identifying_phi_leakage_multi": 0.25, "override": False}
-MEASURED = {"leakage": {"exact_duplicates": 0, "longest_run": {"max": 12},
-                        "phi": {"rate": 0.3, "multi_token_rate": 0.1, "identifying_rate": 0.2,
-                                "identifying_multi_token_rate": 0.05}}}
+DEFAULT = {
+    "max_exact_duplicates": 0,
+    "max_longest_run": 100,
+    "max_identifying_phi_leakage": None,
+    "max_identifying_phi_leakage_multi": 0.25,
+    "override": False,
+}
+MEASURED = {
+    "leakage": {
+        "exact_duplicates": 0,
+        "longest_run": {"max": 12},
+        "phi": {"rate": 0.3, "multi_token_rate": 0.1, "identifying_rate": 0.2, "identifying_multi_token_rate": 0.05},
+    }
+}
 
 
 def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None:
@@ -35,32 +44,51 @@ def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None
     assert gate.failures(copied) == ["synthetic notes identical to a real note: 3 > max_exact_duplicates = 0"]
 
 
-@pytest.mark.parametrize("summary, figure", [
-    ({}, "leakage.exact_duplicates"),  # the metric left out of privacy.metrics
-    ({"leakage": {**MEASURED["leakage"], "phi": {"rate": 0.3, "multi_token_rate": 0.1}}},
-     "leakage.phi.identifying_multi_token_rate"),  # a leakage summary from before the identifying figures
-    ({"leakage": {**MEASURED["leakage"], "longest_run": {"max": math.nan}}}, "leakage.longest_run.max"),
-    ({"leakage": {**MEASURED["leakage"], "exact_duplicates": "0"}}, "leakage.exact_duplicates"),
-])
+@pytest.mark.parametrize(
+    "summary, figure",
+    [
+        ({}, "leakage.exact_duplicates"),  # the metric left out of privacy.metrics
+        (
+            {"leakage": {**MEASURED["leakage"], "phi": {"rate": 0.3, "multi_token_rate": 0.1}}},
+            "leakage.phi.identifying_multi_token_rate",
+        ),  # a leakage summary from before the identifying figures
+        ({"leakage": {**MEASURED["leakage"], "longest_run": {"max": math.nan}}}, "leakage.longest_run.max"),
+        ({"leakage": {**MEASURED["leakage"], "exact_duplicates": "0"}}, "leakage.exact_duplicates"),
+    ],
+)
 def test_a_missing_or_non_finite_figure_fails_closed(summary: dict[str, Any], figure: str) -> None:
     with pytest.raises(SynthdeidError, match=f"the figure {figure} .* was not measured"):
         Gate.parse(DEFAULT).failures(summary)
 
 
-@pytest.mark.parametrize("gate, says", [
-    ({**DEFAULT, "max_identifying_phi_leakge": 0.1},
-     r"max_identifying_phi_leakge is not a gate key \(did you mean max_identifying_phi_leakage\?\)"),
-    ({**DEFAULT, "max_identifying_phi_leakage_multi": "1e-1"}, r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)"),
-    ({**DEFAULT, "max_phi_leakage_multi": 0.25}, r"max_phi_leakage_multi is now privacy.gate.max_identifying_phi_leakage_multi: "
-     r"the gate limits the share of \*identifying\* real PHI strings"),
-    ({"max_phi_leakage": None, "max_exact_duplicates": 0}, r"max_phi_leakage is now privacy.gate.max_identifying_phi_leakage:"),
-    ({**DEFAULT, "max_longest_run": math.nan}, "max_longest_run must be a finite number"),
-    ({**DEFAULT, "max_longest_run": -1}, "max_longest_run must be a finite number >= 0"),
-    ({**DEFAULT, "max_exact_duplicates": True}, "max_exact_duplicates must be a finite number"),
-    ({**DEFAULT, "override": "no"}, "override must be true or false"),
-    ({t.key: None for t in THRESHOLDS}, "sets no threshold"),
-    ([0.1], "must be a mapping"),
-])
+@pytest.mark.parametrize(
+    "gate, says",
+    [
+        (
+            {**DEFAULT, "max_identifying_phi_leakge": 0.1},
+            r"max_identifying_phi_leakge is not a gate key \(did you mean max_identifying_phi_leakage\?\)",
+        ),
+        (
+            {**DEFAULT, "max_identifying_phi_leakage_multi": "1e-1"},
+            r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)",
+        ),
+        (
+            {**DEFAULT, "max_phi_leakage_multi": 0.25},
+            r"max_phi_leakage_multi is now privacy.gate.max_identifying_phi_leakage_multi: "
+            r"the gate limits the share of \*identifying\* real PHI strings",
+        ),
+        (
+            {"max_phi_leakage": None, "max_exact_duplicates": 0},
+            r"max_phi_leakage is now privacy.gate.max_identifying_phi_leakage:",
+        ),
+        ({**DEFAULT, "max_longest_run": math.nan}, "max_longest_run must be a finite number"),
+        ({**DEFAULT, "max_longest_run": -1}, "max_longest_run must be a finite number >= 0"),
+        ({**DEFAULT, "max_exact_duplicates": True}, "max_exact_duplicates must be a finite number"),
+        ({**DEFAULT, "override": "no"}, "override must be true or false"),
+        ({t.key: None for t in THRESHOLDS}, "sets no threshold"),
+        ([0.1], "must be a mapping"),
+    ],
+)
 def test_bad_gate_settings_are_refused(gate: Any, says: str) -> None:
     with pytest.raises(SynthdeidError, match=says):
         Gate.parse(gate)
@@ -69,10 +97,18 @@ def test_bad_gate_settings_are_refused(gate: Any, says: str) -> None:
 def test_a_threshold_needs_its_metric_configured() -> None:
     gate = Gate.parse(DEFAULT)
     gate.check_metrics({"rouge": {}, "leakage": {}})
-    with pytest.raises(SynthdeidError, match="needs the privacy metric 'leakage'.*add `leakage: {}` to privacy.metrics"):
+    with pytest.raises(
+        SynthdeidError, match="needs the privacy metric 'leakage'.*add `leakage: {}` to privacy.metrics"
+    ):
         gate.check_metrics({"rouge": {}, "bm25": {}})
-    Gate.parse({"max_longest_run": None, "max_exact_duplicates": None, "max_identifying_phi_leakage_multi": None,
-                "override": True}).check_metrics({})  # nothing to measure, published by an explicit override
+    Gate.parse(
+        {
+            "max_longest_run": None,
+            "max_exact_duplicates": None,
+            "max_identifying_phi_leakage_multi": None,
+            "override": True,
+        }
+    ).check_metrics({})  # nothing to measure, published by an explicit override
 
 
 def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:
@@ -98,8 +134,9 @@ def _privacy_stage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     importlib.import_module("synthdeid.stages.privacy").main()
 
 
-def test_the_stage_refuses_a_gate_it_cannot_measure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_stage_refuses_a_gate_it_cannot_measure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Exact copies of training notes, with ``leakage`` left out of the metrics: the stage used to
     pass them; now it stops before measuring and writes no verdict."""
     _workspace(tmp_path, {"bm25": {}}, DEFAULT, copies=True)
@@ -109,8 +146,9 @@ def test_the_stage_refuses_a_gate_it_cannot_measure(tmp_path: Path, monkeypatch:
     assert not (tmp_path / "data/metrics/privacy/x.json").exists()
 
 
-def test_the_stage_fails_copies_and_an_override_warns_and_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_stage_fails_copies_and_an_override_warns_and_is_recorded(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _workspace(tmp_path, {"leakage": {}}, DEFAULT, copies=True)
     with pytest.raises(SystemExit):
         _privacy_stage(tmp_path, monkeypatch)
@@ -123,12 +161,15 @@ def test_the_stage_fails_copies_and_an_override_warns_and_is_recorded(tmp_path: 
     verdict = json.loads((tmp_path / "o/data/metrics/privacy/x.json").read_text())["gate"]
     assert verdict["passed"] is False and verdict["overridden"] and verdict["override"]
     assert override_banner(verdict).startswith("> **WARNING: this corpus did NOT pass the privacy gate")
-    assert override_banner({"passed": True, "override": True}).startswith("> **Note: the privacy gate's override was on")
+    assert override_banner({"passed": True, "override": True}).startswith(
+        "> **Note: the privacy gate's override was on"
+    )
     assert override_banner({"passed": True, "override": False}) == ""
 
 
-def test_the_stage_names_what_drives_a_phi_leakage_failure(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_stage_names_what_drives_a_phi_leakage_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     _workspace(tmp_path, {"leakage": {}}, {"max_identifying_phi_leakage_multi": 0.1}, copies=True)
     with pytest.raises(SystemExit):
         _privacy_stage(tmp_path, monkeypatch)
@@ -139,8 +180,9 @@ def test_the_stage_names_what_drives_a_phi_leakage_failure(tmp_path: Path, monke
     assert phi["identifying_multi_token_rate"] > 0.1 and phi["identifying_rule"].startswith("every real PHI string")
 
 
-def test_a_preset_that_reads_real_data_turns_the_override_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_preset_that_reads_real_data_turns_the_override_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from synthdeid.cli import main
 
     shutil.copytree(ROOT / "presets", tmp_path / "presets")
@@ -160,9 +202,17 @@ def test_a_preset_that_reads_real_data_turns_the_override_off(tmp_path: Path, mo
 def test_the_verdict_and_the_refusal_come_from_the_gate() -> None:
     gate = Gate.parse(DEFAULT)
     failures = gate.failures({"leakage": {**MEASURED["leakage"], "exact_duplicates": 2}})
-    assert gate.verdict(failures) == {"passed": False, "failures": failures, "limits": dict(gate.limits),
-                                      "override": False, "overridden": False}
-    notes = [{"synthetic_id": "s1", "longest_run": 3, "real_id": "r1"}, {"synthetic_id": "s2", "longest_run": 40, "real_id": "r2"}]
+    assert gate.verdict(failures) == {
+        "passed": False,
+        "failures": failures,
+        "limits": dict(gate.limits),
+        "override": False,
+        "overridden": False,
+    }
+    notes = [
+        {"synthetic_id": "s1", "longest_run": 3, "real_id": "r1"},
+        {"synthetic_id": "s2", "longest_run": 40, "real_id": "r2"},
+    ]
     error = gate.refusal("x", failures, notes, "m.json", "p.html")
     assert error is not None and "corpus 'x' is not published" in str(error)
     assert "s2 (40 tokens from r2), s1 (3 tokens" in str(error) and "see m.json and p.html" in str(error)
@@ -198,25 +248,33 @@ def test_rare_names_copied_verbatim_fail_with_what_drives_the_figure_and_the_fix
     summary = _norwegian(leaked_names=12)
     gate = Gate.parse(DEFAULT)
     failures = gate.failures(summary)
-    assert failures == ["share of identifying real multi-token PHI strings reappearing: 0.3181818181818182 > "
-                        "max_identifying_phi_leakage_multi = 0.25"]
+    assert failures == [
+        "share of identifying real multi-token PHI strings reappearing: 0.3181818181818182 > "
+        "max_identifying_phi_leakage_multi = 0.25"
+    ]
     notes = [{"synthetic_id": "s1", "longest_run": 6, "real_id": "r1"}]
     message = str(gate.refusal("lstm_p", failures, notes, "m.json", "p.html", summary))
-    assert ("  what drives it, by label (identifying real PHI strings of 2+ tokens reappearing, of all; "
-            "leakage.phi_by_label):\n    Name: 12 of 42: 'ingrid bakken' (in 1 synthetic note), 'ingrid haugen' (in 1 "
-            "synthetic note), 'ingrid johansen' (in 1 synthetic note)\n    Age: 2 of 2: '92 år' (in 1 synthetic note), "
-            "'elleve år' (in 1 synthetic note)\n  identifying: every real PHI string except Age strings") in message
-    fixes = ["1. fresh surrogates for those labels: corpora.lstm_p.fresh_surrogates: {labels: [Name, Age]}",
-             "2. only if a label's values identify no one", "privacy.metrics.leakage: {common_notes: N,",
-             "3. a threshold you can defend in the datasheet: privacy.gate.max_identifying_phi_leakage_multi (now 0.25)",
-             "4. last: privacy.gate.override: true"]
+    assert (
+        "  what drives it, by label (identifying real PHI strings of 2+ tokens reappearing, of all; "
+        "leakage.phi_by_label):\n    Name: 12 of 42: 'ingrid bakken' (in 1 synthetic note), 'ingrid haugen' (in 1 "
+        "synthetic note), 'ingrid johansen' (in 1 synthetic note)\n    Age: 2 of 2: '92 år' (in 1 synthetic note), "
+        "'elleve år' (in 1 synthetic note)\n  identifying: every real PHI string except Age strings"
+    ) in message
+    fixes = [
+        "1. fresh surrogates for those labels: corpora.lstm_p.fresh_surrogates: {labels: [Name, Age]}",
+        "2. only if a label's values identify no one",
+        "privacy.metrics.leakage: {common_notes: N,",
+        "3. a threshold you can defend in the datasheet: privacy.gate.max_identifying_phi_leakage_multi (now 0.25)",
+        "4. last: privacy.gate.override: true",
+    ]
     at = [message.index(fix) for fix in fixes]
     assert at == sorted(at) and message.count("override") == 1
     # a failure that is no PHI leakage keeps the short message, the override its only way out
     copies = gate.failures({"leakage": {**summary["leakage"], "exact_duplicates": 1}})
     short = str(gate.refusal("x", copies[:1], notes, "m.json", "p.html", summary))
-    assert "what drives it" not in short and short.endswith("to publish anyway set privacy.gate.override: true "
-                                                             "(and say why in the datasheet)")
+    assert "what drives it" not in short and short.endswith(
+        "to publish anyway set privacy.gate.override: true (and say why in the datasheet)"
+    )
 
 
 def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> None:
@@ -248,8 +306,10 @@ def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> No
 
     register_plugin(Plugin, "test-pairs")
     doc = Document("s", "a b", ())
-    found = measure(privacy_metrics({"my_notes": {}, "my_pairs": None}),
-                    PrivacyInput(real=[], synthetic=[doc], tokenize=lambda t: []))
+    found = measure(
+        privacy_metrics({"my_notes": {}, "my_pairs": None}),
+        PrivacyInput(real=[], synthetic=[doc], tokenize=lambda t: []),
+    )
     assert list(found.summary) == ["my_notes", "my_pairs"]
     assert found.notes == {"s": {"synthetic_id": "s", "score": 0.5}}
     assert found.pairs == [{"synthetic_id": "s", "real_id": "r"}]

@@ -91,7 +91,10 @@ def test_best_match_equals_brute_force(seed: int, chunk_cells: int) -> None:
             j = recalls.index(max(recalls))  # first (lowest) index among ties
             assert best.index[s] == j
             assert (best.recall[s], best.precision[s], best.fmeasure[s]) == (
-                scores[j].recall, scores[j].precision, scores[j].fmeasure)
+                scores[j].recall,
+                scores[j].precision,
+                scores[j].fmeasure,
+            )
     assert corpus.rouge(3).recall[0] == 1.0  # the copied note
     assert corpus.rouge(3).recall[-1] == 0.0  # fewer than n tokens
 
@@ -149,14 +152,17 @@ def test_phi_token_mask_partial_overlap() -> None:
     assert phi_token_mask(tokens.offsets, doc).tolist() == [False, True, False, False, False]
 
 
-@pytest.mark.parametrize(("a", "b", "expected"), [
-    ([1, 2, 3, 4, 5], [9, 3, 4, 5, 1], (3, 2, 1)),
-    ([1, 2, 3], [4, 5, 6], (0, 0, 0)),
-    ([], [1], (0, 0, 0)),
-    ([7, 7, 7], [7, 7], (2, 0, 0)),
-    (list("abcab"), list("xabcabz"), (5, 0, 1)),
-    ([1, 2, 9, 1, 2, 3], [1, 2, 3], (3, 3, 0)),
-])
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        ([1, 2, 3, 4, 5], [9, 3, 4, 5, 1], (3, 2, 1)),
+        ([1, 2, 3], [4, 5, 6], (0, 0, 0)),
+        ([], [1], (0, 0, 0)),
+        ([7, 7, 7], [7, 7], (2, 0, 0)),
+        (list("abcab"), list("xabcabz"), (5, 0, 1)),
+        ([1, 2, 9, 1, 2, 3], [1, 2, 3], (3, 3, 0)),
+    ],
+)
 def test_longest_common_run(a: list, b: list, expected: tuple[int, int, int]) -> None:
     assert longest_common_run(a, b) == expected
 
@@ -182,8 +188,11 @@ def test_exact_duplicates_ignore_whitespace_only() -> None:
 
 def test_phi_leakage_hand_case() -> None:
     real = [
-        Document.create("r0", "Jan Jansen belde Piet over Utrecht Centraal.",
-                        [Span(0, 10, "Name"), Span(17, 21, "Name"), Span(27, 43, "Address")]),
+        Document.create(
+            "r0",
+            "Jan Jansen belde Piet over Utrecht Centraal.",
+            [Span(0, 10, "Name"), Span(17, 21, "Name"), Span(27, 43, "Address")],
+        ),
         Document.create("r1", "Piet kwam.", [Span(0, 4, "Name")]),
     ]
     syn = [
@@ -253,16 +262,27 @@ def test_common_ages_dominate_the_raw_figure_not_the_identifying_one() -> None:
     assert phi["identifying_rule"] == (
         "every real PHI string except Age strings whose numbers are all below 90 (HIPAA Safe Harbor) and strings of "
         "Age, Care_Institute, Date, Hospital, Internal_Location, Organization_Company, Other, Profession found in 3+ "
-        "real notes (common values)")
+        "real notes (common values)"
+    )
     assert leak["phi_by_label"]["Age"] == {
-        "strings": 24, "leaked": 24, "identifying_strings": 2, "identifying_leaked": 2, "multi_token_strings": 24,
-        "multi_token_leaked": 24, "identifying_multi_token_strings": 2, "identifying_multi_token_leaked": 2}
+        "strings": 24,
+        "leaked": 24,
+        "identifying_strings": 2,
+        "identifying_leaked": 2,
+        "multi_token_strings": 24,
+        "multi_token_leaked": 24,
+        "identifying_multi_token_strings": 2,
+        "identifying_multi_token_leaked": 2,
+    }
     assert leak["phi_by_label"]["Name"]["identifying_multi_token_leaked"] == 1
     assert [t["text"] for t in leak["phi_top_leaked_identifying"]] == ["92 år", "elleve år", "kari nordmann"]
     assert len(leak["phi_top_leaked"]) == 20  # the raw list as before: every leaked string
     # without the rule the identifying figures are the raw ones
     off = _norwegian(1, {"common_notes": None, "age_below": None})["phi"]
-    assert off["identifying_multi_token_rate"] == off["multi_token_rate"] and off["not_identifying"] == {"age": 0, "common": 0}
+    assert off["identifying_multi_token_rate"] == off["multi_token_rate"] and off["not_identifying"] == {
+        "age": 0,
+        "common": 0,
+    }
     assert _norwegian(1, {"common_notes": 5})["phi"]["not_identifying"] == {"age": 19, "common": 0}
 
 
@@ -275,7 +295,8 @@ def test_leakage_warnings_name_a_label_whose_common_values_dominate() -> None:
     warnings = leakage_warnings(real_notes(), nb_tokenize)
     assert len(warnings) == 1 and warnings[0].startswith(
         "Age: 22 of the 66 distinct PHI strings of 2+ tokens in the training notes (33%) are ages under 90 or "
-        "common Age values (in 3+ notes) that identify no one (e.g. '60 år', 'tre år', '3 måneder')")
+        "common Age values (in 3+ notes) that identify no one (e.g. '60 år', 'tre år', '3 måneder')"
+    )
     assert "leaves them out" in warnings[0] and "corpora.NAME.fresh_surrogates: {labels: [Age]}" in warnings[0]
     off = leakage_warnings(real_notes(), nb_tokenize, IdentifyingRule(None, frozenset(), None))
     assert len(off) == 1 and "the identifying figure the privacy gate limits counts 22 of them" in off[0]
@@ -370,31 +391,38 @@ def test_plugins_are_registered_and_compute() -> None:
     assert set(recall.summary) == {"synthetic_notes", "real_notes", "n3"}
 
 
-@pytest.mark.parametrize(("name", "config", "message"), [
-    ("rouge", {"n": [3], "ngram": 3}, r"'rouge' has no setting\(s\) ngram"),
-    ("rouge", {"n": [0]}, "'rouge': setting 'n' must be a list of whole numbers >= 1, got"),
-    ("bm25", {"k1": -1}, "'bm25': setting 'k1' must be >= 0, got -1.0; set it to 0 or more"),
-    ("bm25", {"b": 1.5}, r"'bm25': setting 'b' must be in \[0, 1\], got 1.5"),
-    ("bm25", {"epsilon": "x"}, "'bm25': epsilon must be a number"),
-    ("ngram_recall", {"n": "3"}, "'ngram_recall': setting 'n' must be a list"),
-    ("leakage", {"rouge_n": 0}, "'leakage': setting 'rouge_n' must be >= 1, got 0"),
-    ("leakage", {"top": -1}, "'leakage': setting 'top' must be >= 0, got -1"),
-    ("leakage", {"common_notes": 1}, "'leakage': setting 'common_notes' must be >= 2, got 1; set it to 2 or more"),
-    ("leakage", {"age_below": 0}, "'leakage': setting 'age_below' must be >= 1, got 0"),
-    ("leakage", {"common_labels": "Age"}, "'leakage': common_labels must be a list of labels"),
-    ("leakage", {"common_labels": ["Age", "Name"]}, "'leakage': common_labels lists Name, a direct identifier"),
-    ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
-    ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
-    ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),
-    ("rouge", {"lowercase": "yes"}, "'rouge': lowercase must be true or false"),
-    ("rouge", {"paragraph_token": ""}, "'rouge': paragraph_token must be a non-empty string or null"),
-    ("rouge", {"chunk_cells": 0}, "'rouge': setting 'chunk_cells' must be >= 1, got 0"),
-    ("membership_inference", {"max_notes": 0}, "'membership_inference': setting 'max_notes' must be >= 1, got 0"),
-    ("membership_inference", {"top": True}, "'membership_inference': setting 'top' must be a number >= 0, got True"),
-    ("canary_exposure", {"candidates": 0}, "'canary_exposure': setting 'candidates' must be >= 1, got 0"),
-    ("canary_exposure", {"threads": 1.5}, "'canary_exposure': setting 'threads' must be a whole number >= 1"),
-    ("canary_exposure", {"extrapolate": 1}, "'canary_exposure': extrapolate must be true or false"),
-])
+@pytest.mark.parametrize(
+    ("name", "config", "message"),
+    [
+        ("rouge", {"n": [3], "ngram": 3}, r"'rouge' has no setting\(s\) ngram"),
+        ("rouge", {"n": [0]}, "'rouge': setting 'n' must be a list of whole numbers >= 1, got"),
+        ("bm25", {"k1": -1}, "'bm25': setting 'k1' must be >= 0, got -1.0; set it to 0 or more"),
+        ("bm25", {"b": 1.5}, r"'bm25': setting 'b' must be in \[0, 1\], got 1.5"),
+        ("bm25", {"epsilon": "x"}, "'bm25': epsilon must be a number"),
+        ("ngram_recall", {"n": "3"}, "'ngram_recall': setting 'n' must be a list"),
+        ("leakage", {"rouge_n": 0}, "'leakage': setting 'rouge_n' must be >= 1, got 0"),
+        ("leakage", {"top": -1}, "'leakage': setting 'top' must be >= 0, got -1"),
+        ("leakage", {"common_notes": 1}, "'leakage': setting 'common_notes' must be >= 2, got 1; set it to 2 or more"),
+        ("leakage", {"age_below": 0}, "'leakage': setting 'age_below' must be >= 1, got 0"),
+        ("leakage", {"common_labels": "Age"}, "'leakage': common_labels must be a list of labels"),
+        ("leakage", {"common_labels": ["Age", "Name"]}, "'leakage': common_labels lists Name, a direct identifier"),
+        ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
+        ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
+        ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),
+        ("rouge", {"lowercase": "yes"}, "'rouge': lowercase must be true or false"),
+        ("rouge", {"paragraph_token": ""}, "'rouge': paragraph_token must be a non-empty string or null"),
+        ("rouge", {"chunk_cells": 0}, "'rouge': setting 'chunk_cells' must be >= 1, got 0"),
+        ("membership_inference", {"max_notes": 0}, "'membership_inference': setting 'max_notes' must be >= 1, got 0"),
+        (
+            "membership_inference",
+            {"top": True},
+            "'membership_inference': setting 'top' must be a number >= 0, got True",
+        ),
+        ("canary_exposure", {"candidates": 0}, "'canary_exposure': setting 'candidates' must be >= 1, got 0"),
+        ("canary_exposure", {"threads": 1.5}, "'canary_exposure': setting 'threads' must be a whole number >= 1"),
+        ("canary_exposure", {"extrapolate": 1}, "'canary_exposure': extrapolate must be true or false"),
+    ],
+)
 def test_bad_config_raises(name: str, config: dict, message: str) -> None:
     from synthdeid.plugin_system.manager import registry
 

@@ -77,6 +77,8 @@ def test_canonical_tags_are_the_16_nut_tags():
 
 
 def test_label_counts():
-    docs = [Document.create("a", "Jan 12", [Span(0, 3, "Name"), Span(4, 6, "Age")]),
-            Document.create("b", "Piet", [Span(0, 4, "Name")])]
+    docs = [
+        Document.create("a", "Jan 12", [Span(0, 3, "Name"), Span(4, 6, "Age")]),
+        Document.create("b", "Piet", [Span(0, 4, "Name")]),
+    ]
     assert label_counts(docs) == {"Age": 1, "Name": 2}

@@ -28,15 +28,22 @@ def _span(text: str, part: str, label: str) -> Span:
 
 
 SOURCE_TEXT = "Jan Jansen woont in Utrecht sinds 2010."
-SOURCE = Document.create("r1", SOURCE_TEXT, [_span(SOURCE_TEXT, "Jan Jansen", "Name"),
-                                             _span(SOURCE_TEXT, "Utrecht", "Address"),
-                                             _span(SOURCE_TEXT, "2010", "Date")])
+SOURCE = Document.create(
+    "r1",
+    SOURCE_TEXT,
+    [
+        _span(SOURCE_TEXT, "Jan Jansen", "Name"),
+        _span(SOURCE_TEXT, "Utrecht", "Address"),
+        _span(SOURCE_TEXT, "2010", "Date"),
+    ],
+)
 
 
 def _refill(doc_id: str, name: str, town: str, year: str) -> Document:
     text = f"{name} woont in {town} sinds {year}."
-    return Document.create(doc_id, text, [_span(text, name, "Name"), _span(text, town, "Address"),
-                                          _span(text, year, "Date")])
+    return Document.create(
+        doc_id, text, [_span(text, name, "Name"), _span(text, town, "Address"), _span(text, year, "Date")]
+    )
 
 
 def metric(**config):
@@ -45,9 +52,9 @@ def metric(**config):
 
 def test_counts_spans_put_back_in_their_source_note() -> None:
     synthetic = [
-        _refill("s1", "jan  JANSEN", "Amsterdam", "2011"),   # the two-token name put back (case, spaces)
-        _refill("s2", "Piet Bakker", "Utrecht", "2010"),     # the town and the year put back
-        _refill("s3", "Jan Jansen", "Delft", "1999"),        # no source: written from a prompt
+        _refill("s1", "jan  JANSEN", "Amsterdam", "2011"),  # the two-token name put back (case, spaces)
+        _refill("s2", "Piet Bakker", "Utrecht", "2010"),  # the town and the year put back
+        _refill("s3", "Jan Jansen", "Delft", "1999"),  # no source: written from a prompt
     ]
     data = PrivacyInput([SOURCE], synthetic, tokenize, sources={"s1": "r1", "s2": "r1"})
     result = metric().compute(data)
@@ -79,17 +86,27 @@ def test_a_source_outside_the_training_notes_is_an_error() -> None:
 
 @pytest.mark.parametrize("bad", [0, -1, True, 1.5])
 def test_bad_config(bad) -> None:
-    with pytest.raises(SynthdeidError, match=f"privacy metric 'phi_reinjection': setting 'multi_token_min' must be "
-                                             rf"(a (whole )?number )?>= 1, got {bad!r}"):
+    with pytest.raises(
+        SynthdeidError,
+        match=f"privacy metric 'phi_reinjection': setting 'multi_token_min' must be "
+        rf"(a (whole )?number )?>= 1, got {bad!r}",
+    ):
         metric(multi_token_min=bad)
 
 
 def test_sources_are_the_prompts_that_name_training_notes(tmp_path) -> None:
     raw = tmp_path / "raw.jsonl"
-    raw.write_text("\n".join(json.dumps(r) for r in [
-        {"id": "mlm-000000", "prompt": "r1", "text": "x"},
-        {"id": "lstm-000001", "prompt": "De patiënt", "text": "y"},   # an LM's prompt text
-    ]) + "\n", encoding="utf-8")
+    raw.write_text(
+        "\n".join(
+            json.dumps(r)
+            for r in [
+                {"id": "mlm-000000", "prompt": "r1", "text": "x"},
+                {"id": "lstm-000001", "prompt": "De patiënt", "text": "y"},  # an LM's prompt text
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     assert refill_sources(str(raw), [SOURCE]) == {"mlm-000000": "r1"}
 
 

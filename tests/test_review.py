@@ -18,20 +18,32 @@ from synthdeid.report.review.highlight import find_ranges, render_marked
 from synthdeid.report.review.page import build_review_html, read_pairs
 
 PAIRS = [
-    {"pair_id": "s1-rouge3", "synthetic_id": "s1", "real_id": "r7",
-     "synthetic_text": "Mevr. was rustig.\nMw. heeft Goed Gegeten en gedronken. <script>alert(1)</script>",
-     "real_text": "Mw. heeft vanavond goed gegeten en gedronken.\nZoon Jan belde om 12-03.",
-     "shared_ngrams": [["goed", "gegeten", "en"]], "rouge3": 0.4, "rouge5": 0.125, "bm25_rank": 1},
-    {"pair_id": "s2-bm25", "synthetic_id": "s2", "real_id": "r9",
-     "synthetic_text": "Dhr. naar bed. </script><!--<script> & meer",
-     "real_text": "Dhr. is naar bed geholpen.", "shared_ngrams": [["dhr", ".", "naar"]],
-     "scores": {"bm25": 12.5}},
+    {
+        "pair_id": "s1-rouge3",
+        "synthetic_id": "s1",
+        "real_id": "r7",
+        "synthetic_text": "Mevr. was rustig.\nMw. heeft Goed Gegeten en gedronken. <script>alert(1)</script>",
+        "real_text": "Mw. heeft vanavond goed gegeten en gedronken.\nZoon Jan belde om 12-03.",
+        "shared_ngrams": [["goed", "gegeten", "en"]],
+        "rouge3": 0.4,
+        "rouge5": 0.125,
+        "bm25_rank": 1,
+    },
+    {
+        "pair_id": "s2-bm25",
+        "synthetic_id": "s2",
+        "real_id": "r9",
+        "synthetic_text": "Dhr. naar bed. </script><!--<script> & meer",
+        "real_text": "Dhr. is naar bed geholpen.",
+        "shared_ngrams": [["dhr", ".", "naar"]],
+        "scores": {"bm25": 12.5},
+    },
 ]
 
 
 def _data_block(page: str) -> dict:
     start = page.index('<script type="application/json" id="review-data">')
-    body = page[page.index(">", start) + 1:page.index("</script>", start)]
+    body = page[page.index(">", start) + 1 : page.index("</script>", start)]
     return json.loads(body)
 
 
@@ -42,6 +54,7 @@ def _div(page: str, testid: str) -> str:
 
 
 # --- highlighting ----------------------------------------------------------------------------
+
 
 def test_shared_trigram_is_marked_in_both_texts_case_insensitively():
     page = build_review_html(PAIRS, "t")
@@ -121,6 +134,7 @@ def test_read_pairs_names_file_and_line(tmp_path):
 
 # --- statistics ------------------------------------------------------------------------------
 
+
 def test_kappa_by_hand():
     assert cohen_kappa([1, 2, 3, 4, 5], [1, 2, 3, 4, 5]) == 1.0
     # po = 3/4, pe = .5*.25 + .5*.75 = .5 -> (.75 - .5) / .5
@@ -152,8 +166,20 @@ def test_spearman_matches_scipy():
 
 
 def _answers(tmp_path: Path, reviewer: str, rows: dict[str, tuple], name: str | None = None) -> Path:
-    answers = [{"pair_id": pid, "q1": q[0], "q2": q[1], "q3": q[2], "q1_text": "", "q2_text": "",
-                "q3_text": "", "q4": "motivation", "comment": ""} for pid, q in rows.items()]
+    answers = [
+        {
+            "pair_id": pid,
+            "q1": q[0],
+            "q2": q[1],
+            "q3": q[2],
+            "q1_text": "",
+            "q2_text": "",
+            "q3_text": "",
+            "q4": "motivation",
+            "comment": "",
+        }
+        for pid, q in rows.items()
+    ]
     path = tmp_path / (name or f"review-{reviewer}.json")
     path.write_text(json.dumps({"reviewer": reviewer, "page": "t", "answers": answers}), encoding="utf-8")
     return path
@@ -195,16 +221,19 @@ def test_analyze_three_reviewers_pairwise_and_pooled(tmp_path):
     assert res["pooled"]["q3"]["n"] == 9 and res["pooled"]["q3"]["kappa"] == 1.0
 
 
-@pytest.mark.parametrize("content, problem", [
-    ("{not json", "invalid JSON"),
-    ("[]", "expected a JSON object"),
-    ('{"answers": []}', "no reviewer name"),
-    ('{"reviewer": "x"}', '"answers" is missing'),
-    ('{"reviewer": "x", "answers": [{"q1": 1}]}', "answer 1 is not an object with a pair_id"),
-    ('{"reviewer": "x", "answers": [{"pair_id": "p1", "q1": 7}]}', "pair 'p1': q1 is 7"),
-    ('{"reviewer": "x", "answers": [{"pair_id": "p1", "q2": "Yes"}]}', "q2 is 'Yes'"),
-    ('{"reviewer": "x", "answers": [{"pair_id": "p1"}, {"pair_id": "p1"}]}', "answered twice"),
-])
+@pytest.mark.parametrize(
+    "content, problem",
+    [
+        ("{not json", "invalid JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"answers": []}', "no reviewer name"),
+        ('{"reviewer": "x"}', '"answers" is missing'),
+        ('{"reviewer": "x", "answers": [{"q1": 1}]}', "answer 1 is not an object with a pair_id"),
+        ('{"reviewer": "x", "answers": [{"pair_id": "p1", "q1": 7}]}', "pair 'p1': q1 is 7"),
+        ('{"reviewer": "x", "answers": [{"pair_id": "p1", "q2": "Yes"}]}', "q2 is 'Yes'"),
+        ('{"reviewer": "x", "answers": [{"pair_id": "p1"}, {"pair_id": "p1"}]}', "answered twice"),
+    ],
+)
 def test_analyze_malformed_file_names_file_and_problem(tmp_path, content, problem):
     good = _answers(tmp_path, "ann", {"p1": (1, 1, 1)})
     bad = tmp_path / "broken.json"
@@ -227,6 +256,7 @@ def test_analyze_needs_two_reviewers_sharing_pairs(tmp_path):
 
 
 # --- CLI -------------------------------------------------------------------------------------
+
 
 def _run(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="synthdeid")

@@ -23,22 +23,44 @@ sync_api = pytest.importorskip(
 if not CHROMIUM.exists():
     pytest.skip("no /usr/bin/chromium (apt-get install -y chromium)", allow_module_level=True)
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-PAIRS = [
-    {"pair_id": "s1-rouge3", "synthetic_id": "s1", "real_id": "r7",
-     "synthetic_text": "Mw. heeft goed gegeten en gedronken. </script><script>alert(1)</script>",
-     "real_text": "Mw. heeft vanavond goed gegeten en gedronken.",
-     "shared_ngrams": [["goed", "gegeten", "en"]], "rouge3": 0.4},
-    {"pair_id": "s1-bm25", "synthetic_id": "s1", "real_id": "r2",
-     "synthetic_text": "Mw. heeft goed gegeten en gedronken.", "real_text": "Dhr. is naar bed.",
-     "shared_ngrams": [], "bm25_rank": 1},
-    {"pair_id": "s3-rouge5", "synthetic_id": "s3", "real_id": "r4",
-     "synthetic_text": "Zoon Jan belde.", "real_text": "Zoon Jan belde om 12-03.",
-     "shared_ngrams": [["zoon", "jan", "belde"]], "rouge5": 0.2},
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
 ]
-EMPTY = {"q1": None, "q2": None, "q3": None, "q1_text": "", "q2_text": "", "q3_text": "",
-         "q4": "", "comment": ""}
+PAIRS = [
+    {
+        "pair_id": "s1-rouge3",
+        "synthetic_id": "s1",
+        "real_id": "r7",
+        "synthetic_text": "Mw. heeft goed gegeten en gedronken. </script><script>alert(1)</script>",
+        "real_text": "Mw. heeft vanavond goed gegeten en gedronken.",
+        "shared_ngrams": [["goed", "gegeten", "en"]],
+        "rouge3": 0.4,
+    },
+    {
+        "pair_id": "s1-bm25",
+        "synthetic_id": "s1",
+        "real_id": "r2",
+        "synthetic_text": "Mw. heeft goed gegeten en gedronken.",
+        "real_text": "Dhr. is naar bed.",
+        "shared_ngrams": [],
+        "bm25_rank": 1,
+    },
+    {
+        "pair_id": "s3-rouge5",
+        "synthetic_id": "s3",
+        "real_id": "r4",
+        "synthetic_text": "Zoon Jan belde.",
+        "real_text": "Zoon Jan belde om 12-03.",
+        "shared_ngrams": [["zoon", "jan", "belde"]],
+        "rouge5": 0.2,
+    },
+]
+EMPTY = {"q1": None, "q2": None, "q3": None, "q1_text": "", "q2_text": "", "q3_text": "", "q4": "", "comment": ""}
 
 
 @pytest.fixture(scope="module")
@@ -97,10 +119,18 @@ def test_answer_save_reload(browser, page_url, tmp_path):
     assert page.get_by_test_id("pair-2-status").inner_text() == "(2 of 3 rated)"
 
     expected = {
-        "reviewer": "Ann Example", "page": "Browser test",
+        "reviewer": "Ann Example",
+        "page": "Browser test",
         "answers": [
-            {**EMPTY, "pair_id": "s1-rouge3", "q1": 5, "q2": 2, "q3": 3, "q1_text": "names a ward",
-             "q4": "Same meal sentence, but nothing identifying."},
+            {
+                **EMPTY,
+                "pair_id": "s1-rouge3",
+                "q1": 5,
+                "q2": 2,
+                "q3": 3,
+                "q1_text": "names a ward",
+                "q4": "Same meal sentence, but nothing identifying.",
+            },
             {**EMPTY, "pair_id": "s1-bm25"},
             {**EMPTY, "pair_id": "s3-rouge5", "q1": 1, "q3": 5, "comment": "Zoon Jan <b>copied</b> & more"},
         ],
@@ -108,8 +138,7 @@ def test_answer_save_reload(browser, page_url, tmp_path):
     name, saved = _save(page, tmp_path)
     assert name == "review-Ann_Example.json"
     assert {k: saved[k] for k in expected} == expected
-    assert list(saved["answers"][0]) == ["pair_id", "q1", "q2", "q3", "q1_text",
-                                                      "q2_text", "q3_text", "q4", "comment"]
+    assert list(saved["answers"][0]) == ["pair_id", "q1", "q2", "q3", "q1_text", "q2_text", "q3_text", "q4", "comment"]
 
     page.reload()
     page.wait_for_selector("body[data-ready=true]")

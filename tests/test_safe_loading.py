@@ -45,12 +45,33 @@ def test_dvc_config_turns_off_analytics_and_update_checks() -> None:
 # any command. No loader may create the marker; each must raise an InputError naming the file.
 
 TAGGERS: dict[str, dict[str, Any]] = {
-    "torch_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "embedding_size": 16, "char_filters": 8,
-                         "max_epochs": 1},
-    "flair_bilstm_crf": {"threads": 1, "batch_size": 8, "hidden_size": 16, "embedding_size": 16,
-                         "char_embedding_dim": 8, "char_hidden_size": 8, "max_epochs": 1},
-    "hf_token_classification": {"threads": 1, "batch_size": 8, "hidden_size": 16, "layers": 1, "heads": 2,
-                                "intermediate_size": 32, "vocab_size": 200, "max_epochs": 1},
+    "torch_bilstm_crf": {
+        "threads": 1,
+        "batch_size": 8,
+        "hidden_size": 16,
+        "embedding_size": 16,
+        "char_filters": 8,
+        "max_epochs": 1,
+    },
+    "flair_bilstm_crf": {
+        "threads": 1,
+        "batch_size": 8,
+        "hidden_size": 16,
+        "embedding_size": 16,
+        "char_embedding_dim": 8,
+        "char_hidden_size": 8,
+        "max_epochs": 1,
+    },
+    "hf_token_classification": {
+        "threads": 1,
+        "batch_size": 8,
+        "hidden_size": 16,
+        "layers": 1,
+        "heads": 2,
+        "intermediate_size": 32,
+        "vocab_size": 200,
+        "max_epochs": 1,
+    },
 }
 
 
@@ -92,8 +113,9 @@ def taggers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     out = {}
     for name, config in TAGGERS.items():
         folder = tmp_path_factory.mktemp(name)
-        registry("tagger").create(name, config).train(toy_docs(12, seed=0), toy_docs(3, seed=1), folder,
-                                                      default_tokenize)
+        registry("tagger").create(name, config).train(
+            toy_docs(12, seed=0), toy_docs(3, seed=1), folder, default_tokenize
+        )
         out[name] = folder
     legacy = shutil.copytree(out["flair_bilstm_crf"], tmp_path_factory.mktemp("legacy") / "flair")
     model = registry("tagger").create("flair_bilstm_crf", {}).load(legacy, default_tokenize).model
@@ -151,8 +173,9 @@ def test_a_trapped_tagger_folder_is_refused(taggers: dict[str, Path], tmp_path: 
 
 
 @pytest.mark.parametrize("trapped", TRAPPED_TAGGERS, ids=lambda f: f.__name__)
-def test_the_cli_refuses_a_trapped_tagger_folder(taggers: dict[str, Path], tmp_path: Path, trapped: Any,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_refuses_a_trapped_tagger_folder(
+    taggers: dict[str, Path], tmp_path: Path, trapped: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
     marker = tmp_path / "marker"
     folder, name = trapped(taggers, tmp_path, marker)
     assert deidentify_cli(folder, tmp_path) == 1
@@ -161,15 +184,17 @@ def test_the_cli_refuses_a_trapped_tagger_folder(taggers: dict[str, Path], tmp_p
     assert not marker.exists() and not (tmp_path / "out.jsonl").exists()
 
 
-def test_the_pickle_refusal_names_the_trust_flag(taggers: dict[str, Path], tmp_path: Path,
-                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_pickle_refusal_names_the_trust_flag(
+    taggers: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder, _ = trapped_flair(taggers, tmp_path, tmp_path / "marker")
     assert deidentify_cli(folder, tmp_path) == 1
     assert "--trust-model" in capsys.readouterr().err
 
 
 def test_trust_model_loads_an_old_flair_pickle_with_the_same_predictions(
-        taggers: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    taggers: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A flair pickle an older synthdeid wrote: refused by default, loaded with --trust-model, and
     it predicts exactly what the same weights saved safely predict."""
     from synthdeid.corpus.formats import read_documents
@@ -182,8 +207,9 @@ def test_trust_model_loads_an_old_flair_pickle_with_the_same_predictions(
     assert trusted == list(read_documents(tmp_path / "safe" / "out.jsonl"))
 
 
-def test_trust_model_really_unpickles(taggers: dict[str, Path], tmp_path: Path,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_trust_model_really_unpickles(
+    taggers: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """The flag is the one way to a pickle (so the trap goes off), and a pickle that is no flair
     model is still a clear error."""
     marker = tmp_path / "marker"
@@ -200,9 +226,22 @@ def test_the_command_refuses_a_trapped_folder_without_a_traceback(taggers: dict[
     folder, _ = trapped_flair(taggers, tmp_path, marker)
     write_notes(tmp_path / "in.jsonl")
     env = {**os.environ, "HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
-    run = subprocess.run([str(Path(sys.executable).parent / "synthdeid"), "deidentify", str(tmp_path / "in.jsonl"),
-                          str(tmp_path / "out.jsonl"), "--model", str(folder), "--language", "nl"],
-                         capture_output=True, text=True, env=env, timeout=300)
+    run = subprocess.run(
+        [
+            str(Path(sys.executable).parent / "synthdeid"),
+            "deidentify",
+            str(tmp_path / "in.jsonl"),
+            str(tmp_path / "out.jsonl"),
+            "--model",
+            str(folder),
+            "--language",
+            "nl",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
     assert run.returncode == 1
     assert "best-model.pt" in run.stderr and "Traceback" not in run.stdout + run.stderr
     assert not marker.exists() and not (tmp_path / "out.jsonl").exists()
@@ -222,11 +261,13 @@ def deidentify_cli(model: Path, folder: Path, *extra: str) -> int:
     from synthdeid.cli import main
 
     notes = write_notes(folder / "in.jsonl")
-    return main(["deidentify", str(notes), str(folder / "out.jsonl"), "--model", str(model), "--language", "nl",
-                 *extra])
+    return main(
+        ["deidentify", str(notes), str(folder / "out.jsonl"), "--model", str(model), "--language", "nl", *extra]
+    )
 
 
 # ---- broken tagger folders (issue #28): an InputError naming the file, never a traceback -------
+
 
 def edit_json(path: Path, change: Callable[[dict[str, Any]], Any]) -> None:
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -245,8 +286,14 @@ BROKEN: list[tuple[str, str, Callable[[Path], None]]] = [
     ("torch_bilstm_crf", "tagger.json", lambda p: edit_json(p, lambda d: d["config"].update(hidden_size="big"))),
     ("torch_bilstm_crf", "vocab.json", lambda p: p.write_text("[1, 2")),
     ("torch_bilstm_crf", "vocab.json", lambda p: edit_json(p, lambda d: d.pop("words"))),
-    ("torch_bilstm_crf", "model.safetensors", lambda p: edit_json(p.with_name("vocab.json"),  # fewer words than rows
-                                                                  lambda d: d.update(words=d["words"][:3]))),
+    (
+        "torch_bilstm_crf",
+        "model.safetensors",
+        lambda p: edit_json(
+            p.with_name("vocab.json"),  # fewer words than rows
+            lambda d: d.update(words=d["words"][:3]),
+        ),
+    ),
     ("torch_bilstm_crf", "model.safetensors", truncate),
     ("flair_bilstm_crf", "tagger.json", lambda p: edit_json(p, lambda d: d.pop("labels"))),
     ("flair_bilstm_crf", "embeddings.json", lambda p: p.write_text("{")),
@@ -260,11 +307,15 @@ BROKEN: list[tuple[str, str, Callable[[Path], None]]] = [
 ]
 
 
-@pytest.mark.parametrize("tagger, name, damage", BROKEN,
-                         ids=[f"{t}-{n}-{i}" for i, (t, n, _) in enumerate(BROKEN)])
-def test_a_broken_tagger_folder_names_the_file(taggers: dict[str, Path], tmp_path: Path, tagger: str, name: str,
-                                               damage: Callable[[Path], None],
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("tagger, name, damage", BROKEN, ids=[f"{t}-{n}-{i}" for i, (t, n, _) in enumerate(BROKEN)])
+def test_a_broken_tagger_folder_names_the_file(
+    taggers: dict[str, Path],
+    tmp_path: Path,
+    tagger: str,
+    name: str,
+    damage: Callable[[Path], None],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     folder = copy(taggers, tagger, tmp_path)
     damage(folder / name)
     assert deidentify_cli(folder, tmp_path, "--trust-model") == 1
@@ -279,6 +330,7 @@ def test_the_intact_folders_load(taggers: dict[str, Path], tmp_path: Path, tagge
 
 
 # ---- generators: pretrained and trained model folders ------------------------------------------
+
 
 def hf_trap(folder: Path, marker: Path, weights: str = "model.safetensors", pickle: str = "pytorch_model.bin") -> Path:
     """``folder`` with its safetensors weights replaced by a trapped pickle."""
@@ -329,8 +381,11 @@ def causal_lm_adapter(tmp_path: Path, marker: Path) -> Callable[[], Any]:
         shutil.copy(f, adapter)
     (adapter / "adapter_config.json").write_text("{}")
     set_trap(adapter / "adapter_model.bin", marker)
-    (tmp_path / "out" / "generator.json").write_text(json.dumps(
-        {"generator": "causal_lm", "new_token_ids": [], "n_old_tokens": 0, "special_tokens": [], "start_id": 1}))
+    (tmp_path / "out" / "generator.json").write_text(
+        json.dumps(
+            {"generator": "causal_lm", "new_token_ids": [], "n_old_tokens": 0, "special_tokens": [], "start_id": 1}
+        )
+    )
     return lambda: causal_lm.create({"model": str(base), "threads": 1}).load(tmp_path / "out")
 
 
@@ -340,8 +395,9 @@ def mlm_fill_model(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     from synthdeid.plugins.mlm_fill import MLMFillConfig, MLMFillGenerator
 
     out = tmp_path / "out"
-    RobertaConfig(vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2,
-                  intermediate_size=32).save_pretrained(out / "model")
+    RobertaConfig(
+        vocab_size=50, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32
+    ).save_pretrained(out / "model")
     set_trap(out / "model" / "pytorch_model.bin", marker)
     (out / "mlm_fill.json").write_text(json.dumps({"window": 8}))
     return lambda: MLMFillGenerator(MLMFillConfig()).load(out)
@@ -357,10 +413,12 @@ def mlm_fill_pretrained(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     return lambda: load_model(folder)  # what train_mlm reads `pretrained` with
 
 
-@pytest.mark.parametrize("trapped", [gpt2_pretrained, gpt2_trained, causal_lm_model, causal_lm_adapter,
-                                     mlm_fill_model, mlm_fill_pretrained], ids=lambda f: f.__name__)
-def test_a_trapped_generator_folder_is_refused(tmp_path: Path, trapped: Any,
-                                               monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(
+    "trapped",
+    [gpt2_pretrained, gpt2_trained, causal_lm_model, causal_lm_adapter, mlm_fill_model, mlm_fill_pretrained],
+    ids=lambda f: f.__name__,
+)
+def test_a_trapped_generator_folder_is_refused(tmp_path: Path, trapped: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from synthdeid import InputError
 
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")

@@ -42,8 +42,14 @@ CANARY_WARNING = "CANARY_TEMPLATE in data.py is the English placeholder"
 
 def _run_pack_tests(pkg: Path) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(pkg)}
-    return subprocess.run([sys.executable, "-m", "pytest", str(pkg / "tests"), "-q", "-rfEs", "-p", "no:cacheprovider"],
-                          cwd=pkg, env=env, capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", str(pkg / "tests"), "-q", "-rfEs", "-p", "no:cacheprovider"],
+        cwd=pkg,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
 
 
 def _failed(stdout: str) -> set[str]:
@@ -51,21 +57,30 @@ def _failed(stdout: str) -> set[str]:
     return {m.group(1) for m in re.finditer(r"^FAILED \S+::(\w+)", stdout, re.MULTILINE)}
 
 
-@pytest.mark.parametrize("code, language, locale, also_skipped, warnings", [
-    # Faker has month and weekday names, but only made-up towns and 100 first names per sex
-    ("no", "Norwegian", "no_NO", (), (NAMES_WARNING, CANARY_WARNING)),
-    # made-up towns; the first names of fr_BE, fr_CA, ... are recognised too: no names warning
-    ("fr", "French", "fr_FR", (), (CANARY_WARNING,)),
-    # no date_time provider: English month names to translate; real towns
-    ("fi", "Finnish", "fi_FI", (), (NAMES_WARNING, CANARY_WARNING)),
-    # Cyrillic names: no ASCII form for e-mail addresses, no Latin initials; real towns
-    ("ru", "Russian", "ru_RU", ("synthdeid's name rules know Latin initials only",), (NAMES_WARNING, CANARY_WARNING)),
-    # English: the hospital templates and the canary sentence are real, the towns made up
-    ("en_x", "English", "en_GB", (), ()),
-])
+@pytest.mark.parametrize(
+    "code, language, locale, also_skipped, warnings",
+    [
+        # Faker has month and weekday names, but only made-up towns and 100 first names per sex
+        ("no", "Norwegian", "no_NO", (), (NAMES_WARNING, CANARY_WARNING)),
+        # made-up towns; the first names of fr_BE, fr_CA, ... are recognised too: no names warning
+        ("fr", "French", "fr_FR", (), (CANARY_WARNING,)),
+        # no date_time provider: English month names to translate; real towns
+        ("fi", "Finnish", "fi_FI", (), (NAMES_WARNING, CANARY_WARNING)),
+        # Cyrillic names: no ASCII form for e-mail addresses, no Latin initials; real towns
+        (
+            "ru",
+            "Russian",
+            "ru_RU",
+            ("synthdeid's name rules know Latin initials only",),
+            (NAMES_WARNING, CANARY_WARNING),
+        ),
+        # English: the hospital templates and the canary sentence are real, the towns made up
+        ("en_x", "English", "en_GB", (), ()),
+    ],
+)
 def test_the_generated_pack_passes_its_own_tests_but_the_todo_ones(
-        tmp_path: Path, code: str, language: str, locale: str, also_skipped: tuple[str, ...],
-        warnings: tuple[str, ...]) -> None:
+    tmp_path: Path, code: str, language: str, locale: str, also_skipped: tuple[str, ...], warnings: tuple[str, ...]
+) -> None:
     pkg = new_language_pack(code, tmp_path, language, locale)
     assert pkg == tmp_path / f"synthdeid-lang-{code.replace('_', '-')}"
     result = _run_pack_tests(pkg)
@@ -95,11 +110,34 @@ def test_the_todo_tests_pass_once_filled_in(tmp_path: Path) -> None:
         assert text.count(old) == 1, old
         path.write_text(text.replace(old, new), encoding="utf-8")
 
-    edit(module / "surrogates.py", '    raise NotImplementedError("TODO: write check_digit() in surrogates.py")',
-         "    return str(sum(map(int, body)) % 10)  # a made-up rule for the test")
-    towns = ["Oslo", "Bergen", "Trondheim", "Stavanger", "Drammen", "Fredrikstad", "Kristiansand", "Sandnes",
-             "Tromsø", "Sarpsborg", "Skien", "Ålesund", "Sandefjord", "Haugesund", "Tønsberg", "Moss", "Porsgrunn",
-             "Bodø", "Arendal", "Hamar", "Larvik"]
+    edit(
+        module / "surrogates.py",
+        '    raise NotImplementedError("TODO: write check_digit() in surrogates.py")',
+        "    return str(sum(map(int, body)) % 10)  # a made-up rule for the test",
+    )
+    towns = [
+        "Oslo",
+        "Bergen",
+        "Trondheim",
+        "Stavanger",
+        "Drammen",
+        "Fredrikstad",
+        "Kristiansand",
+        "Sandnes",
+        "Tromsø",
+        "Sarpsborg",
+        "Skien",
+        "Ålesund",
+        "Sandefjord",
+        "Haugesund",
+        "Tønsberg",
+        "Moss",
+        "Porsgrunn",
+        "Bodø",
+        "Arendal",
+        "Hamar",
+        "Larvik",
+    ]
     edit(module / "data.py", "# TODO: replace with real place names of Norwegian.", "# Norwegian towns.")
     edit(module / "data.py", "PLACE_NAMES: list[str] = []", f"PLACE_NAMES: list[str] = {towns!r}")
     edit(module / "data.py", "HOSPITAL_TEMPLATES: list[str] = []", 'HOSPITAL_TEMPLATES: list[str] = ["{city} sykehus"]')
@@ -114,8 +152,10 @@ def test_the_pack_has_every_file_and_is_byte_for_byte_deterministic(tmp_path: Pa
     a = new_language_pack("no", tmp_path / "a", "Norwegian", "no_NO")
     b = new_language_pack("no", tmp_path / "b", "Norwegian", "no_NO")
     files = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
-    assert files == sorted(["pyproject.toml", "README.md", "tests/test_pack.py"] + [
-        f"synthdeid_lang_no/{m}.py" for m in ("__init__", "text", "data", "surrogates")])
+    assert files == sorted(
+        ["pyproject.toml", "README.md", "tests/test_pack.py"]
+        + [f"synthdeid_lang_no/{m}.py" for m in ("__init__", "text", "data", "surrogates")]
+    )
     for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
     assert render("no", "Norwegian", "no_NO") == {rel: (a / rel).read_text(encoding="utf-8") for rel in files}
@@ -129,8 +169,17 @@ def test_the_pack_declares_its_entry_point_and_says_what_to_fill_in(tmp_path: Pa
     assert project["project"]["entry-points"]["synthdeid"] == {"lang_pt_br": "synthdeid_lang_pt_br"}
     assert project["tool"]["setuptools"]["packages"] == ["synthdeid_lang_pt_br"]
     readme = (pkg / "README.md").read_text(encoding="utf-8")
-    for item in ("Abbreviations", "Titles", "Month and weekday names", "Phone rules", "ID check digits", "Places",
-                 "pip install -e .", "python -m pytest", "examples/synthdeid-lang-de"):
+    for item in (
+        "Abbreviations",
+        "Titles",
+        "Month and weekday names",
+        "Phone rules",
+        "ID check digits",
+        "Places",
+        "pip install -e .",
+        "python -m pytest",
+        "examples/synthdeid-lang-de",
+    ):
         assert item in readme, item
     for name in todo_tests(locale_facts("pt_BR")):
         assert f"`{name}`" in readme, name
@@ -138,7 +187,8 @@ def test_the_pack_declares_its_entry_point_and_says_what_to_fill_in(tmp_path: Pa
     assert 'FAKER_LOCALE = "pt_BR"' in data and "ABBREVIATIONS: tuple[str, ...] = ()" in data
     assert 'faker_names("MONTH_NAMES", MONTH_KEYS)' in data and data.count("TODO") >= 15
     assert "class BrazilianPortugueseSurrogates(BaseSurrogates)" in (
-        pkg / "synthdeid_lang_pt_br" / "surrogates.py").read_text(encoding="utf-8")
+        pkg / "synthdeid_lang_pt_br" / "surrogates.py"
+    ).read_text(encoding="utf-8")
 
 
 def test_months_fall_back_to_english_with_a_todo(tmp_path: Path) -> None:
@@ -186,21 +236,50 @@ def test_an_existing_folder_is_not_overwritten(tmp_path: Path) -> None:
     assert [p.name for p in existing.iterdir()] == ["mine.txt"]
 
 
-def test_the_cli_writes_the_pack_into_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                         capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_writes_the_pack_into_the_current_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["new-plugin", "language", "no", "--language", "Norwegian", "--faker-locale", "no_NO"]) == 0
     out = capsys.readouterr().out
     assert "synthdeid-lang-no" in out and "pip install -e ." in out and "README.md" in out
     assert (tmp_path / "synthdeid-lang-no" / "synthdeid_lang_no" / "data.py").is_file()
-    assert main(["new-plugin", "language", "fr", "--language", "French", "--faker-locale", "fr_FR",
-                 "--out", str(tmp_path / "packs")]) == 0
+    assert (
+        main(
+            [
+                "new-plugin",
+                "language",
+                "fr",
+                "--language",
+                "French",
+                "--faker-locale",
+                "fr_FR",
+                "--out",
+                str(tmp_path / "packs"),
+            ]
+        )
+        == 0
+    )
     assert (tmp_path / "packs" / "synthdeid-lang-fr" / "tests" / "test_pack.py").is_file()
 
 
 def test_the_cli_reports_errors_and_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["new-plugin", "language", "no", "--language", "Norwegian", "--faker-locale", "nb_NO",
-                 "--out", str(tmp_path)]) == 1
+    assert (
+        main(
+            [
+                "new-plugin",
+                "language",
+                "no",
+                "--language",
+                "Norwegian",
+                "--faker-locale",
+                "nb_NO",
+                "--out",
+                str(tmp_path),
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err
     assert "error:" in err and "nb_NO" in err and "fix:" in err and "no_NO" in err
     with pytest.raises(SystemExit):  # --language and --faker-locale are required
@@ -208,7 +287,9 @@ def test_the_cli_reports_errors_and_exits_1(tmp_path: Path, capsys: pytest.Captu
 
 
 def test_the_templates_are_package_data() -> None:
-    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]["synthdeid.tools"]
+    globs = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"][
+        "synthdeid.tools"
+    ]
     tools = ROOT / "core" / "tools"
     templates = sorted(p.relative_to(tools).as_posix() for p in (tools / TEMPLATE_DIR).rglob("*.tmpl"))
     assert {f"{TEMPLATE_DIR}/{name}" for name, _ in FILES} <= set(templates)
@@ -257,16 +338,18 @@ def test_hospitals_are_a_todo_list_unless_the_language_is_english() -> None:
 def test_identity_numbers_get_a_check_digit_hook() -> None:
     files = render("fi", "Finnish", "fi_FI")
     surrogates = files["synthdeid_lang_fi/surrogates.py"]
-    assert "def check_digit(body: str) -> str:" in surrogates and "def make_ssn(rng: random.Random) -> str:" in surrogates
+    assert (
+        "def check_digit(body: str) -> str:" in surrogates and "def make_ssn(rng: random.Random) -> str:" in surrogates
+    )
     assert "SSN_LENGTH = 10" in surrogates  # Faker's fi_FI numbers: "999999-999A"
     assert '"999999-999A"' in surrogates and 'VALID_SSN = ""' in files["tests/test_pack.py"]
     assert "SSN_LENGTH = 11" in render("lt", "Lithuanian", "lt_LT")["synthdeid_lang_lt/surrogates.py"]  # no layout
 
 
-@pytest.mark.parametrize("code, language, locale, todo", [("no", "Norwegian", "no_NO", True),
-                                                          ("en_x", "English", "en_GB", False)])
-def test_the_canary_sentence_is_passed_to_the_pack_and_valid(code: str, language: str, locale: str,
-                                                             todo: bool) -> None:
+@pytest.mark.parametrize(
+    "code, language, locale, todo", [("no", "Norwegian", "no_NO", True), ("en_x", "English", "en_GB", False)]
+)
+def test_the_canary_sentence_is_passed_to_the_pack_and_valid(code: str, language: str, locale: str, todo: bool) -> None:
     files = render(code, language, locale)
     data = files[f"synthdeid_lang_{code}/data.py"]
     assert f'CANARY_TEMPLATE = "{ENGLISH_CANARY}"' in data

@@ -70,8 +70,9 @@ def test_every_mistake_is_refused_naming_its_key_and_fix(demo_params, tmp_path, 
 
 
 @pytest.mark.parametrize(("name", "edit", "key"), MISTAKES[::5], ids=[m[0] for m in MISTAKES[::5]])
-def test_check_and_a_stage_refuse_a_mistake_with_the_same_message(demo_params, tmp_path, monkeypatch, capsys,
-                                                                    name, edit, key):
+def test_check_and_a_stage_refuse_a_mistake_with_the_same_message(
+    demo_params, tmp_path, monkeypatch, capsys, name, edit, key
+):
     params = copy.deepcopy(demo_params)
     edit(params)
     path = _write(tmp_path, params)
@@ -112,8 +113,12 @@ def test_an_unknown_key_names_the_closest_valid_one_and_its_line(demo_params, tm
 
 
 def test_quoted_booleans_and_numbers_are_not_read_as_other_types(demo_params, tmp_path):
-    for dotted, value in (("tags.keep_unmapped", "false"), ("generate.tag_safe", "yes"), ("prepare.seed", "1"),
-                          ("inline.tokenize", 1)):
+    for dotted, value in (
+        ("tags.keep_unmapped", "false"),
+        ("generate.tag_safe", "yes"),
+        ("prepare.seed", "1"),
+        ("inline.tokenize", 1),
+    ):
         params = copy.deepcopy(demo_params)
         section, key = dotted.split(".")
         params[section][key] = value
@@ -130,11 +135,13 @@ def test_yaml_number_forms_are_read_as_numbers(demo_params, tmp_path):
 
 
 def test_the_params_reference_and_schema_are_generated_from_the_spec():
-    assert (REPO / "docs/params.md").read_text(encoding="utf-8") == reference(), \
+    assert (REPO / "docs/params.md").read_text(encoding="utf-8") == reference(), (
         "docs/params.md is stale: run `synthdeid schema --markdown --output docs/params.md`"
+    )
     on_disk = json.loads((REPO / "docs/params.schema.json").read_text(encoding="utf-8"))
-    assert on_disk == json.loads(json.dumps(json_schema())), \
+    assert on_disk == json.loads(json.dumps(json_schema())), (
         "docs/params.schema.json is stale: run `synthdeid schema --output docs/params.schema.json`"
+    )
 
 
 def test_the_schema_accepts_the_demo_params_and_refuses_an_unknown_key(demo_params):

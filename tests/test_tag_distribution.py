@@ -34,7 +34,10 @@ def test_label_shares_count_start_tags() -> None:
 def test_real_is_no_change_and_uniform_equalises() -> None:
     assert start_bias("real", SHARES) == () and start_bias(None, SHARES) == ()
     bias = start_bias("uniform", SHARES)
-    assert dict(bias) == {"Date": pytest.approx(math.log(5.0), abs=1e-5), "Name": pytest.approx(math.log(5 / 9), abs=1e-5)}
+    assert dict(bias) == {
+        "Date": pytest.approx(math.log(5.0), abs=1e-5),
+        "Name": pytest.approx(math.log(5 / 9), abs=1e-5),
+    }
     assert expected_shares(SHARES, bias) == pytest.approx({"Date": 0.5, "Name": 0.5})
 
 
@@ -45,13 +48,16 @@ def test_factors_multiply_the_real_shares_and_keep_the_total() -> None:
     assert sum(s * math.exp(bias[k]) for k, s in SHARES.items()) == pytest.approx(1.0, abs=1e-5)
 
 
-@pytest.mark.parametrize("setting, message", [
-    ({"Phone": 2}, "Phone that the training notes do not hold"),
-    ({"Date": 0}, "factor of Date must be a positive number"),
-    ({"Date": float("nan")}, "factor of Date must be a positive number"),
-    ({"Date": True}, "factor of Date must be a positive number"),
-    ("uniformly", "must be real, uniform or a mapping"),
-])
+@pytest.mark.parametrize(
+    "setting, message",
+    [
+        ({"Phone": 2}, "Phone that the training notes do not hold"),
+        ({"Date": 0}, "factor of Date must be a positive number"),
+        ({"Date": float("nan")}, "factor of Date must be a positive number"),
+        ({"Date": True}, "factor of Date must be a positive number"),
+        ("uniformly", "must be real, uniform or a mapping"),
+    ],
+)
 def test_bad_settings_are_clear_errors(setting: object, message: str) -> None:
     with pytest.raises(InputError, match=message):
         start_bias(setting, SHARES)
@@ -88,10 +94,17 @@ def _toy_lines(n: int, seed: int) -> list[str]:
 
 
 def _generated_shares(lm: BigramLM, lines: list[str], setting: object) -> dict[str, float]:
-    settings = GenerationSettings(min_tokens=5, max_tokens=60, batch_size=32,
-                                  start_bias=start_bias(setting, label_shares(lines)))
-    notes = generate_corpus(lm, registry("decoder").create("temperature", {"temperature": 1.0}),
-                            ["gezien"], settings, target_tokens=6000, seed=0)
+    settings = GenerationSettings(
+        min_tokens=5, max_tokens=60, batch_size=32, start_bias=start_bias(setting, label_shares(lines))
+    )
+    notes = generate_corpus(
+        lm,
+        registry("decoder").create("temperature", {"temperature": 1.0}),
+        ["gezien"],
+        settings,
+        target_tokens=6000,
+        seed=0,
+    )
     counts = Counter(tok[1:-6] for _, text in notes for tok in text.split() if tok.endswith("START>"))
     total = sum(counts.values())
     return {label: counts[label] / total for label in ("Date", "Name")}

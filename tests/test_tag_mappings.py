@@ -26,13 +26,50 @@ from synthdeid.tools.presets import apply_preset, load_preset
 
 ROOT = Path(__file__).resolve().parents[1]
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"
-SEPR_LABELS = {"First_Name", "Last_Name", "Age", "Phone_Number", "Location", "Health_Care_Unit",
-               "Organization", "Date_Part", "Full_Date"}
+SEPR_LABELS = {
+    "First_Name",
+    "Last_Name",
+    "Age",
+    "Phone_Number",
+    "Location",
+    "Health_Care_Unit",
+    "Organization",
+    "Date_Part",
+    "Full_Date",
+}
 # the TYPEs of the i2b2 2014 (Stubbs & Uzuner 2015) and 2006 (Uzuner et al. 2007) guidelines
-I2B2_2014_LABELS = {"PATIENT", "DOCTOR", "USERNAME", "PROFESSION", "ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION",
-                    "STREET", "CITY", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER", "AGE", "DATE", "PHONE", "FAX",
-                    "EMAIL", "URL", "IPADDR", "SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE",
-                    "DEVICE", "BIOID", "IDNUM"}
+I2B2_2014_LABELS = {
+    "PATIENT",
+    "DOCTOR",
+    "USERNAME",
+    "PROFESSION",
+    "ROOM",
+    "DEPARTMENT",
+    "HOSPITAL",
+    "ORGANIZATION",
+    "STREET",
+    "CITY",
+    "STATE",
+    "COUNTRY",
+    "ZIP",
+    "LOCATION-OTHER",
+    "AGE",
+    "DATE",
+    "PHONE",
+    "FAX",
+    "EMAIL",
+    "URL",
+    "IPADDR",
+    "SSN",
+    "MEDICALRECORD",
+    "HEALTHPLAN",
+    "ACCOUNT",
+    "LICENSE",
+    "VEHICLE",
+    "DEVICE",
+    "BIOID",
+    "IDNUM",
+}
 I2B2_2006_LABELS = {"PATIENT", "DOCTOR", "LOCATION", "HOSPITAL", "DATE", "ID", "PHONE", "AGE"}
 
 
@@ -51,14 +88,34 @@ def test_the_i2b2_mappings() -> None:
     new, old = label_mapping("i2b2_2014"), label_mapping("i2b2_2006")
     assert {k: v for k, v in new.items() if k in old} == {k: v for k, v in old.items() if k in new}  # they agree
     assert {k for k, v in new.items() if v == "Name"} == {"PATIENT", "DOCTOR"}
-    assert {k for k, v in new.items() if v == "Address"} == {"STREET", "CITY", "STATE", "COUNTRY", "ZIP", "LOCATION-OTHER"}
+    assert {k for k, v in new.items() if v == "Address"} == {
+        "STREET",
+        "CITY",
+        "STATE",
+        "COUNTRY",
+        "ZIP",
+        "LOCATION-OTHER",
+    }
     assert {k for k, v in new.items() if v == "Internal_Location"} == {"ROOM", "DEPARTMENT"}
     assert {k for k, v in new.items() if v == "Phone_fax"} == {"PHONE", "FAX"}
     assert {k for k, v in new.items() if v == "URL_IP"} == {"URL", "IPADDR"}
-    assert {k for k, v in new.items() if v == "ID"} == {"USERNAME", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE",
-                                                         "VEHICLE", "DEVICE", "BIOID", "IDNUM"}
+    assert {k for k, v in new.items() if v == "ID"} == {
+        "USERNAME",
+        "MEDICALRECORD",
+        "HEALTHPLAN",
+        "ACCOUNT",
+        "LICENSE",
+        "VEHICLE",
+        "DEVICE",
+        "BIOID",
+        "IDNUM",
+    }
     assert (new["SSN"], new["HOSPITAL"], new["ORGANIZATION"], new["PROFESSION"]) == (
-        "SSN", "Hospital", "Organization_Company", "Profession")
+        "SSN",
+        "Hospital",
+        "Organization_Company",
+        "Profession",
+    )
     assert (old["LOCATION"], old["ID"]) == ("Address", "ID")
     tagset = TagSet(CANONICAL_TAGS, label_mapping("i2b2_2014"))
     assert tagset.map("LOCATION-OTHER") == "Address" and tagset.map("Date") == "Date"
@@ -68,7 +125,9 @@ def test_label_mapping_accepts_a_mapping_a_name_or_nothing() -> None:
     assert label_mapping(None) == label_mapping({}) == {}
     assert label_mapping({"PER": "Name"}) == {"PER": "Name"}
     assert label_mapping("meddocan")["NOMBRE_PERSONAL_SANITARIO"] == "Name"
-    with pytest.raises(InputError, match="(?s)no built-in tag mapping 'medocan'.*one of i2b2_2006, i2b2_2014, meddocan, sepr"):
+    with pytest.raises(
+        InputError, match="(?s)no built-in tag mapping 'medocan'.*one of i2b2_2006, i2b2_2014, meddocan, sepr"
+    ):
         label_mapping("medocan")
     with pytest.raises(InputError, match="tags.mapping must be"):
         label_mapping(["meddocan"])
@@ -104,8 +163,10 @@ def test_every_meddocan_label_in_train_and_dev_is_mapped() -> None:
 
 def _docs(prefix: str, n: int, texts: list[str] | None = None) -> list[Document]:
     texts = texts or [f"{prefix} note {i} by Jan." for i in range(n)]
-    return [Document.create(f"{prefix}{i}", t, [Span(t.index("Jan"), t.index("Jan") + 3, "Name")])
-            for i, t in enumerate(texts)]
+    return [
+        Document.create(f"{prefix}{i}", t, [Span(t.index("Jan"), t.index("Jan") + 3, "Name")])
+        for i, t in enumerate(texts)
+    ]
 
 
 def test_the_test_set_is_the_test_split_and_copies_of_it_leave_the_corpus() -> None:
@@ -121,8 +182,10 @@ def test_the_test_set_is_the_test_split_and_copies_of_it_leave_the_corpus() -> N
     counts.kept(sum(len(p) for p in parts.values()))
     metrics = counts.as_dict()
     assert metrics["documents_in"] == metrics["documents_out"] + metrics["documents_rejected"] == 28
-    assert metrics["rejected_reasons"] == {"duplicate text of a test-set document": 1,
-                                           "duplicate text of an earlier document": 1}
+    assert metrics["rejected_reasons"] == {
+        "duplicate text of a test-set document": 1,
+        "duplicate text of an earlier document": 1,
+    }
 
 
 def test_a_test_share_next_to_a_test_set_is_an_error() -> None:
@@ -141,23 +204,36 @@ def test_no_test_share_leaves_the_test_split_empty(n: int) -> None:
 # -- the MEDDOCAN preset ------------------------------------------------------------------------
 
 
-def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_meddocan_preset_switches_to_the_spanish_corpus_and_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     shutil.copytree(ROOT / "presets", tmp_path / "presets")
     shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
     monkeypatch.chdir(tmp_path)
     before = yaml.safe_load(Path("params.yaml").read_text())
     apply_preset("meddocan")
     p = yaml.safe_load(Path("params.yaml").read_text())
-    assert p["corpus"] | {"demo": None} == {"source": "files", "path": "../shared/data/meddocan/train", "format": "brat",
-                                              "test_path": "../shared/data/meddocan/dev", "on_invalid": "fail",
-                                              "format_options": {}, "demo": None}
+    assert p["corpus"] | {"demo": None} == {
+        "source": "files",
+        "path": "../shared/data/meddocan/train",
+        "format": "brat",
+        "test_path": "../shared/data/meddocan/dev",
+        "on_invalid": "fail",
+        "format_options": {},
+        "demo": None,
+    }
     assert (p["language"], p["tags"]["mapping"], p["prepare"]["split"]) == ("es", "meddocan", [0.9, 0.1, 0.0])
     assert p["utility"]["rule_baseline"] is None
-    assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"]) | set(p["machine_annotated"])
+    assert set(p["utility"]["synthetic"]) | set(p["utility"]["augmented"]) <= set(p["corpora"]) | set(
+        p["machine_annotated"]
+    )
     assert (ROOT / p["corpus"]["path"]).resolve() == (ROOT.parent / "shared/data/meddocan/train").resolve()
     apply_preset("demo")
     assert yaml.safe_load(Path("params.yaml").read_text()) == before
-    assert load_preset("meddocan", ROOT)["generators"]["lstm"]["config"] == load_preset("meddocan", ROOT)["generators"]["lstm_raw"]["config"]
+    assert (
+        load_preset("meddocan", ROOT)["generators"]["lstm"]["config"]
+        == load_preset("meddocan", ROOT)["generators"]["lstm_raw"]["config"]
+    )
 
 
 def test_without_a_mapping_the_language_packs_own_map_applies() -> None:

@@ -24,7 +24,9 @@ from synthdeid.tagging import words as W
 def tagger_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("tagger")
     tokenize = registry("language").create("nl").tokenize
-    create({"threads": 1, "batch_size": 8, "max_epochs": 10}).train(toy_docs(40, seed=0), toy_docs(10, seed=1), out, tokenize)
+    create({"threads": 1, "batch_size": 8, "max_epochs": 10}).train(
+        toy_docs(40, seed=0), toy_docs(10, seed=1), out, tokenize
+    )
     return out
 
 
@@ -81,7 +83,13 @@ def test_a_batched_annotator_that_loses_notes_fails() -> None:
 
 def test_vakili_preset_sets_table_9_and_yields_to_explicit_keys() -> None:
     cfg: Any = create({"preset": "vakili"}).config
-    assert (cfg.learning_rate, cfg.weight_decay, cfg.batch_size, cfg.max_epochs, cfg.max_words) == (1e-4, 1e-5, 16, 6, 128)
+    assert (cfg.learning_rate, cfg.weight_decay, cfg.batch_size, cfg.max_epochs, cfg.max_words) == (
+        1e-4,
+        1e-5,
+        16,
+        6,
+        128,
+    )
     assert create({"preset": "vakili", "max_epochs": 2}).config.max_epochs == 2
     with pytest.warns(DeprecationWarning, match="'epochs' is deprecated, use 'max_epochs'"):
         assert create({"preset": "vakili", "epochs": 2}).config.max_epochs == 2  # over the preset's value

@@ -60,7 +60,11 @@ def class_fields(cls: type) -> dict[str, str | None]:
             out[p.name] = _annotation(p.annotation)
     annotations = vars(cls).get("__annotations__", {})
     for name, value in vars(cls).items():
-        if name.startswith("_") or inspect.isfunction(value) or isinstance(value, (property, classmethod, staticmethod)):
+        if (
+            name.startswith("_")
+            or inspect.isfunction(value)
+            or isinstance(value, (property, classmethod, staticmethod))
+        ):
             continue
         out[name] = _annotation(annotations.get(name, inspect.Parameter.empty))
     return out
@@ -86,7 +90,7 @@ def sections(text: str) -> dict[str, str]:
     out: dict[str, str] = {}
     matches = list(ITEM_HEADING.finditer(text))
     for m in matches:
-        rest = text[m.end():]
+        rest = text[m.end() :]
         end = re.search(r"^#{1,3} ", rest, re.MULTILINE)
         out[m.group(1)] = rest[: end.start()] if end else rest
     return out
@@ -118,8 +122,18 @@ def _code(cell: str) -> str:
 
 
 def test_the_toolkit_has_public_classes_and_functions() -> None:
-    assert {"NameLocale", "DateLocale", "PhoneRules", "PlaceSurrogates", "BaseSurrogates", "SurrogateData",
-            "SurrogateFactory", "PackConfig", "Tokenizer", "SentenceSplitter"} <= set(CLASSES)
+    assert {
+        "NameLocale",
+        "DateLocale",
+        "PhoneRules",
+        "PlaceSurrogates",
+        "BaseSurrogates",
+        "SurrogateData",
+        "SurrogateFactory",
+        "PackConfig",
+        "Tokenizer",
+        "SentenceSplitter",
+    } <= set(CLASSES)
     assert {"make_pack", "clean_names", "name_input", "shape_replace"} <= set(FUNCTIONS)
 
 
@@ -147,7 +161,8 @@ def test_every_function_is_documented_with_its_parameters(name: str, doc: str) -
     helpers = [_code(row[0]) for row in table_rows(doc, "helper")]
     signature = f"{name}({', '.join(inspect.signature(fn).parameters)})"
     assert signature in helpers, (
-        f"docs/language-toolkit.md needs a section '### `{name}`' or the helpers-table row `{signature}`")
+        f"docs/language-toolkit.md needs a section '### `{name}`' or the helpers-table row `{signature}`"
+    )
 
 
 def test_every_helper_row_names_a_function_with_that_signature(doc: str) -> None:
@@ -173,4 +188,5 @@ def _check_table(section: str, kinds: tuple[str, ...], expected: dict[str, str |
         annotation = expected[name]
         if annotation is not None:
             assert " ".join(_code(row[1]).split()) == " ".join(annotation.split()), (
-                f"{item}.{name}: the docs say type {row[1]}, the code {annotation!r}")
+                f"{item}.{name}: the docs say type {row[1]}, the code {annotation!r}"
+            )

@@ -29,6 +29,7 @@ TAGS = ["O", "B-Name", "I-Name", "B-Date", "I-Date"]
 
 # ---- the CRF against enumeration of every tag sequence ----------------------------------------
 
+
 def _path_score(crf: CRF, emissions: torch.Tensor, path: tuple[int, ...]) -> torch.Tensor:
     trans, start = crf._scores()
     score = start[path[0]] + emissions[0, path[0]] + crf.end[path[-1]]
@@ -86,6 +87,7 @@ def test_bio_constraints_make_every_decoded_sequence_well_formed(crf: CRF) -> No
 
 # ---- features ---------------------------------------------------------------------------------
 
+
 def test_shapes_and_normal_words() -> None:
     assert shape("Jansen", False) == "Xx"
     assert shape("06-12345678", False) == "d-d"
@@ -112,6 +114,7 @@ def test_vocab_round_trips_through_json() -> None:
 
 
 # ---- the tagger -------------------------------------------------------------------------------
+
 
 def test_unknown_or_bad_setting_is_a_clear_error() -> None:
     with pytest.raises(SynthdeidError, match="hiden_size.*hidden_size"):
@@ -208,7 +211,8 @@ def test_a_token_budget_stops_training_after_the_epoch_that_reaches_it(tmp_path:
     split = W.split_tokens(default_tokenize, "suffix")  # the default token_split
     tokens = sum(len(w.words) for w in doc_windows(train, split, "line", 128, labelled=True))
     m = create({**FAST, "max_epochs": 9, "patience": 9, "max_train_tokens": 2 * tokens + 1}).train(
-        train, toy_docs(3, seed=1), tmp_path, default_tokenize)
+        train, toy_docs(3, seed=1), tmp_path, default_tokenize
+    )
     assert m["epochs_run"] == 3 and m["stopped_by"] == "max_train_tokens" and m["train_tokens"] == tokens
 
 
@@ -232,13 +236,23 @@ def test_recall_biased_tags_from_marginals() -> None:
     from synthdeid.tagging.recall import recall_biased_tags
 
     #                 O    B-Name I-Name B-Date I-Date
-    probs = torch.tensor([[0.9, 0.05, 0.0, 0.05, 0.0],   # O at 0.5 and 0.2; PHI (Name or Date, tie) at 0.05
-                          [0.3, 0.6, 0.1, 0.0, 0.0],     # B-Name
-                          [0.4, 0.4, 0.2, 0.0, 0.0],     # continues the name (B-Name not above 0.5)
-                          [0.1, 0.6, 0.3, 0.0, 0.0],     # a new name: B-Name above 0.5
-                          [0.7, 0.0, 0.0, 0.2, 0.1]])    # Date at 0.3 or less, a new span
+    probs = torch.tensor(
+        [
+            [0.9, 0.05, 0.0, 0.05, 0.0],  # O at 0.5 and 0.2; PHI (Name or Date, tie) at 0.05
+            [0.3, 0.6, 0.1, 0.0, 0.0],  # B-Name
+            [0.4, 0.4, 0.2, 0.0, 0.0],  # continues the name (B-Name not above 0.5)
+            [0.1, 0.6, 0.3, 0.0, 0.0],  # a new name: B-Name above 0.5
+            [0.7, 0.0, 0.0, 0.2, 0.1],
+        ]
+    )  # Date at 0.3 or less, a new span
     assert [TAGS[i] for i in recall_biased_tags(probs.tolist(), TAGS, 0.5)] == ["O", "B-Name", "I-Name", "B-Name", "O"]
-    assert [TAGS[i] for i in recall_biased_tags(probs.tolist(), TAGS, 0.3)] == ["O", "B-Name", "I-Name", "B-Name", "B-Date"]
+    assert [TAGS[i] for i in recall_biased_tags(probs.tolist(), TAGS, 0.3)] == [
+        "O",
+        "B-Name",
+        "I-Name",
+        "B-Name",
+        "B-Date",
+    ]
 
 
 def test_lower_thresholds_find_at_least_as_much(trained: dict[str, Any]) -> None:
@@ -256,6 +270,7 @@ def test_lower_thresholds_find_at_least_as_much(trained: dict[str, Any]) -> None
 
 
 # ---- tokens cut for tagging (token_split) ----------------------------------------------------
+
 
 def _abbreviating(line: str) -> list[tuple[int, int]]:
     """A pack tokenizer that keeps a final period on a capital letter or an ordinal (``H.``, ``4º.``)."""
@@ -290,7 +305,8 @@ def _sex_notes(n: int, seed: int) -> list[Document]:
 
 @pytest.mark.parametrize("split, exact", [("pack", False), ("suffix", True), ("punctuation", True)])
 def test_a_span_before_a_kept_on_period_is_found_only_when_the_period_is_cut(
-        tmp_path: Path, split: str, exact: bool) -> None:
+    tmp_path: Path, split: str, exact: bool
+) -> None:
     tagger = create({**FAST, "max_epochs": 8, "token_split": split})
     tagger.train(_sex_notes(30, 0), _sex_notes(5, 1), tmp_path, _abbreviating)
     unseen = _sex_notes(10, 2)

@@ -27,21 +27,32 @@ def decoder(name: str, **config: Any) -> Any:
     return registry("decoder").create(name, config)
 
 
-@pytest.mark.parametrize("name, config, expected", [
-    ("greedy", {}, {"temperature": 0.0}),
-    ("temperature", {"temperature": 0.7}, {"temperature": 0.7}),
-    ("top_k", {"top_k": 40, "temperature": 0.9}, {"temperature": 0.9, "top_k": 40}),
-    ("nucleus", {"top_p": 0.95}, {"temperature": 1.0, "top_p": 0.95}),
-])
+@pytest.mark.parametrize(
+    "name, config, expected",
+    [
+        ("greedy", {}, {"temperature": 0.0}),
+        ("temperature", {"temperature": 0.7}, {"temperature": 0.7}),
+        ("top_k", {"top_k": 40, "temperature": 0.9}, {"temperature": 0.9, "top_k": 40}),
+        ("nucleus", {"top_p": 0.95}, {"temperature": 1.0, "top_p": 0.95}),
+    ],
+)
 def test_sampling_decoders_map_onto_sampling_params(name: str, config: dict, expected: dict) -> None:
     kind, kwargs = sampling_settings(decoder(name, **config), UNSAFE, eod_id=7)
     assert kind == "sample"
-    assert kwargs == {"n": 1, "min_tokens": 5, "max_tokens": 60, "stop_token_ids": [7], "skip_special_tokens": False,
-                      **expected}
+    assert kwargs == {
+        "n": 1,
+        "min_tokens": 5,
+        "max_tokens": 60,
+        "stop_token_ids": [7],
+        "skip_special_tokens": False,
+        **expected,
+    }
 
 
 def test_beam_maps_onto_beam_search_and_refuses_what_vllm_lacks() -> None:
-    kind, kwargs = sampling_settings(decoder("beam", num_beams=4, no_repeat_ngram_size=0, length_penalty=0.5), UNSAFE, 7)
+    kind, kwargs = sampling_settings(
+        decoder("beam", num_beams=4, no_repeat_ngram_size=0, length_penalty=0.5), UNSAFE, 7
+    )
     assert (kind, kwargs) == ("beam_search", {"beam_width": 4, "max_tokens": 60, "length_penalty": 0.5})
     with pytest.raises(SynthdeidError, match="no_repeat_ngram_size"):
         sampling_settings(decoder("beam", num_beams=5, no_repeat_ngram_size=2), UNSAFE, 7)
@@ -98,8 +109,10 @@ def fake_vllm(monkeypatch: pytest.MonkeyPatch, calls: list) -> None:
 
         def beam_search(self, inputs: list, params: Any) -> list:
             calls.append(("beam_search", params.kwargs))
-            return [types.SimpleNamespace(sequences=[types.SimpleNamespace(tokens=i["prompt_token_ids"] + [2] * 20 + [0])])
-                    for i in inputs]
+            return [
+                types.SimpleNamespace(sequences=[types.SimpleNamespace(tokens=i["prompt_token_ids"] + [2] * 20 + [0])])
+                for i in inputs
+            ]
 
     vllm.LLM, vllm.SamplingParams, sampling.BeamSearchParams = LLM, SamplingParams, BeamSearchParams
     monkeypatch.setitem(sys.modules, "vllm", vllm)
@@ -111,10 +124,19 @@ def test_generate_corpus_seeds_each_note_and_reaches_the_target(monkeypatch: pyt
     fake_vllm(monkeypatch, calls)
     model = VLLMCausalLM("/models/merged", Codec(), tensor_parallel_size=2)
     progress: list[int] = []
-    notes = model.generate_corpus(decoder("nucleus", top_p=0.9), ["a bb", "ccc d"], UNSAFE, target_tokens=50,
-                                  seed=4, progress=progress.append)
-    assert calls[0] == ("LLM", {"model": "/models/merged", "tokenizer": "/models/merged", "seed": 4, "dtype": "auto",
-                                "tensor_parallel_size": 2})
+    notes = model.generate_corpus(
+        decoder("nucleus", top_p=0.9), ["a bb", "ccc d"], UNSAFE, target_tokens=50, seed=4, progress=progress.append
+    )
+    assert calls[0] == (
+        "LLM",
+        {
+            "model": "/models/merged",
+            "tokenizer": "/models/merged",
+            "seed": 4,
+            "dtype": "auto",
+            "tensor_parallel_size": 2,
+        },
+    )
     seeds = [s for kind, batch in calls[1:] for s in batch]
     assert seeds == [4 * NOTE_SEED_STRIDE + n for n in range(len(notes))]  # one seed per note, in order
     assert len(notes) == 6 and sum(progress) >= 50  # two batches of 3 notes of 12 tokens
@@ -135,4 +157,6 @@ def test_causal_lm_backend_setting_is_checked(tmp_path: Any) -> None:
     (tmp_path / "config.json").write_text("{}")
     with pytest.raises(SynthdeidError, match="setting 'backend' must be one of transformers, vllm"):
         registry("generator").create("causal_lm", {"model": str(tmp_path), "backend": "tgi"})
-    assert registry("generator").create("causal_lm", {"model": str(tmp_path), "backend": "vllm"}).config.backend == "vllm"
+    assert (
+        registry("generator").create("causal_lm", {"model": str(tmp_path), "backend": "vllm"}).config.backend == "vllm"
+    )

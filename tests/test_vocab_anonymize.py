@@ -23,9 +23,11 @@ from synthdeid.generation.vocab_anonymize import (
 )
 from synthdeid.plugins import registry
 
-LINES = ["Mw. <NameSTART> Anna de Vries <NameEND> belde op <DateSTART> 3 mei <DateEND> . <EOD>",
-         "De dochter van <NameSTART> Jansen <NameEND> komt in mei . <EOD>",
-         "Zij zag de arts bij de balie . <EOD>"]
+LINES = [
+    "Mw. <NameSTART> Anna de Vries <NameEND> belde op <DateSTART> 3 mei <DateEND> . <EOD>",
+    "De dochter van <NameSTART> Jansen <NameEND> komt in mei . <EOD>",
+    "Zij zag de arts bij de balie . <EOD>",
+]
 
 
 def test_phi_tokens_are_those_mostly_inside_the_chosen_spans() -> None:
@@ -70,8 +72,14 @@ def test_removed_tokens_cannot_be_generated(anonymized) -> None:
     _, logits = lm.start([lm.encode("Gesprek met <NameSTART>")])
     assert torch.isinf(logits[0, removed]).all() and (logits[0, removed] < 0).all()
     decoder = registry("decoder").create("temperature", {"temperature": 3.0})  # flat: anything possible
-    notes = generate_corpus(lm, decoder, ["Gesprek met", "Cliënt heeft"], GenerationSettings(
-        min_tokens=5, max_tokens=40, batch_size=4), target_tokens=600, seed=0)
+    notes = generate_corpus(
+        lm,
+        decoder,
+        ["Gesprek met", "Cliënt heeft"],
+        GenerationSettings(min_tokens=5, max_tokens=40, batch_size=4),
+        target_tokens=600,
+        seed=0,
+    )
     text = " ".join(t for _, t in notes)
     assert "<NameSTART>" in text and not UNK_PATTERN.search(text)
     assert not {w for n in FIRST + LAST for w in n.split()} & set(text.split())
@@ -93,7 +101,9 @@ def test_the_cli_refuses_a_model_dir_that_is_not_word_level(tmp_path: Path) -> N
     assert cli(["anonymize-vocab", str(tmp_path), "--text", str(text), "--generator", "gpt2"]) == 1
 
 
-@pytest.mark.parametrize("value, ok", [(True, True), (False, False), (None, False), ({"labels": ["Name", "Date"]}, True)])
+@pytest.mark.parametrize(
+    "value, ok", [(True, True), (False, False), (None, False), ({"labels": ["Name", "Date"]}, True)]
+)
 def test_the_train_lm_setting(value, ok) -> None:
     assert (VocabAnonymization.parse(value) is not None) == ok
 

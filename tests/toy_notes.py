@@ -10,18 +10,30 @@ from synthdeid.corpus.formats.conll import default_tokenize
 NAMES = ["Jansen", "de Vries", "Bakker", "Visser", "Smit", "Meijer", "de Boer", "Mulder", "Bos", "Vos"]
 DATES = ["12 maart", "3 januari", "1 mei 2020", "24-12-2019", "8 juni", "15 augustus 2021"]
 TITLES = ["Mw.", "Dhr.", "Mevrouw", "Meneer"]
-FILL = ("de patiënt werd opgenomen met koorts en pijn zij kreeg paracetamol volgens afspraak "
-        "controle over twee weken bij de huisarts goed geslapen vandaag rustig").split()
+FILL = (
+    "de patiënt werd opgenomen met koorts en pijn zij kreeg paracetamol volgens afspraak "
+    "controle over twee weken bij de huisarts goed geslapen vandaag rustig"
+).split()
 
 
 def toy_sentence(rng: random.Random) -> list[tuple[str, str | None]]:
     kind = rng.random()
     if kind < 0.4:
-        return [(rng.choice(TITLES) + " ", None), (rng.choice(NAMES), "Name"), (" kwam op ", None),
-                (rng.choice(DATES), "Date"), (".", None)]
+        return [
+            (rng.choice(TITLES) + " ", None),
+            (rng.choice(NAMES), "Name"),
+            (" kwam op ", None),
+            (rng.choice(DATES), "Date"),
+            (".", None),
+        ]
     if kind < 0.7:
-        return [("Op ", None), (rng.choice(DATES), "Date"), (" belde ", None), (rng.choice(NAMES), "Name"),
-                (" over de medicatie.", None)]
+        return [
+            ("Op ", None),
+            (rng.choice(DATES), "Date"),
+            (" belde ", None),
+            (rng.choice(NAMES), "Name"),
+            (" over de medicatie.", None),
+        ]
     return [(" ".join(rng.sample(FILL, rng.randint(4, 9))).capitalize() + ".", None)]
 
 

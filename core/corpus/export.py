@@ -61,13 +61,17 @@ def export_hf(docs: Sequence[Document], output: Path, tokenize: Tokenize, card: 
     if not interactive():
         datasets.disable_progress_bars()
     names = bio_labels(docs)
-    features = datasets.Features({
-        "id": datasets.Value("string"),
-        "text": datasets.Value("string"),
-        "tokens": datasets.Sequence(datasets.Value("string")),
-        "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names)),
-        "spans": [{"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}],
-    })
+    features = datasets.Features(
+        {
+            "id": datasets.Value("string"),
+            "text": datasets.Value("string"),
+            "tokens": datasets.Sequence(datasets.Value("string")),
+            "ner_tags": datasets.Sequence(datasets.ClassLabel(names=names)),
+            "spans": [
+                {"start": datasets.Value("int32"), "end": datasets.Value("int32"), "label": datasets.Value("string")}
+            ],
+        }
+    )
     rows = hf_rows(docs, tokenize)
     index = {name: i for i, name in enumerate(names)}
     rows["ner_tags"] = [[index[t] for t in tags] for tags in rows["ner_tags"]]
@@ -107,11 +111,16 @@ def spacy_docs(docs: Sequence[Document], language: str) -> list[Any]:
         words, spaces = spacy_words(doc)
         sdoc = Doc(nlp.vocab, words=words, spaces=spaces)
         if sdoc.text != doc.text:
-            raise InputError("spaCy would change the note's text", doc_id=doc.id,
-                             fix="this is a bug in synthdeid's spaCy export; report it with the note")
+            raise InputError(
+                "spaCy would change the note's text",
+                doc_id=doc.id,
+                fix="this is a bug in synthdeid's spaCy export; report it with the note",
+            )
         # spacy_words puts a token edge at every span edge: no strict char_span is None
-        sdoc.ents = cast("list[SpacySpan]", [sdoc.char_span(s.start, s.end, label=s.label, alignment_mode="strict")
-                                             for s in doc.spans])
+        sdoc.ents = cast(
+            "list[SpacySpan]",
+            [sdoc.char_span(s.start, s.end, label=s.label, alignment_mode="strict") for s in doc.spans],
+        )
         sdoc.user_data["id"] = doc.id
         out.append(sdoc)
     return out
@@ -135,28 +144,42 @@ def dataset_card(name: str, docs: Sequence[Document], language: str, datasheet: 
     """A Hugging Face dataset card: YAML metadata (the license is left to the user) and the
     corpus's datasheet (generator, decoder, privacy figures, gate verdict) when the study wrote one."""
     counts = label_counts(docs)
-    body = datasheet or (f"# {name}\n\nNo datasheet: this corpus was not written by a synthdeid generate stage, so "
-                         "there is no generator, decoder or privacy audit to report. Check with your data "
-                         "protection officer before sharing.\n")
-    meta = "\n".join([
-        "---",
-        f"language:\n- {language}",
-        "license: null  # choose one: the corpus is derived from your notes; check your data agreements",
-        "task_categories:\n- token-classification",
-        "task_ids:\n- named-entity-recognition",
-        f"size_categories:\n- {size_category(len(docs))}",
-        f"pretty_name: synthdeid {name}",
-        "tags:\n- synthetic\n- clinical\n- de-identification\n- synthdeid",
-        "---",
-    ])
-    summary = (f"\n## Contents\n\n{len(docs)} notes, {sum(counts.values())} PHI spans "
-               f"({', '.join(f'{k} {v}' for k, v in counts.items()) or 'none'}); columns `id`, `text`, `tokens`, "
-               "`ner_tags` (BIO, a ClassLabel), `spans` (character offsets into `text`).\n")
+    body = datasheet or (
+        f"# {name}\n\nNo datasheet: this corpus was not written by a synthdeid generate stage, so "
+        "there is no generator, decoder or privacy audit to report. Check with your data "
+        "protection officer before sharing.\n"
+    )
+    meta = "\n".join(
+        [
+            "---",
+            f"language:\n- {language}",
+            "license: null  # choose one: the corpus is derived from your notes; check your data agreements",
+            "task_categories:\n- token-classification",
+            "task_ids:\n- named-entity-recognition",
+            f"size_categories:\n- {size_category(len(docs))}",
+            f"pretty_name: synthdeid {name}",
+            "tags:\n- synthetic\n- clinical\n- de-identification\n- synthdeid",
+            "---",
+        ]
+    )
+    summary = (
+        f"\n## Contents\n\n{len(docs)} notes, {sum(counts.values())} PHI spans "
+        f"({', '.join(f'{k} {v}' for k, v in counts.items()) or 'none'}); columns `id`, `text`, `tokens`, "
+        "`ner_tags` (BIO, a ClassLabel), `spans` (character offsets into `text`).\n"
+    )
     return meta + "\n\n" + body.rstrip() + "\n" + summary
 
 
-def export_corpus(docs: Sequence[Document], output: str | Path, to: str, *, name: str, language: str,
-                  tokenize: Tokenize, datasheet: str | None = None) -> int:
+def export_corpus(
+    docs: Sequence[Document],
+    output: str | Path,
+    to: str,
+    *,
+    name: str,
+    language: str,
+    tokenize: Tokenize,
+    datasheet: str | None = None,
+) -> int:
     """Write ``docs`` as ``to`` into ``output`` (which must not exist yet); returns the count."""
     if to not in TARGETS:
         raise InputError(f"unknown export target {to!r}", fix="use one of " + ", ".join(TARGETS))
@@ -186,8 +209,14 @@ def resolve_corpus(corpus: str) -> tuple[Path, str, str | None]:
         name = path.parent.name if path.name == "documents.jsonl" else path.stem
     else:
         known = sorted(p.parent.name for p in Path().glob(paths.synthetic_corpus("*")))
-        raise InputError(f"no corpus {corpus!r}", fix="name a corpus the study wrote (" + ", ".join(known + ["pseudonymized"])
-                         + ") or the path of a corpus file or folder")
+        raise InputError(
+            f"no corpus {corpus!r}",
+            fix="name a corpus the study wrote ("
+            + ", ".join(known + ["pseudonymized"])
+            + ") or the path of a corpus file or folder",
+        )
     sheet = Path(paths.datasheet(name))
-    datasheet = sheet.read_text(encoding="utf-8") if path == Path(paths.synthetic_corpus(name)) and sheet.exists() else None
+    datasheet = (
+        sheet.read_text(encoding="utf-8") if path == Path(paths.synthetic_corpus(name)) and sheet.exists() else None
+    )
     return path, name, datasheet

@@ -34,7 +34,6 @@ _MARKER = re.compile(
 _RESERVED = re.compile(r"<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
 
-
 def start_tag(label: str) -> str:
     return f"<{label}START>"
 

@@ -58,12 +58,13 @@ class Document:
         spans = []
         for s in self.spans:
             if not (isinstance(s.start, int) and isinstance(s.end, int)):
-                raise InputError(f"span {s} has non-integer offsets", doc_id=self.id,
-                                 fix="offsets are character positions (integers)")
-            if not 0 <= s.start < s.end <= n:
-                problem = (
-                    "has start >= end" if s.start >= s.end else f"is outside the text (length {n})"
+                raise InputError(
+                    f"span {s} has non-integer offsets",
+                    doc_id=self.id,
+                    fix="offsets are character positions (integers)",
                 )
+            if not 0 <= s.start < s.end <= n:
+                problem = "has start >= end" if s.start >= s.end else f"is outside the text (length {n})"
                 raise InputError(
                     f"span {s.start}-{s.end} ({s.label}) {problem}",
                     doc_id=self.id,
@@ -80,8 +81,8 @@ class Document:
         for a, b in pairwise(spans):
             if b.start < a.end:
                 raise InputError(
-                    f"spans overlap: {a.start}-{a.end} {a.label} {self.text[a.start:a.end]!r} and "
-                    f"{b.start}-{b.end} {b.label} {self.text[b.start:b.end]!r}",
+                    f"spans overlap: {a.start}-{a.end} {a.label} {self.text[a.start : a.end]!r} and "
+                    f"{b.start}-{b.end} {b.label} {self.text[b.start : b.end]!r}",
                     doc_id=self.id,
                     fix="keep one of the two spans (synthdeid needs flat, non-overlapping PHI)",
                 )

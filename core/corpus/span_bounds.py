@@ -43,7 +43,7 @@ class SpanBounds:
         longest: dict[str, int] = {}
         for doc in training:
             for span in doc.spans:
-                n = _tokens(doc.text[span.start:span.end], tokenize)
+                n = _tokens(doc.text[span.start : span.end], tokenize)
                 longest[span.label] = max(longest.get(span.label, 0), n)
         return cls(longest)
 
@@ -51,9 +51,11 @@ class SpanBounds:
         """Why ``span`` of ``doc`` is outside the bounds (a counted reason), or ``None``."""
         if span.label not in self.longest:
             return f"a {span.label} span, a label the training notes have no spans of"
-        if _tokens(doc.text[span.start:span.end], tokenize) > self.longest[span.label] + self.margin:
-            return (f"a {span.label} span longer than the training notes' longest "
-                    f"({self.longest[span.label]} tokens, +{self.margin})")
+        if _tokens(doc.text[span.start : span.end], tokenize) > self.longest[span.label] + self.margin:
+            return (
+                f"a {span.label} span longer than the training notes' longest "
+                f"({self.longest[span.label]} tokens, +{self.margin})"
+            )
         return None
 
     def trim(self, doc: Document, tokenize: Tokenize) -> tuple[Document | None, list[str]]:
@@ -74,8 +76,11 @@ class SpanBounds:
             if kept:
                 offset = len(text) + (1 if text else 0) - (len(piece) - len(piece.lstrip())) - pos
                 text = f"{text} {kept}" if text else kept
-                spans += [Span(sp.start + offset, sp.end + offset, sp.label) for sp in doc.spans
-                          if pos <= sp.start and sp.end <= piece_end and sp not in cuts]
+                spans += [
+                    Span(sp.start + offset, sp.end + offset, sp.label)
+                    for sp in doc.spans
+                    if pos <= sp.start and sp.end <= piece_end and sp not in cuts
+                ]
             pos = cut.end if cut is not None else pos
         return (Document.create(doc.id, text, spans) if text else None), reasons
 

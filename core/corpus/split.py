@@ -38,8 +38,9 @@ def deduplicate(docs: Sequence[Document], counts: Counts, held_out: Sequence[Doc
     return out
 
 
-def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], ratios: Sequence[float],
-                   seed: int, counts: Counts) -> dict[str, list[Document]]:
+def prepare_splits(
+    docs: Sequence[Document], test_docs: Sequence[Document], ratios: Sequence[float], seed: int, counts: Counts
+) -> dict[str, list[Document]]:
     """Deduplicate and split. Without ``test_docs`` the corpus is cut into train/dev/test by
     ``ratios``; with a separate test set the corpus gives train and dev only (the test share of
     ``ratios`` must be 0) and ``test_docs`` (deduplicated) are the test split."""
@@ -49,7 +50,8 @@ def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], rati
     if len(ratios) == 3 and ratios[2]:
         raise InputError(
             f"a separate test set is given (corpus.test_path), but prepare.split {list(ratios)} also "
-            "cuts a test share from the corpus", path="params.yaml",
+            "cuts a test share from the corpus",
+            path="params.yaml",
             fix="set the test share to 0, e.g. prepare.split: [0.9, 0.1, 0.0]",
         )
     test = deduplicate(test_docs, counts)
@@ -60,12 +62,18 @@ def prepare_splits(docs: Sequence[Document], test_docs: Sequence[Document], rati
 
 def check_ratios(ratios: Any) -> None:
     """``prepare.split``: three non-negative numbers (train, dev, test shares) summing to 1."""
-    numbers = (isinstance(ratios, (list, tuple)) and len(ratios) == 3
-               and all(isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r) for r in ratios))
+    numbers = (
+        isinstance(ratios, (list, tuple))
+        and len(ratios) == 3
+        and all(isinstance(r, (int, float)) and not isinstance(r, bool) and math.isfinite(r) for r in ratios)
+    )
     if not numbers or any(r < 0 for r in ratios) or abs(sum(ratios) - 1) > 1e-6:
         shown = list(ratios) if isinstance(ratios, (list, tuple)) else repr(ratios)
-        raise InputError(f"prepare.split must be three non-negative shares summing to 1, got {shown}",
-                         path="params.yaml", fix="e.g. split: [0.8, 0.1, 0.1] (train, dev, test)")
+        raise InputError(
+            f"prepare.split must be three non-negative shares summing to 1, got {shown}",
+            path="params.yaml",
+            fix="e.g. split: [0.8, 0.1, 0.1] (train, dev, test)",
+        )
 
 
 def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int) -> dict[str, list[Document]]:
@@ -77,8 +85,11 @@ def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int
     n_train = round(n * ratios[0])
     n_dev = round(n * ratios[1]) if ratios[2] else n - n_train
     if n and (n_train == 0 or (ratios[1] and n_dev == 0) or (ratios[2] and n - n_train - n_dev <= 0)):
-        raise InputError(f"{n} documents are too few for the split {list(ratios)}: a split would be empty",
-                         path="params.yaml", fix="add documents or change prepare.split")
+        raise InputError(
+            f"{n} documents are too few for the split {list(ratios)}: a split would be empty",
+            path="params.yaml",
+            fix="add documents or change prepare.split",
+        )
     parts = {"train": order[:n_train], "dev": order[n_train : n_train + n_dev], "test": order[n_train + n_dev :]}
     return {k: sorted(v, key=lambda d: d.id) for k, v in parts.items()}
 
@@ -86,8 +97,11 @@ def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int
 def check_share(value: Any, key: str) -> float:
     """A share of real training data in (0, 1] from params (``key`` names it in the error)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value <= 1:
-        raise InputError(f"{key} must be a number in (0, 1], not {value!r}", path="params.yaml",
-                         fix="e.g. 0.25 for a quarter of the real training notes; 1 for all of them")
+        raise InputError(
+            f"{key} must be a number in (0, 1], not {value!r}",
+            path="params.yaml",
+            fix="e.g. 0.25 for a quarter of the real training notes; 1 for all of them",
+        )
     return float(value)
 
 
@@ -96,4 +110,4 @@ def share_indices(n: int, share: float, seed: int) -> list[int]:
     seed a smaller share's indices lie inside a larger one's (the data-constraint ablation)."""
     order = list(range(n))
     random.Random(seed).shuffle(order)
-    return sorted(order[:max(1, round(share * n))]) if n else []
+    return sorted(order[: max(1, round(share * n))]) if n else []

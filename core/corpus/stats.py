@@ -55,7 +55,9 @@ def tag_stats(counts: Iterable[Mapping[str, Mapping[str, int]]]) -> dict[str, An
     }
 
 
-def phi_distribution(real: Sequence[Document], synthetic: Sequence[Document], tags: Sequence[str]) -> list[dict[str, Any]]:
+def phi_distribution(
+    real: Sequence[Document], synthetic: Sequence[Document], tags: Sequence[str]
+) -> list[dict[str, Any]]:
     """Share of each tag among PHI in the real and the synthetic corpus, and the difference in
     percentage points (the paper's Figure 5), one row per tag."""
     rc = Counter(s.label for d in real for s in d.spans)
@@ -63,14 +65,19 @@ def phi_distribution(real: Sequence[Document], synthetic: Sequence[Document], ta
     rn, sn = sum(rc.values()) or 1, sum(sc.values()) or 1
     labels = list(tags) + sorted((set(rc) | set(sc)) - set(tags))
     return [
-        {"tag": t, "real_pct": round(100 * rc[t] / rn, 3), "synthetic_pct": round(100 * sc[t] / sn, 3),
-         "difference_pct": round(100 * (sc[t] / sn - rc[t] / rn), 3)}
+        {
+            "tag": t,
+            "real_pct": round(100 * rc[t] / rn, 3),
+            "synthetic_pct": round(100 * sc[t] / sn, 3),
+            "difference_pct": round(100 * (sc[t] / sn - rc[t] / rn), 3),
+        }
         for t in labels
     ]
 
 
-def write_phi_distribution(real: Sequence[Document], synthetic: Sequence[Document], tags: Sequence[str],
-                           path: str | Path) -> Path:
+def write_phi_distribution(
+    real: Sequence[Document], synthetic: Sequence[Document], tags: Sequence[str], path: str | Path
+) -> Path:
     """:func:`phi_distribution` as a CSV plot file (``tag,real_pct,synthetic_pct,difference_pct``)."""
     rows = phi_distribution(real, synthetic, tags)
     path = Path(path)

@@ -80,7 +80,8 @@ def builtin_mapping(name: str) -> dict[str, str]:
     if not path.is_file():
         raise InputError(
             f"no built-in tag mapping {name!r}",
-            fix="set tags.mapping to one of " + ", ".join(builtin_mappings())
+            fix="set tags.mapping to one of "
+            + ", ".join(builtin_mappings())
             + " or to a mapping of your labels onto the canonical tags",
         )
     import yaml
@@ -111,4 +112,3 @@ def label_mapping(value: Any) -> dict[str, str]:
 def tag_labels(mapping: Any) -> list[str]:
     """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
     return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))
-

@@ -48,11 +48,17 @@ def check_fractions(fractions: Sequence[float], seeds: Sequence[int]) -> None:
     """Fractions in (0, 1], none twice, and at least one seed; else an error naming the params key."""
     bad = [f for f in fractions if not (isinstance(f, (int, float)) and 0 < f <= 1)]
     if not fractions or bad or len(set(fractions)) != len(fractions):
-        raise InputError(f"utility.learning_curve.fractions must be distinct numbers in (0, 1], got {list(fractions)}",
-                         path="params.yaml", fix="e.g. [0.25, 0.5, 1.0]")
+        raise InputError(
+            f"utility.learning_curve.fractions must be distinct numbers in (0, 1], got {list(fractions)}",
+            path="params.yaml",
+            fix="e.g. [0.25, 0.5, 1.0]",
+        )
     if not seeds or len(set(seeds)) != len(seeds) or not all(isinstance(s, int) for s in seeds):
-        raise InputError(f"utility.learning_curve.seeds must be distinct integers, got {list(seeds)}",
-                         path="params.yaml", fix="e.g. [0, 1, 2]")
+        raise InputError(
+            f"utility.learning_curve.seeds must be distinct integers, got {list(seeds)}",
+            path="params.yaml",
+            fix="e.g. [0, 1, 2]",
+        )
 
 
 def nested_subset(docs: Sequence[Document], fraction: float, seed: int) -> list[Document]:
@@ -62,14 +68,23 @@ def nested_subset(docs: Sequence[Document], fraction: float, seed: int) -> list[
     return [by_id[i] for i in share_indices(len(by_id), fraction, seed)]
 
 
-def run_curve(synthetic: Sequence[Document], test: Sequence[Document], fractions: Sequence[float],
-              seeds: Sequence[int], validation_share: float, make_tagger: Callable[[int], Tagger],
-              tokenize: Tokenize, description: str = "learning curve") -> list[CurveRun]:
+def run_curve(
+    synthetic: Sequence[Document],
+    test: Sequence[Document],
+    fractions: Sequence[float],
+    seeds: Sequence[int],
+    validation_share: float,
+    make_tagger: Callable[[int], Tagger],
+    tokenize: Tokenize,
+    description: str = "learning curve",
+) -> list[CurveRun]:
     """Train and score one tagger per (fraction, seed); ``make_tagger(seed)`` builds an untrained tagger."""
     check_fractions(fractions, seeds)
     if len(synthetic) < 2:
-        raise InputError(f"a learning curve needs at least 2 synthetic notes, got {len(synthetic)}",
-                         fix="generate a larger corpus (generate.target_tokens)")
+        raise InputError(
+            f"a learning curve needs at least 2 synthetic notes, got {len(synthetic)}",
+            fix="generate a larger corpus (generate.target_tokens)",
+        )
     cells = [(f, s) for s in seeds for f in sorted(fractions)]
     splits = {s: hold_out(synthetic, validation_share, s) for s in seeds}
     runs = []
@@ -83,9 +98,19 @@ def run_curve(synthetic: Sequence[Document], test: Sequence[Document], fractions
         else:
             predicted = [[] for _ in test]
         micro = entity_scores(test, predicted)["micro"]
-        runs.append(CurveRun(fraction=float(fraction), seed=seed, train_documents=len(train),
-                             train_spans=sum(len(d.spans) for d in train), validation_documents=len(dev),
-                             precision=micro["precision"], recall=micro["recall"], f1=micro["f1"], trained=trained))
+        runs.append(
+            CurveRun(
+                fraction=float(fraction),
+                seed=seed,
+                train_documents=len(train),
+                train_spans=sum(len(d.spans) for d in train),
+                validation_documents=len(dev),
+                precision=micro["precision"],
+                recall=micro["recall"],
+                f1=micro["f1"],
+                trained=trained,
+            )
+        )
     return sorted(runs, key=lambda r: (r.fraction, r.seed))
 
 

@@ -31,8 +31,14 @@ def hold_out(docs: Sequence[Document], share: float, seed: int) -> tuple[list[Do
     return sorted(order[n_val:], key=lambda d: d.id), sorted(order[:n_val], key=lambda d: d.id)
 
 
-def training_sets(kind: str, real_train: Sequence[Document], real_dev: Sequence[Document],
-                  synthetic: Sequence[Document], val_share: float, seed: int) -> tuple[list[Document], list[Document]]:
+def training_sets(
+    kind: str,
+    real_train: Sequence[Document],
+    real_dev: Sequence[Document],
+    synthetic: Sequence[Document],
+    val_share: float,
+    seed: int,
+) -> tuple[list[Document], list[Document]]:
     """(train, validation) documents of one utility setting."""
     if kind == "real":
         return list(real_train), list(real_dev)
@@ -43,8 +49,14 @@ def training_sets(kind: str, real_train: Sequence[Document], real_dev: Sequence[
     raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
 
 
-def train_and_predict(tagger: Tagger, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-                      tokenize: Tokenize, test: Sequence[Document]) -> tuple[dict[str, Any], list[list[Span]]]:
+def train_and_predict(
+    tagger: Tagger,
+    train: Sequence[Document],
+    dev: Sequence[Document],
+    out_dir: Path,
+    tokenize: Tokenize,
+    test: Sequence[Document],
+) -> tuple[dict[str, Any], list[list[Span]]]:
     """Train ``tagger`` into ``out_dir`` and predict ``test`` with the model loaded back from there
     (as any later user of the directory would); returns the training metrics and one list of spans
     per test document."""
@@ -55,14 +67,23 @@ def train_and_predict(tagger: Tagger, train: Sequence[Document], dev: Sequence[D
     return metrics, predicted
 
 
-def summary_table(gold: Sequence[Document], predictions: Mapping[str, Sequence[Document]], baseline: str,
-                  trials: int, alpha: float, seed: int) -> list[dict[str, Any]]:
+def summary_table(
+    gold: Sequence[Document],
+    predictions: Mapping[str, Sequence[Document]],
+    baseline: str,
+    trials: int,
+    alpha: float,
+    seed: int,
+) -> list[dict[str, Any]]:
     """One row per setting: entity-level micro P/R/F1 and a randomization test of each score
     against the baseline (Table 6)."""
     rows = []
     for name, pred in predictions.items():
         scores = entity_scores(gold, pred)["micro"]
-        row: dict[str, Any] = {"setting": name, **{k: scores[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")}}
+        row: dict[str, Any] = {
+            "setting": name,
+            **{k: scores[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")},
+        }
         for metric in ("precision", "recall", "f1"):
             if name == baseline:
                 row[f"{metric}_p"], row[f"{metric}_mark"] = None, ""

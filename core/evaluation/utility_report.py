@@ -46,26 +46,53 @@ def score_settings(gold: Sequence[Document], preds: Mapping[str, Sequence[Docume
     return scores
 
 
-def utility_summary(gold: Sequence[Document], rows: list[dict[str, Any]], scores: Scores,
-                    tags: dict[str, dict[str, Any]]) -> dict[str, Any]:
+def utility_summary(
+    gold: Sequence[Document], rows: list[dict[str, Any]], scores: Scores, tags: dict[str, dict[str, Any]]
+) -> dict[str, Any]:
     """The metrics JSON of the summary."""
-    return {"settings": {r["setting"]: {**r, "token_f1": scores[r["setting"]]["token"]["micro"]["f1"]} for r in rows},
-            "scores": scores, "per_tag_f1": tags,
-            "gold_entities": sum(len(d.spans) for d in gold), "test_documents": len(gold)}
+    return {
+        "settings": {r["setting"]: {**r, "token_f1": scores[r["setting"]]["token"]["micro"]["f1"]} for r in rows},
+        "scores": scores,
+        "per_tag_f1": tags,
+        "gold_entities": sum(len(d.spans) for d in gold),
+        "test_documents": len(gold),
+    }
 
 
-def utility_markdown(gold: Sequence[Document], rows: list[dict[str, Any]], scores: Scores,
-                     tags: dict[str, dict[str, Any]], names: list[str], sig: Significance) -> str:
+def utility_markdown(
+    gold: Sequence[Document],
+    rows: list[dict[str, Any]],
+    scores: Scores,
+    tags: dict[str, dict[str, Any]],
+    names: list[str],
+    sig: Significance,
+) -> str:
     """The utility report page: Table 6 (one row per setting) and Table 7 (F1 per PHI tag)."""
     table6 = markdown_table(
         ["setting", "precision", "", "recall", "", "F1", "", "token F1"],
-        [[r["setting"], r["precision"], r["precision_mark"], r["recall"], r["recall_mark"], r["f1"], r["f1_mark"],
-          scores[r["setting"]]["token"]["micro"]["f1"]] for r in rows])
-    table7 = markdown_table(["tag", "support", *names], [[t, v["support"], *(v.get(n) for n in names)] for t, v in tags.items()])
-    return ("# Utility: taggers scored on the real gold test split\n\n"
-            f"Entity level, exact span and tag, micro-averaged; {len(gold)} test documents, "
-            f"{sum(len(d.spans) for d in gold)} gold entities. Marks: approximate randomization test "
-            f"({sig.trials} shuffles) against `real` at alpha = {sig.alpha}: {MARK_BETTER} significantly "
-            f"better, {MARK_WORSE} significantly worse, {MARK_NONE} no significant difference.\n\n"
-            f"## Table 6: precision, recall and F1 per setting\n\n{table6}\n"
-            f"## Table 7: F1 per PHI tag\n\n{table7}")
+        [
+            [
+                r["setting"],
+                r["precision"],
+                r["precision_mark"],
+                r["recall"],
+                r["recall_mark"],
+                r["f1"],
+                r["f1_mark"],
+                scores[r["setting"]]["token"]["micro"]["f1"],
+            ]
+            for r in rows
+        ],
+    )
+    table7 = markdown_table(
+        ["tag", "support", *names], [[t, v["support"], *(v.get(n) for n in names)] for t, v in tags.items()]
+    )
+    return (
+        "# Utility: taggers scored on the real gold test split\n\n"
+        f"Entity level, exact span and tag, micro-averaged; {len(gold)} test documents, "
+        f"{sum(len(d.spans) for d in gold)} gold entities. Marks: approximate randomization test "
+        f"({sig.trials} shuffles) against `real` at alpha = {sig.alpha}: {MARK_BETTER} significantly "
+        f"better, {MARK_WORSE} significantly worse, {MARK_NONE} no significant difference.\n\n"
+        f"## Table 6: precision, recall and F1 per setting\n\n{table6}\n"
+        f"## Table 7: F1 per PHI tag\n\n{table7}"
+    )

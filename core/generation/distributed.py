@@ -24,8 +24,9 @@ DEVICE_HELP = "auto (this process's GPU when CUDA is available, else the CPU), c
 
 def valid_device(setting: str) -> bool:
     """Whether ``setting`` is a device setting a model plugin accepts (``DEVICE_HELP``)."""
-    return isinstance(setting, str) and (setting in ("auto", "cpu", "cuda")
-                                         or (setting.startswith("cuda:") and setting[5:].isdigit()))
+    return isinstance(setting, str) and (
+        setting in ("auto", "cpu", "cuda") or (setting.startswith("cuda:") and setting[5:].isdigit())
+    )
 
 
 def torch_device(setting: str) -> Any:
@@ -39,8 +40,10 @@ def torch_device(setting: str) -> Any:
     if setting == "cpu" or (setting == "auto" and not torch.cuda.is_available()):
         return torch.device("cpu")
     if not torch.cuda.is_available():
-        raise SynthdeidError(f"device {setting!r}: this machine has no CUDA GPU (torch.cuda.is_available() is "
-                             "false); set device: auto or cpu")
+        raise SynthdeidError(
+            f"device {setting!r}: this machine has no CUDA GPU (torch.cuda.is_available() is "
+            "false); set device: auto or cpu"
+        )
     return torch.device(setting) if setting.startswith("cuda:") else torch.device("cuda", torch.cuda.current_device())
 
 
@@ -74,7 +77,7 @@ def init() -> None:
 
 def shard(items: Sequence[T]) -> list[T]:
     """This process's share of a batch: every ``world_size()``-th item from its rank."""
-    return list(items[rank()::world_size()])
+    return list(items[rank() :: world_size()])
 
 
 def all_sum(value: float) -> float:

@@ -38,8 +38,10 @@ def require_opacus() -> Any:
     try:
         import opacus
     except ImportError:
-        raise SynthdeidError("differentially private training (a generator's `dp` setting) needs Opacus: "
-                             "pip install 'synthdeid[dp]' (or pip install opacus)") from None
+        raise SynthdeidError(
+            "differentially private training (a generator's `dp` setting) needs Opacus: "
+            "pip install 'synthdeid[dp]' (or pip install opacus)"
+        ) from None
     return opacus
 
 
@@ -83,8 +85,9 @@ class DPConfig:
         if value is None or value is False or isinstance(value, DPConfig):
             return value or None
         if not isinstance(value, Mapping):
-            raise SynthdeidError(f"{what} must be a mapping such as {{noise_multiplier: 1.0, max_grad_norm: 1.0}} "
-                                 f"or null, not {value!r}")
+            raise SynthdeidError(
+                f"{what} must be a mapping such as {{noise_multiplier: 1.0, max_grad_norm: 1.0}} or null, not {value!r}"
+            )
         from synthdeid.plugin_system.config import from_mapping
 
         return from_mapping(cls, dict(value), what)
@@ -108,8 +111,9 @@ class DPTraining:
 
         opacus = require_opacus()
         if n_samples < config.batch_size:
-            raise SynthdeidError(f"dp: {n_samples} training notes are fewer than dp.batch_size {config.batch_size}; "
-                                 "lower dp.batch_size")
+            raise SynthdeidError(
+                f"dp: {n_samples} training notes are fewer than dp.batch_size {config.batch_size}; lower dp.batch_size"
+            )
         self.config, self.n_samples, self.seed = config, n_samples, seed
         self.sample_rate = config.batch_size / n_samples
         self.steps_per_epoch = max(1, round(1 / self.sample_rate))
@@ -119,9 +123,16 @@ class DPTraining:
         else:
             from opacus.accountants.utils import get_noise_multiplier
 
-            self.noise_multiplier = float(get_noise_multiplier(
-                target_epsilon=config.target_epsilon, target_delta=self.delta, sample_rate=self.sample_rate,
-                steps=self.steps_per_epoch * epochs, accountant=config.accountant, **self._orders()))
+            self.noise_multiplier = float(
+                get_noise_multiplier(
+                    target_epsilon=config.target_epsilon,
+                    target_delta=self.delta,
+                    sample_rate=self.sample_rate,
+                    steps=self.steps_per_epoch * epochs,
+                    accountant=config.accountant,
+                    **self._orders(),
+                )
+            )
         self.accountant = opacus.accountants.create_accountant(config.accountant)
         self.noise = torch.Generator().manual_seed(derive_seed(seed, "dp-noise") % 2**63)
         self.optimizer: Any = None
@@ -132,10 +143,14 @@ class DPTraining:
         ``noise_multiplier x max_grad_norm`` and divides by the expected batch size."""
         from opacus.optimizers import DPOptimizer
 
-        self.optimizer = DPOptimizer(optimizer, noise_multiplier=self.noise_multiplier,
-                                     max_grad_norm=self.config.max_grad_norm,
-                                     expected_batch_size=self.config.batch_size, loss_reduction="mean",
-                                     generator=self.noise)
+        self.optimizer = DPOptimizer(
+            optimizer,
+            noise_multiplier=self.noise_multiplier,
+            max_grad_norm=self.config.max_grad_norm,
+            expected_batch_size=self.config.batch_size,
+            loss_reduction="mean",
+            generator=self.noise,
+        )
         return self.optimizer
 
     def wrap_model(self, model: torch.nn.Module, batch_first: bool = True) -> Any:
@@ -146,8 +161,9 @@ class DPTraining:
 
         errors = ModuleValidator.validate(model, strict=False)
         if errors:
-            raise SynthdeidError("dp: this model has layers Opacus cannot train privately: "
-                                 + "; ".join(map(str, errors[:3])))
+            raise SynthdeidError(
+                "dp: this model has layers Opacus cannot train privately: " + "; ".join(map(str, errors[:3]))
+            )
         return GradSampleModule(model, batch_first=batch_first, loss_reduction="mean")
 
     def batches(self, epoch: int) -> Iterator[list[int]]:
@@ -181,8 +197,11 @@ class DPTraining:
         return {"alphas": RDP_ALPHAS} if self.config.accountant == "rdp" else {}
 
     def state_dict(self) -> dict[str, Any]:
-        return {"accountant": [list(h) for h in self.accountant.history], "noise": self.noise.get_state(),
-                "noise_multiplier": self.noise_multiplier}
+        return {
+            "accountant": [list(h) for h in self.accountant.history],
+            "noise": self.noise.get_state(),
+            "noise_multiplier": self.noise_multiplier,
+        }
 
     def load_state_dict(self, state: Mapping[str, Any]) -> None:
         """Resume: the accountant's history and the noise generator. The noise multiplier must be
@@ -192,16 +211,24 @@ class DPTraining:
                 f"dp: the checkpoint was trained with noise multiplier {state['noise_multiplier']:.4g}, these "
                 f"settings give {self.noise_multiplier:.4g} (target_epsilon chooses it for the total number of "
                 "epochs); restore the epochs or set dp.noise_multiplier to resume, or delete the model "
-                "directory to start over")
+                "directory to start over"
+            )
         self.accountant.history = [tuple(h) for h in state["accountant"]]
         self.noise.set_state(state["noise"])
 
     def metrics(self, truncated: int = 0) -> dict[str, Any]:
         """What the generator's training metrics report."""
         eps = self.epsilon()
-        return {"epsilon": eps, "delta": self.delta, "noise_multiplier": self.noise_multiplier,
-                "max_grad_norm": self.config.max_grad_norm, "sample_rate": self.sample_rate,
-                "expected_batch_size": self.config.batch_size,
-                "steps": sum(int(h[2]) for h in self.accountant.history),
-                "accountant": self.config.accountant, "privacy_unit": "note",
-                "notes_truncated": truncated, "max_tokens": self.config.max_tokens}
+        return {
+            "epsilon": eps,
+            "delta": self.delta,
+            "noise_multiplier": self.noise_multiplier,
+            "max_grad_norm": self.config.max_grad_norm,
+            "sample_rate": self.sample_rate,
+            "expected_batch_size": self.config.batch_size,
+            "steps": sum(int(h[2]) for h in self.accountant.history),
+            "accountant": self.config.accountant,
+            "privacy_unit": "note",
+            "notes_truncated": truncated,
+            "max_tokens": self.config.max_tokens,
+        }

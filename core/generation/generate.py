@@ -21,8 +21,13 @@ Choose = Callable[[torch.Tensor, torch.Generator], torch.Tensor]
 """Pick one token per row from masked logits ``[rows, vocab]``."""
 
 
-def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], settings: GenerationSettings,
-                choose: Choose, rng: torch.Generator) -> list[list[int]]:
+def sample_loop(
+    model: AutoregressiveLM,
+    prompts: Sequence[Sequence[int]],
+    settings: GenerationSettings,
+    choose: Choose,
+    rng: torch.Generator,
+) -> list[list[int]]:
     """Token-by-token generation for a batch: finished rows (``<EOD>``) leave the batch."""
     out: list[list[int]] = [[] for _ in prompts]
     if not prompts:
@@ -52,8 +57,11 @@ def sample_loop(model: AutoregressiveLM, prompts: Sequence[Sequence[int]], setti
 def corpus_prompts(prompts: Sequence[str], seed: int) -> Iterator[tuple[int, str]]:
     """An endless seeded stream of (note number, prompt): the prompts shuffled, then again."""
     if not prompts:
-        raise InputError("there are no prompts to generate from", path=paths.PROMPTS,
-                         fix="the dev split is empty: give prepare.split a non-zero dev share")
+        raise InputError(
+            "there are no prompts to generate from",
+            path=paths.PROMPTS,
+            fix="the dev split is empty: give prepare.split a non-zero dev share",
+        )
     rnd = random.Random(seed)
     n = 0
     while True:
@@ -77,8 +85,11 @@ def span_limits(model: AutoregressiveLM, lines: Sequence[str], setting: Any) -> 
         return ()
     if setting != "auto":
         if isinstance(setting, bool) or not isinstance(setting, int) or setting < 1:
-            raise InputError(f"generate.max_span_tokens must be auto, a positive integer or null, not {setting!r}",
-                             path="params.yaml", fix="auto: each label's longest training span (plus 2 tokens)")
+            raise InputError(
+                f"generate.max_span_tokens must be auto, a positive integer or null, not {setting!r}",
+                path="params.yaml",
+                fix="auto: each label's longest training span (plus 2 tokens)",
+            )
         return tuple((label, setting) for label in sorted({m.group(1) for line in lines for m in _SPAN.finditer(line)}))
     longest: dict[str, int] = {}
     seen: set[tuple[str, str]] = set()
@@ -105,8 +116,15 @@ def count_tokens(text: str) -> int:
     return sum(1 for t in text.split() if not _MARKUP.match(t))
 
 
-def generate_corpus(model: Any, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
-                    target_tokens: int, seed: int, progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
+def generate_corpus(
+    model: Any,
+    decoder: Decoder,
+    prompts: Sequence[str],
+    settings: GenerationSettings,
+    target_tokens: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> list[tuple[str, str]]:
     """(prompt, generated inline text) pairs until ``target_tokens`` tokens are generated.
 
     Batches are seeded by their index, so the same params give the same corpus."""

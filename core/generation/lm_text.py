@@ -34,16 +34,22 @@ def data_seed(generator: Any) -> int:
     return 0 if seed is None else int(seed)
 
 
-def training_text(spec: GeneratorSection, seed: int, text_path: Callable[[str], str] = paths.inline_text,
-                  ids_path: Callable[[str], str] = paths.pseudonymized) -> tuple[dict[str, list[str]], dict[str, list[str]], float]:
+def training_text(
+    spec: GeneratorSection,
+    seed: int,
+    text_path: Callable[[str], str] = paths.inline_text,
+    ids_path: Callable[[str], str] = paths.pseudonymized,
+) -> tuple[dict[str, list[str]], dict[str, list[str]], float]:
     """The LM text per split of the generator ``spec`` (``text_path(split)``, untagged with ``tags:
     false``), the document id of each line (``train_ids``, ``dev_ids``, from ``ids_path(split)``) and
     its ``data_share``: with a share below 1 (the data-constraint ablation of Vakili et al.) the
     training lines are a share of the notes drawn with ``seed`` (``data_seed`` of the generator), the
     same for train_lm and audit_lm."""
     tagged = uses_tags(spec)
-    text = {split: [line if tagged else strip_tags(line) for line in nonblank_lines(text_path(split))]
-            for split in LM_SPLITS}
+    text = {
+        split: [line if tagged else strip_tags(line) for line in nonblank_lines(text_path(split))]
+        for split in LM_SPLITS
+    }
     ids = {f"{split}_ids": [d.id for d in read_jsonl(ids_path(split))] for split in LM_SPLITS}
     share = float(spec.data_share)
     if share < 1:

@@ -25,10 +25,17 @@ def min_count_floor(generator: Any) -> int:
     return floor if isinstance(floor, int) else 1
 
 
-def add_training_canaries(canaries: CanaryConfig | None, data_canaries: DataCanaryConfig | None,
-                          pack: LanguagePack, text: dict[str, list[str]], ids: dict[str, list[str]],
-                          labels: list[str], tagged: bool, floor: int,
-                          out: Path) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def add_training_canaries(
+    canaries: CanaryConfig | None,
+    data_canaries: DataCanaryConfig | None,
+    pack: LanguagePack,
+    text: dict[str, list[str]],
+    ids: dict[str, list[str]],
+    labels: list[str],
+    tagged: bool,
+    floor: int,
+    out: Path,
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Insert the generator's ``canaries`` and ``data_canaries`` (None: none) into ``text["train"]``
     and ``ids["train_ids"]`` (replaced in place); write the canary record into the model folder
     ``out``. Canaries without a template use the language ``pack``'s sentence. Returns the counts for
@@ -42,11 +49,15 @@ def add_training_canaries(canaries: CanaryConfig | None, data_canaries: DataCana
             canaries = dataclasses.replace(canaries, template=strip_tags(cast(str, canaries.template)))  # set above
         text["train"], ids["train_ids"], record = add_canaries(canaries, text["train"], ids["train_ids"], labels, floor)
         write_canaries(record, out)
-        counts.update(canaries=len(record["canaries"]), canary_lines=record["lines_inserted"],
-                      canary_space_size=record["space_size"])
+        counts.update(
+            canaries=len(record["canaries"]),
+            canary_lines=record["lines_inserted"],
+            canary_space_size=record["space_size"],
+        )
     data_record = None
     if data_canaries is not None:  # members for the data-only membership inference (Meeus et al.)
         text["train"], ids["train_ids"], data_record = add_data_canaries(
-            data_canaries, real_lines, text["train"], ids["train_ids"], floor)
+            data_canaries, real_lines, text["train"], ids["train_ids"], floor
+        )
         counts["data_canary_lines"] = data_record["lines_inserted"]
     return counts, data_record

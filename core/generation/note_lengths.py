@@ -32,13 +32,17 @@ def check_length(value: Any, key: str) -> int | str:
     if value == AUTO:
         return AUTO
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise InputError(f"{key} must be auto or a whole number >= 0, not {value!r}", path="params.yaml",
-                         fix="auto: from the real training notes' lengths (10th / 99th percentile)")
+        raise InputError(
+            f"{key} must be auto or a whole number >= 0, not {value!r}",
+            path="params.yaml",
+            fix="auto: from the real training notes' lengths (10th / 99th percentile)",
+        )
     return value
 
 
-def resolve_lengths(min_setting: Any, max_setting: Any, lines: Sequence[str],
-                    count: Callable[[str], int]) -> tuple[int, int]:
+def resolve_lengths(
+    min_setting: Any, max_setting: Any, lines: Sequence[str], count: Callable[[str], int]
+) -> tuple[int, int]:
     """(min_tokens, max_tokens) of the settings; ``auto`` from ``lines`` (the inline training notes)
     as ``count`` measures them. An auto maximum stays above the minimum."""
     lo, hi = check_length(min_setting, "generate.min_tokens"), check_length(max_setting, "generate.max_tokens")
@@ -46,8 +50,11 @@ def resolve_lengths(min_setting: Any, max_setting: Any, lines: Sequence[str],
         return int(lo), int(hi)
     lengths = [count(line) for line in lines if line.strip()]
     if not lengths:
-        raise InputError("min_tokens/max_tokens: auto needs the training notes, and there are none",
-                         path=paths.inline_text("train"), fix="run the inline stage (dvc repro inline)")
+        raise InputError(
+            "min_tokens/max_tokens: auto needs the training notes, and there are none",
+            path=paths.inline_text("train"),
+            fix="run the inline stage (dvc repro inline)",
+        )
     if lo == AUTO:
         lo = quantile(lengths, MIN_QUANTILE)
     if hi == AUTO:

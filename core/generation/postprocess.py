@@ -19,8 +19,9 @@ from synthdeid.generation.raw_notes import read_raw_notes
 from synthdeid.phi.fresh_surrogates import FreshSettings
 
 
-def decode_corpus(path: str | Path, labels: list[str], require_phi: bool, counts: Counts,
-                  bounds: SpanBounds, tokenize: Tokenize) -> tuple[list[Document], list[Any]]:
+def decode_corpus(
+    path: str | Path, labels: list[str], require_phi: bool, counts: Counts, bounds: SpanBounds, tokenize: Tokenize
+) -> tuple[list[Document], list[Any]]:
     """The kept documents and every note's tag counts. A span outside ``bounds`` (a label without
     training spans, a span longer than its label's training spans) is removed with its text and
     counted by reason in ``counts.extra["spans_dropped"]``; empty notes, notes with nothing left
@@ -46,8 +47,9 @@ def decode_corpus(path: str | Path, labels: list[str], require_phi: bool, counts
     return docs, tag_counts
 
 
-def require_tags_for_taggers(corpus: str, generator: str, trained_on: Collection[str], docs: list[Document],
-                             labels: list[str]) -> None:
+def require_tags_for_taggers(
+    corpus: str, generator: str, trained_on: Collection[str], docs: list[Document], labels: list[str]
+) -> None:
     """A corpus the utility taggers train on (``trained_on``: ``utility.synthetic`` and ``augmented``)
     must hold PHI tags; ``generator`` is the one that wrote it (named in the error)."""
     if corpus in trained_on and docs and not any(d.spans for d in docs) and labels:
@@ -56,7 +58,8 @@ def require_tags_for_taggers(corpus: str, generator: str, trained_on: Collection
             f"of utility.synthetic/augmented cannot train on them: generator {generator!r} learned none (stage "
             f"train_lm@{generator}; its validation loss is in data/metrics/train_lm/{generator}.json); train it "
             f"longer or on more notes (generators.{generator}.config: max_epochs, max_train_tokens), or check that "
-            "the training notes hold PHI (`synthdeid check`)")
+            "the training notes hold PHI (`synthdeid check`)"
+        )
 
 
 def check_fresh_labels(fresh: FreshSettings | None, corpus: str, labels: list[str]) -> None:
@@ -65,4 +68,5 @@ def check_fresh_labels(fresh: FreshSettings | None, corpus: str, labels: list[st
     if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
         raise SynthdeidError(
             f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
-            f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)")
+            f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)"
+        )

@@ -18,9 +18,12 @@ from synthdeid.generation.tag_distribution import label_shares, start_bias
 if TYPE_CHECKING:
     from synthdeid.spec.study import GenerateSection
 
+TRAIN_TEXT = paths.inline_text("train")
 
-def settings_for(g: GenerateSection, corpus: str, model: Any = None,
-                 train_text: str | Path = paths.inline_text("train")) -> tuple[GenerationSettings, int]:  # noqa: B008 - a constant path
+
+def settings_for(
+    g: GenerateSection, corpus: str, model: Any = None, train_text: str | Path = TRAIN_TEXT
+) -> tuple[GenerationSettings, int]:
     """Generation settings of ``corpus`` from ``g``, its ``generate`` section with the corpus's
     overrides (``Study.generation``), ``auto`` lengths resolved; with a left-to-right
     ``model``, the span limits of ``max_span_tokens`` in its tokens, the START-tag offsets of
@@ -39,19 +42,36 @@ def settings_for(g: GenerateSection, corpus: str, model: Any = None,
         bias = start_bias(g.tag_distribution, label_shares(lines))
         labels = span_labels(lines)
     elif model is not None and g.tag_distribution not in ("real", None):
-        raise InputError(f"corpora.{corpus}.tag_distribution is {g.tag_distribution!r}, but its generator "
-                         f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
-                         "START tags to steer", path="params.yaml",
-                         fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)")
-    settings = GenerationSettings(min_tokens=min_tokens, max_tokens=max_tokens, tag_safe=g.tag_safe,
-                                  batch_size=g.batch_size, span_limits=limits, start_bias=bias, span_labels=labels)
+        raise InputError(
+            f"corpora.{corpus}.tag_distribution is {g.tag_distribution!r}, but its generator "
+            f"({type(model).__name__}) rewrites real notes and keeps their PHI labels: it has no "
+            "START tags to steer",
+            path="params.yaml",
+            fix=f"set corpora.{corpus}.tag_distribution: real (max_span_tokens does not apply either)",
+        )
+    settings = GenerationSettings(
+        min_tokens=min_tokens,
+        max_tokens=max_tokens,
+        tag_safe=g.tag_safe,
+        batch_size=g.batch_size,
+        span_limits=limits,
+        start_bias=bias,
+        span_labels=labels,
+    )
     return settings, g.target_tokens
 
 
-def generation_record(notes: list[tuple[str, str]], settings: GenerationSettings, target: int,
-                      g: GenerateSection) -> dict[str, Any]:
+def generation_record(
+    notes: list[tuple[str, str]], settings: GenerationSettings, target: int, g: GenerateSection
+) -> dict[str, Any]:
     """The metrics of a generated corpus: its size and the lengths generation used (auto resolved;
     ``g``: the corpus's generation settings as given)."""
-    return {"notes": len(notes), "tokens": sum(count_tokens(text) for _, text in notes), "target_tokens": target,
-            "min_tokens": settings.min_tokens, "max_tokens": settings.max_tokens,
-            "min_tokens_setting": g.min_tokens, "max_tokens_setting": g.max_tokens}
+    return {
+        "notes": len(notes),
+        "tokens": sum(count_tokens(text) for _, text in notes),
+        "target_tokens": target,
+        "min_tokens": settings.min_tokens,
+        "max_tokens": settings.max_tokens,
+        "min_tokens_setting": g.min_tokens,
+        "max_tokens_setting": g.max_tokens,
+    }

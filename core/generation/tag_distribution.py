@@ -41,25 +41,38 @@ def start_bias(setting: Any, shares: Mapping[str, float]) -> tuple[tuple[str, fl
     if setting is None or setting == "real":
         return ()
     if not shares:
-        raise InputError("generate.tag_distribution needs tagged training notes, and these hold no PHI tags",
-                         path="params.yaml", fix="set generate.tag_distribution: real")
+        raise InputError(
+            "generate.tag_distribution needs tagged training notes, and these hold no PHI tags",
+            path="params.yaml",
+            fix="set generate.tag_distribution: real",
+        )
     if setting == "uniform":
         factors = {label: 1.0 / (len(shares) * share) for label, share in shares.items()}
     elif isinstance(setting, Mapping):
         unknown = sorted(set(setting) - set(shares))
         if unknown:
-            raise InputError(f"generate.tag_distribution names label(s) {', '.join(map(str, unknown))} that the "
-                             f"training notes do not hold (they hold {', '.join(shares)})", path="params.yaml", fix=FIX)
+            raise InputError(
+                f"generate.tag_distribution names label(s) {', '.join(map(str, unknown))} that the "
+                f"training notes do not hold (they hold {', '.join(shares)})",
+                path="params.yaml",
+                fix=FIX,
+            )
         factors = {}
         for label in shares:
             value = setting.get(label, 1.0)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
-                raise InputError(f"generate.tag_distribution: the factor of {label} must be a positive number, "
-                                 f"not {value!r}", path="params.yaml", fix=FIX)
+                raise InputError(
+                    f"generate.tag_distribution: the factor of {label} must be a positive number, not {value!r}",
+                    path="params.yaml",
+                    fix=FIX,
+                )
             factors[label] = float(value)
     else:
-        raise InputError(f"generate.tag_distribution must be real, uniform or a mapping, not {setting!r}",
-                         path="params.yaml", fix=FIX)
+        raise InputError(
+            f"generate.tag_distribution must be real, uniform or a mapping, not {setting!r}",
+            path="params.yaml",
+            fix=FIX,
+        )
     norm = sum(shares[label] * f for label, f in factors.items())
     return tuple((label, round(math.log(f / norm), 6)) for label, f in sorted(factors.items()))
 

@@ -35,9 +35,15 @@ NEG_INF = float("-inf")
 class TagMask:
     """Per-row tag state for a batch; ``rows`` are reordered with ``select`` like the model state."""
 
-    def __init__(self, vocab: Sequence[str], eod_id: int, tag_safe: bool = True,
-                 span_limits: Mapping[str, int] | None = None, start_bias: Mapping[str, float] | None = None,
-                 span_labels: Collection[str] | None = None) -> None:
+    def __init__(
+        self,
+        vocab: Sequence[str],
+        eod_id: int,
+        tag_safe: bool = True,
+        span_limits: Mapping[str, int] | None = None,
+        start_bias: Mapping[str, float] | None = None,
+        span_labels: Collection[str] | None = None,
+    ) -> None:
         self.eod_id = eod_id
         self.tag_safe = tag_safe
         self.par_id = next((i for i, tok in enumerate(vocab) if tok == "<PAR>"), None)
@@ -57,8 +63,10 @@ class TagMask:
         # log-factors added to the START tags where a span may open (generate.tag_distribution)
         self.start_bias = torch.tensor([float(bias.get(label, 0.0)) for label in self.labels])
         # START tags of labels without training spans: never opened (None: every label may open)
-        self.banned_starts = torch.tensor([starts[label] for label in sorted(starts)
-                                           if span_labels is not None and label not in span_labels], dtype=torch.long)
+        self.banned_starts = torch.tensor(
+            [starts[label] for label in sorted(starts) if span_labels is not None and label not in span_labels],
+            dtype=torch.long,
+        )
         self.limits = torch.tensor([max(1, int(limits.get(label, 1 << 30))) for label in self.labels], dtype=torch.long)
         # tokens that cannot follow inside a span: their probability goes to the span's END
         breakers = [eod_id, *self.start_ids.tolist(), *self.end_ids.tolist()]
@@ -70,8 +78,14 @@ class TagMask:
     @classmethod
     def for_settings(cls, vocab: Sequence[str], eod_id: int, settings: GenerationSettings) -> TagMask:
         """The mask of a decoder that honours ``settings`` (tag safety, span limits and labels, START offsets)."""
-        return cls(vocab, eod_id, settings.tag_safe, dict(settings.span_limits), dict(settings.start_bias),
-                   settings.span_labels)
+        return cls(
+            vocab,
+            eod_id,
+            settings.tag_safe,
+            dict(settings.span_limits),
+            dict(settings.start_bias),
+            settings.span_labels,
+        )
 
     def reset(self, prompts: Sequence[Sequence[int]]) -> None:
         """Start the rows from their prompts (a prompt may leave a tag open, or end in one)."""

@@ -15,8 +15,13 @@ from synthdeid.corpus.inline import EOD, PAR, special_tokens
 class BigramLM:
     """Next-token logits depend on the last token only: ``table[last]``."""
 
-    def __init__(self, words: Sequence[str], labels: Sequence[str] = ("Name", "Date"), seed: int = 0,
-                 table: torch.Tensor | None = None) -> None:
+    def __init__(
+        self,
+        words: Sequence[str],
+        labels: Sequence[str] = ("Name", "Date"),
+        seed: int = 0,
+        table: torch.Tensor | None = None,
+    ) -> None:
         self.vocab = ["<unk>", *special_tokens(labels), *words]
         self.index = {t: i for i, t in enumerate(self.vocab)}
         self.eod_id = self.index[EOD]

@@ -94,8 +94,9 @@ def unk_tokens(n: int, seed: int, taken: Iterable[str] = ()) -> list[str]:
     return out
 
 
-def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[str],
-                        settings: VocabAnonymization) -> dict[str, Any]:
+def anonymize_model_dir(
+    generator: Generator, model_dir: Path, lines: Sequence[str], settings: VocabAnonymization
+) -> dict[str, Any]:
     """Anonymize the vocabulary of the model ``generator`` trained in ``model_dir`` with the PHI
     tokens of its training text ``lines``; returns (and writes to ``vocab_anonymization.json``) the
     counts. The generator must declare the capability (``synthdeid.api.VocabAnonymizer``)."""
@@ -104,12 +105,17 @@ def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[s
             f"{model_dir}: vocabulary anonymization is not supported for the {generator.name!r} generator (it "
             "declares no anonymize_vocab): a byte-level BPE writes a name as subwords shared with ordinary words, "
             "and renaming vocabulary entries would break the merges; use a word-level generator (lstm), or fresh "
-            "surrogates after generation")
+            "surrogates after generation"
+        )
     model_dir = Path(model_dir)
     tokens = phi_tokens(lines, settings.labels, settings.min_share)
     replaced = generator.anonymize_vocab(model_dir, tokens, settings.seed)
-    report = {"labels": list(settings.labels) if settings.labels else None, "min_share": settings.min_share,
-              "phi_tokens_found": len(tokens), "replaced": replaced}
+    report = {
+        "labels": list(settings.labels) if settings.labels else None,
+        "min_share": settings.min_share,
+        "phi_tokens_found": len(tokens),
+        "replaced": replaced,
+    }
     from synthdeid.corpus.accounting import write_json
 
     write_json(report, model_dir / REPORT)
@@ -119,33 +125,56 @@ def anonymize_model_dir(generator: Generator, model_dir: Path, lines: Sequence[s
 def add_anonymize_command(sub: Any, create_generator: Callable[[str], Generator]) -> None:
     """``synthdeid anonymize-vocab MODEL_DIR [--text data/inline/train.txt] [--labels Name ...]``;
     ``create_generator(name)`` builds the generator plugin ``--generator`` names (the CLI's registry)."""
-    p = sub.add_parser("anonymize-vocab", help="replace the PHI tokens of a trained generator's vocabulary "
-                                               "by random <unk_N> tokens (Verkijk & Vossen)")
+    p = sub.add_parser(
+        "anonymize-vocab",
+        help="replace the PHI tokens of a trained generator's vocabulary by random <unk_N> tokens (Verkijk & Vossen)",
+    )
     p.add_argument("model_dir", type=Path)
-    p.add_argument("--text", type=Path, default=Path(paths.inline_text("train")),
-                   help="the inline training text the model learned from (default: data/inline/train.txt)")
-    p.add_argument("--labels", nargs="+", default=["Name"], help="PHI labels to remove (default: Name); 'all' for every label")
-    p.add_argument("--min-share", type=float, default=0.5,
-                   help="remove a token when at least this share of its occurrences is inside such spans")
+    p.add_argument(
+        "--text",
+        type=Path,
+        default=Path(paths.inline_text("train")),
+        help="the inline training text the model learned from (default: data/inline/train.txt)",
+    )
+    p.add_argument(
+        "--labels", nargs="+", default=["Name"], help="PHI labels to remove (default: Name); 'all' for every label"
+    )
+    p.add_argument(
+        "--min-share",
+        type=float,
+        default=0.5,
+        help="remove a token when at least this share of its occurrences is inside such spans",
+    )
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--generator", default="lstm",
-                   help="the generator plugin that trained MODEL_DIR (default: lstm; generators.NAME.plugin in params)")
+    p.add_argument(
+        "--generator",
+        default="lstm",
+        help="the generator plugin that trained MODEL_DIR (default: lstm; generators.NAME.plugin in params)",
+    )
     p.set_defaults(run=partial(_cmd_anonymize, create_generator=create_generator))
 
 
 def _cmd_anonymize(args: Any, out: Any, create_generator: Callable[[str], Generator]) -> int:
     if not args.text.exists():
-        raise InputError("the training text is missing", path=args.text,
-                         fix="run the inline stage (dvc repro inline) or pass --text")
+        raise InputError(
+            "the training text is missing", path=args.text, fix="run the inline stage (dvc repro inline) or pass --text"
+        )
     if args.text.is_dir():
-        raise InputError("--text is a folder, not the inline training text", path=args.text,
-                         fix="name the file, e.g. --text data/inline/train.txt")
+        raise InputError(
+            "--text is a folder, not the inline training text",
+            path=args.text,
+            fix="name the file, e.g. --text data/inline/train.txt",
+        )
     from synthdeid.corpus.formats.textfile import read_text  # not UTF-8: an error naming the file and line
 
     lines = [x for x in read_text(args.text).split("\n") if x.strip()]
     labels = None if args.labels == ["all"] else tuple(args.labels)
     generator = create_generator(args.generator)
-    report = anonymize_model_dir(generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed))
-    out.print(f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
-              f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}")
+    report = anonymize_model_dir(
+        generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed)
+    )
+    out.print(
+        f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
+        f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}"
+    )
     return 0

@@ -24,8 +24,11 @@ def _spans(docs: Iterable[Document], annotator: Annotator) -> Iterator[tuple[Doc
     while batch := list(islice(docs, BATCH)):
         predicted = annotator.annotate_many([d.text for d in batch])
         if len(predicted) != len(batch):
-            raise InputError(f"the annotator returned spans for {len(predicted)} of {len(batch)} notes",
-                             doc_id=batch[0].id, fix="this is a bug in the annotator plugin; report it")
+            raise InputError(
+                f"the annotator returned spans for {len(predicted)} of {len(batch)} notes",
+                doc_id=batch[0].id,
+                fix="this is a bug in the annotator plugin; report it",
+            )
         yield from zip(batch, predicted)
 
 

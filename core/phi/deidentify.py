@@ -43,9 +43,16 @@ class DeidCounts:
         return self.notes / max(time.perf_counter() - self.started, 1e-9)
 
 
-def load_annotator(model: str | Path | None, annotator: str | None, language: str,
-                   config: Mapping[str, Any] | None = None, min_confidence: float | None = None,
-                   trust_model: bool = False, *, create: Callable[[str, dict[str, Any]], Annotator]) -> Annotator:
+def load_annotator(
+    model: str | Path | None,
+    annotator: str | None,
+    language: str,
+    config: Mapping[str, Any] | None = None,
+    min_confidence: float | None = None,
+    trust_model: bool = False,
+    *,
+    create: Callable[[str, dict[str, Any]], Annotator],
+) -> Annotator:
     """The ``tagger`` annotator over the tagger directory ``model`` (recall-biased with
     ``min_confidence``), or the annotator plugin named ``annotator`` (with ``config``); exactly
     one of the two, built by ``create(name, config)`` (``synthdeid.spec.build.annotator``). A
@@ -53,12 +60,15 @@ def load_annotator(model: str | Path | None, annotator: str | None, language: st
     ``best-model.pt`` of an older version) is refused, unless ``trust_model`` (``--trust-model``):
     unpickling runs whatever code the file holds."""
     if (model is None) == (annotator is None):
-        raise InputError("name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
-                         fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce")
+        raise InputError(
+            "name either a trained tagger (--model DIR) or an annotator (--annotator NAME)",
+            fix="e.g. --model data/taggers/augmented-lstm_p, or --annotator deduce",
+        )
     if model is not None:
         if not Path(model).is_dir():
-            raise InputError("no such tagger directory", path=model,
-                             fix="name a folder a tagger stage wrote, e.g. data/taggers/real")
+            raise InputError(
+                "no such tagger directory", path=model, fix="name a folder a tagger stage wrote, e.g. data/taggers/real"
+            )
         with trusting_pickles(trust_model):
             return create("tagger", {"model": str(model), "language": language, "min_confidence": min_confidence})
     if min_confidence is not None:
@@ -73,8 +83,15 @@ def redact(doc: Document, mask: str | None = None) -> Document:
     return substitute(doc, lambda span, text: f"[{span.label}]" if mask is None else mask)
 
 
-def deidentify(docs: Iterable[Document], annotator: Annotator, mode: str, pack: LanguagePack | None = None,
-               seed: int = 0, mask: str | None = None, counts: DeidCounts | None = None) -> Iterator[Document]:
+def deidentify(
+    docs: Iterable[Document],
+    annotator: Annotator,
+    mode: str,
+    pack: LanguagePack | None = None,
+    seed: int = 0,
+    mask: str | None = None,
+    counts: DeidCounts | None = None,
+) -> Iterator[Document]:
     """Each note with the annotator's spans, then surrogates or redaction by ``mode``."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
@@ -111,7 +128,10 @@ def write_output(docs: Iterable[Document], path: str | Path, fmt: str | None, mo
     fmt = fmt or guess_format(path, for_writing=True)
     if fmt == "text":
         if mode == "annotate":
-            raise InputError("annotate writes the spans it found, which plain text cannot hold", path=path,
-                             fix="write .jsonl, .inline, .conll or a BRAT folder, or use --mode surrogate/redact")
+            raise InputError(
+                "annotate writes the spans it found, which plain text cannot hold",
+                path=path,
+                fix="write .jsonl, .inline, .conll or a BRAT folder, or use --mode surrogate/redact",
+            )
         return write_plain(docs, path)
     return write_documents(docs, path, fmt)

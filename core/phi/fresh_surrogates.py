@@ -77,10 +77,13 @@ class FreshSettings:
         if not isinstance(value, dict) or set(value) - {"labels", "shapes"}:
             raise SynthdeidError(
                 f"{where} must be true, false, a list of labels or {{labels: all | [...], shapes: generated | "
-                f"training}}, not {value!r} (params.yaml)")
+                f"training}}, not {value!r} (params.yaml)"
+            )
         labels = value.get("labels", "all")
         if labels != "all" and not (isinstance(labels, list) and labels and all(isinstance(x, str) for x in labels)):
-            raise SynthdeidError(f"{where}.labels must be all or a non-empty list of labels, not {labels!r} (params.yaml)")
+            raise SynthdeidError(
+                f"{where}.labels must be all or a non-empty list of labels, not {labels!r} (params.yaml)"
+            )
         shapes = value.get("shapes", "generated")
         if shapes not in SHAPES:
             raise SynthdeidError(f"{where}.shapes must be one of {', '.join(SHAPES)}, not {shapes!r} (params.yaml)")
@@ -117,9 +120,16 @@ def shared_strings(real: Sequence[Document], notes: int = SHARED_NOTES) -> froze
     return frozenset(k for k, n in counts.items() if n >= notes)
 
 
-def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] = frozenset(),
-            settings: FreshSettings = FreshSettings(), shapes: ShapeBank | None = None,
-            shared: frozenset[str] = frozenset(), fallbacks: list[str] | None = None) -> Document:
+def refresh(
+    doc: Document,
+    pack: LanguagePack,
+    seed: int,
+    avoid: frozenset[str] = frozenset(),
+    settings: FreshSettings = FreshSettings(),
+    shapes: ShapeBank | None = None,
+    shared: frozenset[str] = frozenset(),
+    fallbacks: list[str] | None = None,
+) -> Document:
     """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
     re-computed), such that no such span of the result has the text of any such span of ``doc``
     (dates and ages: of the same span); of the acceptable draws, the first with the fewest
@@ -152,15 +162,17 @@ def refresh(doc: Document, pack: LanguagePack, seed: int, avoid: frozenset[str] 
     if best is None:
         raise SurrogateError(
             f"document {doc.id!r}: fresh surrogates kept re-drawing PHI strings of the note itself after "
-            f"{MAX_ATTEMPTS} attempts; check the language pack {pack.code!r} surrogates for its labels")
+            f"{MAX_ATTEMPTS} attempts; check the language pack {pack.code!r} surrogates for its labels"
+        )
     return best
 
 
 def unlabel_markless(doc: Document, settings: FreshSettings = FreshSettings()) -> Document:
     """``doc`` without the spans (of ``settings.labels``) whose text holds no letter or digit (the
     text stays)."""
-    keep = tuple(s for s in doc.spans
-                 if not settings.covers(s.label) or any(c.isalnum() for c in doc.text[s.start:s.end]))
+    keep = tuple(
+        s for s in doc.spans if not settings.covers(s.label) or any(c.isalnum() for c in doc.text[s.start : s.end])
+    )
     return doc if len(keep) == len(doc.spans) else Document(doc.id, doc.text, keep)
 
 
@@ -170,8 +182,9 @@ def untagged_copies(before: Document, after: Document, settings: FreshSettings =
     cannot reach them."""
     text = _key(after.text)
     kept = frozenset(s.label for s in before.spans if not settings.covers(s.label))
-    return sum(1 for s in span_strings(before, kept)
-               if len(s) >= 3 and re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text))
+    return sum(
+        1 for s in span_strings(before, kept) if len(s) >= 3 and re.search(rf"(?<!\w){re.escape(s)}(?!\w)", text)
+    )
 
 
 @dataclass
@@ -196,17 +209,23 @@ class FreshReport:
     leakage_after: dict[str, Any] = field(default_factory=dict)
 
     def as_dict(self) -> dict[str, Any]:
-        share = (lambda n: n / self.spans_replaced if self.spans_replaced else None)  # noqa: E731
-        return {**self.settings.as_dict(), "spans_replaced": self.spans_replaced, "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
-                "notes_with_untagged_copies": self.notes_with_untagged_copies,
-                "notes_repeating_shared_strings": self.notes_repeating_shared_strings,
-                "spans_with_training_phi_before": share(self.training_phi_spans_before),
-                "spans_with_training_phi_after": share(self.training_phi_spans_after),
-                "phi_leakage_before": self.leakage_before, "phi_leakage_after": self.leakage_after}
+        share = lambda n: n / self.spans_replaced if self.spans_replaced else None  # noqa: E731
+        return {
+            **self.settings.as_dict(),
+            "spans_replaced": self.spans_replaced,
+            "spans_unlabelled_without_letters_or_digits": self.spans_unlabelled,
+            "notes_with_untagged_copies": self.notes_with_untagged_copies,
+            "notes_repeating_shared_strings": self.notes_repeating_shared_strings,
+            "spans_with_training_phi_before": share(self.training_phi_spans_before),
+            "spans_with_training_phi_after": share(self.training_phi_spans_after),
+            "phi_leakage_before": self.leakage_before,
+            "phi_leakage_after": self.leakage_after,
+        }
 
 
-def leakage_rates(real: Sequence[Document], synthetic: Sequence[Document], tokenize: Tokenize,
-                  min_tokens: int = 2) -> dict[str, Any]:
+def leakage_rates(
+    real: Sequence[Document], synthetic: Sequence[Document], tokenize: Tokenize, min_tokens: int = 2
+) -> dict[str, Any]:
     """The share of the real notes' distinct PHI strings found anywhere in the synthetic notes
     (as the ``leakage`` privacy metric computes it: lowercased token sequences)."""
     phi = real_phi_strings(real, tokenize)
@@ -214,8 +233,13 @@ def leakage_rates(real: Sequence[Document], synthetic: Sequence[Document], token
     return phi_leakage(phi, notes, min_tokens).rates()
 
 
-def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int, real: Sequence[Document] = (),
-                   settings: FreshSettings = FreshSettings()) -> tuple[list[Document], FreshReport]:
+def refresh_corpus(
+    docs: Iterable[Document],
+    pack: LanguagePack,
+    seed: int,
+    real: Sequence[Document] = (),
+    settings: FreshSettings = FreshSettings(),
+) -> tuple[list[Document], FreshReport]:
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
     multi-token surrogate repeats one of their PHI strings, and the report holds the PHI leakage
     before and after. ``settings.shapes == "training"`` needs ``real`` (the shapes come from it)."""
@@ -228,16 +252,21 @@ def refresh_corpus(docs: Iterable[Document], pack: LanguagePack, seed: int, real
     shared = shared_strings(real)
     fallbacks: list[str] = []
     after = [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks) for d in before]
-    report = FreshReport(settings=settings, notes_repeating_shared_strings=len(fallbacks),
-                         spans_replaced=sum(settings.covers(s.label) for d in before for s in d.spans),
-                         spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
-                         notes_with_untagged_copies=sum(untagged_copies(b, a, settings) > 0 for b, a in zip(before, after)))
+    report = FreshReport(
+        settings=settings,
+        notes_repeating_shared_strings=len(fallbacks),
+        spans_replaced=sum(settings.covers(s.label) for d in before for s in d.spans),
+        spans_unlabelled=sum(len(d.spans) for d in given) - sum(len(d.spans) for d in before),
+        notes_with_untagged_copies=sum(untagged_copies(b, a, settings) > 0 for b, a in zip(before, after)),
+    )
     if real:
         known = {k for d in real for k in span_strings(d)}
-        report.training_phi_spans_before = sum(_key(d.surface(s)) in known for d in before for s in d.spans
-                                               if settings.covers(s.label))
-        report.training_phi_spans_after = sum(_key(d.surface(s)) in known for d in after for s in d.spans
-                                              if settings.covers(s.label))
+        report.training_phi_spans_before = sum(
+            _key(d.surface(s)) in known for d in before for s in d.spans if settings.covers(s.label)
+        )
+        report.training_phi_spans_after = sum(
+            _key(d.surface(s)) in known for d in after for s in d.spans if settings.covers(s.label)
+        )
         report.leakage_before = leakage_rates(real, before, pack.tokenize)
         report.leakage_after = leakage_rates(real, after, pack.tokenize)
     return after, report

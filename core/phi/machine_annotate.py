@@ -22,8 +22,14 @@ BATCH = 256
 """Notes per ``predict`` call (the tagger batches its windows itself; this only paces the progress bar)."""
 
 
-def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Counts, require_phi: bool = False,
-                     source: str = "the corpus", bounds: tuple[SpanBounds, Tokenize] | None = None) -> list[Document]:
+def machine_annotate(
+    docs: Sequence[Document],
+    tagger: TrainedTagger,
+    counts: Counts,
+    require_phi: bool = False,
+    source: str = "the corpus",
+    bounds: tuple[SpanBounds, Tokenize] | None = None,
+) -> list[Document]:
     """The non-empty notes of ``docs`` with the tagger's spans, in input order; ``counts`` records
     every note in, out and rejected. ``source`` names the input file in errors. With ``bounds``
     (the real training notes' span bounds and the tokenizer they count in), a span outside them is
@@ -35,7 +41,7 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
             notes.append(doc)
         else:
             counts.reject("empty note")
-    batches = [notes[i:i + BATCH] for i in range(0, len(notes), BATCH)]
+    batches = [notes[i : i + BATCH] for i in range(0, len(notes), BATCH)]
     out: list[Document] = []
     dropped: Counter[str] = Counter()
     for batch in track(batches, f"machine-annotating {len(notes)} notes", total=len(batches)):
@@ -46,8 +52,12 @@ def machine_annotate(docs: Sequence[Document], tagger: TrainedTagger, counts: Co
             try:
                 annotated = Document.create(doc.id, doc.text, spans)
             except InputError as e:
-                raise InputError(f"the tagger predicted an invalid span: {e.problem}", path=source, doc_id=doc.id,
-                                 fix="this is a bug in the tagger plugin; report it with this note") from None
+                raise InputError(
+                    f"the tagger predicted an invalid span: {e.problem}",
+                    path=source,
+                    doc_id=doc.id,
+                    fix="this is a bug in the tagger plugin; report it with this note",
+                ) from None
             if bounds is not None:
                 trimmed, reasons = bounds[0].trim(annotated, bounds[1])
                 dropped.update(reasons)
@@ -75,13 +85,17 @@ def annotation_stats(before: Sequence[Document], after: Sequence[Document]) -> d
     }
 
 
-def require_some_phi(docs: Sequence[Document], annotated: Sequence[Document], stage: str, tagger: str,
-                     source: str) -> None:
+def require_some_phi(
+    docs: Sequence[Document], annotated: Sequence[Document], stage: str, tagger: str, source: str
+) -> None:
     """An error naming the upstream tagger when it found no PHI in any note: it learned nothing, and
     every tagger trained on the corpus would fail later with a message about its own input."""
     if docs and not any(d.spans for d in annotated):
-        raise InputError(f"{stage}: {tagger} found no PHI in any of the {len(docs)} notes: it learned nothing, "
-                         "so no tagger can train on this corpus", path=source,
-                         fix="train that tagger until it finds PHI: more epochs or a larger budget (taggers.NAME."
-                         "config max_epochs, max_train_tokens) or more annotated notes; `synthdeid check` shows "
-                         "how many the splits hold")
+        raise InputError(
+            f"{stage}: {tagger} found no PHI in any of the {len(docs)} notes: it learned nothing, "
+            "so no tagger can train on this corpus",
+            path=source,
+            fix="train that tagger until it finds PHI: more epochs or a larger budget (taggers.NAME."
+            "config max_epochs, max_train_tokens) or more annotated notes; `synthdeid check` shows "
+            "how many the splits hold",
+        )

@@ -21,12 +21,22 @@ if TYPE_CHECKING:
 def check_output(spec: MachineAnnotatedSpec, name: str) -> None:
     """``machine_annotated.NAME`` (``spec``) must not write over its own input corpus."""
     if spec.corpus == name:
-        raise InputError(f"machine_annotated.{name} would overwrite its own input corpus", path="params.yaml",
-                         fix="give the machine-annotated corpus a new name")
+        raise InputError(
+            f"machine_annotated.{name} would overwrite its own input corpus",
+            path="params.yaml",
+            fix="give the machine-annotated corpus a new name",
+        )
 
 
-def annotating_tagger(spec: MachineAnnotatedSpec, tagger: Tagger, seed: int, tokenize: Tokenize, tagger_dir: str,
-                      gold: Callable[[str], str], scratch: Path) -> tuple[TrainedTagger, dict[str, Any]]:
+def annotating_tagger(
+    spec: MachineAnnotatedSpec,
+    tagger: Tagger,
+    seed: int,
+    tokenize: Tokenize,
+    tagger_dir: str,
+    gold: Callable[[str], str],
+    scratch: Path,
+) -> tuple[TrainedTagger, dict[str, Any]]:
     """The ``tagger`` (the utility tagger plugin) of ``tagger_dir``; with ``spec.tagger_share`` below 1
     one trained in ``scratch`` on that share (drawn with ``seed``, ``utility.seed``) of the gold notes
     ``gold("train")`` (validated on ``gold("dev")``), with its ``tagger_training`` figures for the

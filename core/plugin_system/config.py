@@ -62,8 +62,15 @@ class Bounds:
             return "one of " + ", ".join(str(c) for c in self.choices)
         finite = self.lt == math.inf  # lt=math.inf: any finite number above the lower bound
         low = f"[{_num(self.ge)}" if self.ge is not None else f"({_num(self.gt)}" if self.gt is not None else ""
-        high = "" if finite else f"{_num(self.le)}]" if self.le is not None else \
-            f"{_num(self.lt)})" if self.lt is not None else ""
+        high = (
+            ""
+            if finite
+            else f"{_num(self.le)}]"
+            if self.le is not None
+            else f"{_num(self.lt)})"
+            if self.lt is not None
+            else ""
+        )
         if low and high:
             return f"in {low}, {high}"
         if low:
@@ -80,23 +87,38 @@ class Bounds:
         if " " not in rule:
             return "give a number"
         op, limit = rule.split(" ", 1)
-        return {">=": f"set it to {limit} or more", ">": f"set it above {limit}",
-                "<=": f"set it to {limit} or less", "<": f"set it below {limit}"}[op]
+        return {
+            ">=": f"set it to {limit} or more",
+            ">": f"set it above {limit}",
+            "<=": f"set it to {limit} or less",
+            "<": f"set it below {limit}",
+        }[op]
 
     def accepts(self, value: Any) -> bool:
         if self.choices is not None:
             return value in self.choices
-        return ((self.ge is None or value >= self.ge) and (self.gt is None or value > self.gt)
-                and (self.le is None or value <= self.le) and (self.lt is None or value < self.lt))
+        return (
+            (self.ge is None or value >= self.ge)
+            and (self.gt is None or value > self.gt)
+            and (self.le is None or value <= self.le)
+            and (self.lt is None or value < self.lt)
+        )
 
 
 def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else str(x)
 
 
-def setting(default: Any = dataclasses.MISSING, *, ge: float | None = None, gt: float | None = None,
-            le: float | None = None, lt: float | None = None, choices: Iterable[Any] | None = None,
-            renamed_from: str | Iterable[str] = ()) -> Any:
+def setting(
+    default: Any = dataclasses.MISSING,
+    *,
+    ge: float | None = None,
+    gt: float | None = None,
+    le: float | None = None,
+    lt: float | None = None,
+    choices: Iterable[Any] | None = None,
+    renamed_from: str | Iterable[str] = (),
+) -> Any:
     """A dataclass field with declared bounds (checked by ``from_mapping`` and ``check_bounds``)
     and former names (``renamed_from``: accepted by ``from_mapping`` with a ``DeprecationWarning``)."""
     metadata: dict[str, Any] = {}
@@ -129,8 +151,10 @@ def current_names(cls: type, config: Mapping[str, Any], what: str, warn: bool = 
     for key in config:
         new = table.get(key, key)
         if new in given:
-            raise SynthdeidError(f"{what}: '{given[new]}' and '{key}' are the same setting (the former name is "
-                                 f"deprecated); give only '{new}'")
+            raise SynthdeidError(
+                f"{what}: '{given[new]}' and '{key}' are the same setting (the former name is "
+                f"deprecated); give only '{new}'"
+            )
         given[new] = key
     for new, key in given.items():
         if warn and key != new:
@@ -141,8 +165,11 @@ def current_names(cls: type, config: Mapping[str, Any], what: str, warn: bool = 
 def _problem(name: str, value: Any, bounds: Bounds, hint: Any) -> str | None:
     whole = _accepts(hint, int) and not _accepts(hint, float)
     if bounds.choices is None:
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-                isinstance(value, float) and math.isnan(value)):
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, (int, float))
+            or (isinstance(value, float) and math.isnan(value))
+        ):
             return f"setting '{name}' must be a number {bounds.rule()}, got {value!r}; give a number"
         if whole and not isinstance(value, int):
             return f"setting '{name}' must be a whole number {bounds.rule()}, got {value!r}; give a whole number"
@@ -190,8 +217,14 @@ def _number(text: str, what: str) -> int | float:
     return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
 
 
-def from_mapping(cls: type[C], config: Mapping[str, Any] | None, what: str,
-                 exclude: Iterable[str] = (), also: Iterable[str] = (), warn: bool = True) -> C:
+def from_mapping(
+    cls: type[C],
+    config: Mapping[str, Any] | None,
+    what: str,
+    exclude: Iterable[str] = (),
+    also: Iterable[str] = (),
+    warn: bool = True,
+) -> C:
     """The frozen dataclass ``cls`` built from a params mapping.
 
     ``what`` names the plugin in errors, e.g. ``"generator 'gpt2'"``. A former setting name
@@ -209,8 +242,10 @@ def from_mapping(cls: type[C], config: Mapping[str, Any] | None, what: str,
     if unknown:
         close = [m for key in unknown for m in difflib.get_close_matches(key, sorted(known | set(also)), n=1)]
         suggestion = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise SynthdeidError(f"{what} has no setting(s) {', '.join(unknown)}{suggestion}; "
-                             f"its settings are: {', '.join(sorted(known | set(also))) or '(none)'}")
+        raise SynthdeidError(
+            f"{what} has no setting(s) {', '.join(unknown)}{suggestion}; "
+            f"its settings are: {', '.join(sorted(known | set(also))) or '(none)'}"
+        )
     hints = _hints(cls)
     for key, value in config.items():
         hint = hints.get(key)

@@ -62,8 +62,10 @@ class Registry:
         """Build the plugin object ``name`` from its config."""
         entry = self.entry(name)
         if config and not isinstance(config, Mapping):
-            raise SynthdeidError(f"the config of {self.kind} {name!r} must be a mapping (`key: value` pairs) or null, "
-                                 f"not {config!r}; fix it in params.yaml")
+            raise SynthdeidError(
+                f"the config of {self.kind} {name!r} must be a mapping (`key: value` pairs) or null, "
+                f"not {config!r}; fix it in params.yaml"
+            )
         return entry.factory(dict(config or {}))
 
     def __contains__(self, name: object) -> bool:

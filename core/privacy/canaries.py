@@ -149,11 +149,13 @@ def numeric_pool(lines: Sequence[str], size: int, min_count: int, floor: int = 1
             return pool, threshold
     if len(pool) >= MIN_POOL:
         return pool, floor
-    raise InputError(f"canaries: the training text holds {len(pool)} numeric token(s) seen {floor}+ times "
-                     f"(the generator's min_count), and the canaries' secret needs at least {MIN_POOL}",
-                     path=paths.inline_text("train"),
-                     fix="set this generator's canaries to null (a corpus this small has no numbers to hide "
-                     "a secret among), or lower the generator's min_count")
+    raise InputError(
+        f"canaries: the training text holds {len(pool)} numeric token(s) seen {floor}+ times "
+        f"(the generator's min_count), and the canaries' secret needs at least {MIN_POOL}",
+        path=paths.inline_text("train"),
+        fix="set this generator's canaries to null (a corpus this small has no numbers to hide "
+        "a secret among), or lower the generator's min_count",
+    )
 
 
 def draw_canaries(config: CanaryConfig, space: CanarySpace) -> list[Canary]:
@@ -173,8 +175,9 @@ def draw_canaries(config: CanaryConfig, space: CanarySpace) -> list[Canary]:
     return out
 
 
-def insert_canaries(lines: Sequence[str], ids: Sequence[str], canaries: Sequence[Canary],
-                    seed: int) -> tuple[list[str], list[str]]:
+def insert_canaries(
+    lines: Sequence[str], ids: Sequence[str], canaries: Sequence[Canary], seed: int
+) -> tuple[list[str], list[str]]:
     """New training lines and ids with each canary inserted ``repetitions`` times as its own line
     at seeded random positions (copy ``j`` of ``canary-k`` has id ``canary-k-copy-j``); the real
     lines keep their order and the inputs are not changed."""
@@ -194,12 +197,15 @@ def check_template(template: str, labels: Sequence[str]) -> None:
     decoded = decode(template.replace(SLOT, "0"), "canary", labels)
     bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
     if any(bad.values()):
-        raise SynthdeidError(f"canaries: the template's tags are malformed or unknown "
-                             f"({', '.join(f'{k}: {v}' for k, v in bad.items() if v)}): {template!r}")
+        raise SynthdeidError(
+            f"canaries: the template's tags are malformed or unknown "
+            f"({', '.join(f'{k}: {v}' for k, v in bad.items() if v)}): {template!r}"
+        )
 
 
-def add_canaries(config: CanaryConfig, lines: Sequence[str], ids: Sequence[str], labels: Sequence[str],
-                 min_count_floor: int = 1) -> tuple[list[str], list[str], dict[str, Any]]:
+def add_canaries(
+    config: CanaryConfig, lines: Sequence[str], ids: Sequence[str], labels: Sequence[str], min_count_floor: int = 1
+) -> tuple[list[str], list[str], dict[str, Any]]:
     """Draw the canaries of ``config`` for the training ``lines`` and insert them; returns the new
     lines and ids and the record to save as ``canaries.json``."""
     if config.template is None:
@@ -211,8 +217,12 @@ def add_canaries(config: CanaryConfig, lines: Sequence[str], ids: Sequence[str],
     new_lines, new_ids = insert_canaries(lines, ids, canaries, config.seed)
     record = {
         "config": {**asdict(config), "repetitions": list(config.repetitions)},
-        "template": space.template, "pool": list(space.pool), "pool_min_count": min_count,
-        "slots": space.slots, "space_size": space.size, "log2_space_size": math.log2(space.size),
+        "template": space.template,
+        "pool": list(space.pool),
+        "pool_min_count": min_count,
+        "slots": space.slots,
+        "space_size": space.size,
+        "log2_space_size": math.log2(space.size),
         "canaries": [{**asdict(c), "secret": list(c.secret)} for c in canaries],
         "lines_inserted": len(new_lines) - len(lines),
     }
@@ -233,6 +243,7 @@ def read_canaries(model_dir: Path) -> tuple[CanarySpace, list[Canary]] | None:
         space = CanarySpace(record["template"], tuple(record["pool"]))
         canaries = [Canary(c["id"], c["text"], tuple(c["secret"]), int(c["repetitions"])) for c in record["canaries"]]
     except (ValueError, KeyError, TypeError) as e:
-        raise InputError(f"cannot read the canaries ({e})", path=path,
-                         fix="train the generator again (dvc repro train_lm@NAME)") from None
+        raise InputError(
+            f"cannot read the canaries ({e})", path=path, fix="train the generator again (dvc repro train_lm@NAME)"
+        ) from None
     return space, canaries

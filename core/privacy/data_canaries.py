@@ -63,8 +63,9 @@ class DataCanaryConfig:
             return SynthdeidError(f"data_canaries: {problem} (generators.NAME.data_canaries in params.yaml)")
 
         check_bounds(self, "data_canaries (generators.NAME.data_canaries in params.yaml)")
-        if not self.repetitions or not all(isinstance(r, int) and not isinstance(r, bool) and r >= 1
-                                           for r in self.repetitions):  # each element of a list
+        if not self.repetitions or not all(
+            isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in self.repetitions
+        ):  # each element of a list
             raise bad(f"repetitions must be a list of whole numbers >= 1, got {self.repetitions!r}")
 
     @classmethod
@@ -94,24 +95,32 @@ def prefix_of(line: str, length: int) -> list[str]:
 def suffix_pool(lines: Sequence[str], min_count: int) -> list[str]:
     """Plain words of the training text seen at least ``min_count`` times (no tags, paragraph or
     end markers), sorted."""
-    counts = Counter(t for line in lines for t in line.split(" ")
-                     if t and t not in (PAR, EOD) and not _TAG.match(t))
+    counts = Counter(t for line in lines for t in line.split(" ") if t and t not in (PAR, EOD) and not _TAG.match(t))
     return sorted(t for t, c in counts.items() if c >= min_count)
 
 
-def draw_data_canaries(config: DataCanaryConfig, lines: Sequence[str], min_count_floor: int = 1,
-                       ) -> tuple[list[Canary], list[Canary], dict[str, Any]]:
+def draw_data_canaries(
+    config: DataCanaryConfig,
+    lines: Sequence[str],
+    min_count_floor: int = 1,
+) -> tuple[list[Canary], list[Canary], dict[str, Any]]:
     """Member and non-member canaries for the training ``lines``, and facts for the record."""
     min_count = max(config.min_count, min_count_floor)
     pool = suffix_pool(lines, min_count)
     if len(pool) < 20:
-        raise InputError(f"data_canaries: only {len(pool)} words occur {min_count}+ times in the training text; "
-                         "a high-perplexity suffix needs at least 20 to draw from", path=paths.inline_text("train"),
-                         fix="lower generators.NAME.data_canaries.min_count (not below the generator's min_count)")
+        raise InputError(
+            f"data_canaries: only {len(pool)} words occur {min_count}+ times in the training text; "
+            "a high-perplexity suffix needs at least 20 to draw from",
+            path=paths.inline_text("train"),
+            fix="lower generators.NAME.data_canaries.min_count (not below the generator's min_count)",
+        )
     hosts = [i for i, line in enumerate(lines) if prefix_of(line, config.prefix_tokens)]
     if not hosts:
-        raise InputError("data_canaries: no training note has a token before its first PHI span to start a prefix",
-                         path=paths.inline_text("train"), fix="set generators.NAME.data_canaries to null")
+        raise InputError(
+            "data_canaries: no training note has a token before its first PHI span to start a prefix",
+            path=paths.inline_text("train"),
+            fix="set generators.NAME.data_canaries to null",
+        )
     rng = random.Random(f"data-canaries-{config.seed}")
     members = [(reps, f"member-{reps}x-{j + 1}") for reps in config.repetitions for j in range(config.per_repetition)]
     wanted = members + [(0, f"nonmember-{j + 1}") for j in range(config.nonmembers)]
@@ -126,13 +135,17 @@ def draw_data_canaries(config: DataCanaryConfig, lines: Sequence[str], min_count
                 break
         seen.add(text)
         drawn.append((Canary(cid, text, (), reps), prefix))
-    facts = {"suffix_pool_size": len(pool), "suffix_min_count": min_count,
-             "prefix_tokens": {c.id: len(p) for c, p in drawn}}
+    facts = {
+        "suffix_pool_size": len(pool),
+        "suffix_min_count": min_count,
+        "prefix_tokens": {c.id: len(p) for c, p in drawn},
+    }
     return [c for c, _ in drawn if c.repetitions], [c for c, _ in drawn if not c.repetitions], facts
 
 
-def add_data_canaries(config: DataCanaryConfig, real: Sequence[str], lines: Sequence[str], ids: Sequence[str],
-                      min_count_floor: int = 1) -> tuple[list[str], list[str], dict[str, Any]]:
+def add_data_canaries(
+    config: DataCanaryConfig, real: Sequence[str], lines: Sequence[str], ids: Sequence[str], min_count_floor: int = 1
+) -> tuple[list[str], list[str], dict[str, Any]]:
     """Draw the canaries from the ``real`` training lines and insert the members into ``lines``
     (the real lines, or those with other canaries already in); returns the new lines and ids and
     the record to write with ``write_data_canaries``."""
@@ -140,10 +153,13 @@ def add_data_canaries(config: DataCanaryConfig, real: Sequence[str], lines: Sequ
     new_lines, new_ids = insert_canaries(lines, ids, members, config.seed + 1)
     starts = facts.pop("prefix_tokens")
     record = {
-        "config": {**asdict(config), "repetitions": list(config.repetitions)}, **facts,
+        "config": {**asdict(config), "repetitions": list(config.repetitions)},
+        **facts,
         "lines_inserted": len(new_lines) - len(lines),
-        "canaries": [{"id": c.id, "repetitions": c.repetitions, "suffix_start": starts[c.id], "text": c.text}
-                     for c in members + nonmembers],
+        "canaries": [
+            {"id": c.id, "repetitions": c.repetitions, "suffix_start": starts[c.id], "text": c.text}
+            for c in members + nonmembers
+        ],
     }
     return new_lines, new_ids, record
 
@@ -176,9 +192,16 @@ def read_data_canaries(path: Path) -> list[DataCanary] | None:
             tokens = c["text"].split(" ")
             if tokens[-1] != EOD or not 0 <= c["suffix_start"] < len(tokens) - 1:
                 raise ValueError(f"canary {c['id']!r} is not prefix + suffix + <EOD>")
-            out.append(DataCanary(c["id"], int(c["repetitions"]), " ".join(tokens[: c["suffix_start"]]),
-                                  " ".join(tokens[c["suffix_start"] : -1])))
+            out.append(
+                DataCanary(
+                    c["id"],
+                    int(c["repetitions"]),
+                    " ".join(tokens[: c["suffix_start"]]),
+                    " ".join(tokens[c["suffix_start"] : -1]),
+                )
+            )
     except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
-        raise InputError(f"cannot read the data canaries ({e})", path=path,
-                         fix="train the generator again (dvc repro train_lm@NAME)") from None
+        raise InputError(
+            f"cannot read the data canaries ({e})", path=path, fix="train the generator again (dvc repro train_lm@NAME)"
+        ) from None
     return out

@@ -43,15 +43,25 @@ class Threshold:
 THRESHOLDS = (
     Threshold("max_exact_duplicates", "leakage", ("exact_duplicates",), "synthetic notes identical to a real note"),
     Threshold("max_longest_run", "leakage", ("longest_run", "max"), "tokens copied verbatim in one run"),
-    Threshold("max_identifying_phi_leakage", "leakage", ("phi", "identifying_rate"),
-              "share of identifying real PHI strings reappearing"),
-    Threshold("max_identifying_phi_leakage_multi", "leakage", ("phi", "identifying_multi_token_rate"),
-              "share of identifying real multi-token PHI strings reappearing"),
+    Threshold(
+        "max_identifying_phi_leakage",
+        "leakage",
+        ("phi", "identifying_rate"),
+        "share of identifying real PHI strings reappearing",
+    ),
+    Threshold(
+        "max_identifying_phi_leakage_multi",
+        "leakage",
+        ("phi", "identifying_multi_token_rate"),
+        "share of identifying real multi-token PHI strings reappearing",
+    ),
 )
 KEYS = (*(t.key for t in THRESHOLDS), "override")
 PHI_KEYS = ("max_identifying_phi_leakage", "max_identifying_phi_leakage_multi")
-RENAMED = {"max_phi_leakage": "max_identifying_phi_leakage",
-           "max_phi_leakage_multi": "max_identifying_phi_leakage_multi"}
+RENAMED = {
+    "max_phi_leakage": "max_identifying_phi_leakage",
+    "max_phi_leakage_multi": "max_identifying_phi_leakage_multi",
+}
 """Former keys (they limited the raw figures, which count generic values too) -> the new ones."""
 
 
@@ -81,12 +91,15 @@ class Gate:
                     f"{WHERE}.{key} is now {WHERE}.{RENAMED[key]}: the gate limits the share of *identifying* real "
                     "PHI strings reappearing (ages under 90 and values common to several real notes left out; the "
                     "leakage metric's rule), not the raw share; rename the key (the raw figure stays in the metrics; "
-                    "privacy.metrics.leakage: {common_notes: null, age_below: null} makes both equal) (params.yaml)")
+                    "privacy.metrics.leakage: {common_notes: null, age_below: null} makes both equal) (params.yaml)"
+                )
             if key not in KEYS:
                 close = difflib.get_close_matches(str(key), KEYS, n=1)
                 raise SynthdeidError(
-                    f"{WHERE}.{key} is not a gate key" + (f" (did you mean {close[0]}?)" if close else "")
-                    + f"; the keys are {', '.join(KEYS)} (params.yaml)")
+                    f"{WHERE}.{key} is not a gate key"
+                    + (f" (did you mean {close[0]}?)" if close else "")
+                    + f"; the keys are {', '.join(KEYS)} (params.yaml)"
+                )
         limits: dict[str, float] = {}
         for t in THRESHOLDS:
             value = gate.get(t.key)
@@ -99,7 +112,8 @@ class Gate:
                     with contextlib.suppress(ValueError):
                         hint = f"; write {float(value)!r} (YAML reads {value!r} as a string)"
                 raise SynthdeidError(
-                    f"{WHERE}.{t.key} must be a finite number >= 0 or null, not {value!r}{hint} (params.yaml)")
+                    f"{WHERE}.{t.key} must be a finite number >= 0 or null, not {value!r}{hint} (params.yaml)"
+                )
             limits[t.key] = number
         override = gate.get("override", False)
         if not isinstance(override, bool):
@@ -107,7 +121,8 @@ class Gate:
         if not limits and not override:
             raise SynthdeidError(
                 f"{WHERE} sets no threshold, so it would pass every corpus without measuring anything; set at "
-                f"least one of {', '.join(t.key for t in THRESHOLDS)} (params.yaml)")
+                f"least one of {', '.join(t.key for t in THRESHOLDS)} (params.yaml)"
+            )
         return cls(limits, override)
 
     def thresholds(self) -> list[Threshold]:
@@ -121,7 +136,8 @@ class Gate:
                 raise SynthdeidError(
                     f"{WHERE}.{t.key} needs the privacy metric {t.metric!r}, which privacy.metrics leaves out; add "
                     f"`{t.metric}: {{}}` to privacy.metrics, or set {WHERE}.{t.key}: null to drop the threshold "
-                    "(params.yaml)")
+                    "(params.yaml)"
+                )
 
     def failures(self, summary: Mapping[str, Any]) -> list[str]:
         """The thresholds ``summary`` (each metric's summary, by name) exceeds. A figure that is
@@ -136,18 +152,31 @@ class Gate:
                 raise SynthdeidError(
                     f"{WHERE}.{t.key}: the figure {t.figure} ({t.what}) was not measured (got {value!r}); the gate "
                     f"does not pass a corpus it cannot measure. Check the {t.metric!r} privacy metric's config and "
-                    "output, or set the threshold to null (params.yaml)")
+                    "output, or set the threshold to null (params.yaml)"
+                )
             if number > self.limits[t.key]:
                 out.append(f"{t.what}: {value} > {t.key} = {self.limits[t.key]:g}")
         return out
 
     def verdict(self, failures: Sequence[str]) -> dict[str, Any]:
         """The ``gate`` entry of a corpus's privacy metrics for the thresholds it exceeded."""
-        return {"passed": not failures, "failures": list(failures), "limits": dict(self.limits),
-                "override": self.override, "overridden": bool(failures and self.override)}
+        return {
+            "passed": not failures,
+            "failures": list(failures),
+            "limits": dict(self.limits),
+            "override": self.override,
+            "overridden": bool(failures and self.override),
+        }
 
-    def refusal(self, corpus: str, failures: Sequence[str], notes: Iterable[Mapping[str, Any]],
-                metrics_path: str, page: str, summary: Mapping[str, Any] | None = None) -> SynthdeidError | None:
+    def refusal(
+        self,
+        corpus: str,
+        failures: Sequence[str],
+        notes: Iterable[Mapping[str, Any]],
+        metrics_path: str,
+        page: str,
+        summary: Mapping[str, Any] | None = None,
+    ) -> SynthdeidError | None:
         """The error that stops a corpus over the thresholds from being published (``None`` when
         it passed, or the override publishes it): the failures, the five notes with the longest
         verbatim runs and, for a PHI leakage threshold, what drives the figure (from ``summary``,
@@ -158,24 +187,35 @@ class Gate:
         phi = [key for key in PHI_KEYS if any(f"> {key} =" in f for f in failures)]
         leak = (summary or {}).get("leakage") or {}
         return SynthdeidError(
-            f"privacy gate: corpus {corpus!r} is not published:\n  - " + "\n  - ".join(failures)
+            f"privacy gate: corpus {corpus!r} is not published:\n  - "
+            + "\n  - ".join(failures)
             + ("".join(f"\n{line}" for line in phi_drivers(leak, PHI_KEYS[1] in phi)) if phi else "")
             + "\n  worst notes (longest verbatim run): "
             + ", ".join(f"{r['synthetic_id']} ({r.get('longest_run')} tokens from {r.get('real_id')})" for r in worst)
             + f"\n  see {metrics_path} and {page}"
-            + ("".join(f"\n{line}" for line in phi_fixes(corpus, leak, phi, self.limits)) if phi else
-               "; to publish anyway set privacy.gate.override: true (and say why in the datasheet)"))
+            + (
+                "".join(f"\n{line}" for line in phi_fixes(corpus, leak, phi, self.limits))
+                if phi
+                else "; to publish anyway set privacy.gate.override: true (and say why in the datasheet)"
+            )
+        )
 
 
-OVERRIDE_WARNING = ("privacy.gate.override is true: corpora over the privacy thresholds are published anyway; "
-                    "say why in the datasheet, and set it back to false before sharing anything")
+OVERRIDE_WARNING = (
+    "privacy.gate.override is true: corpora over the privacy thresholds are published anyway; "
+    "say why in the datasheet, and set it back to false before sharing anything"
+)
 
 
 def _leaking(leak: Mapping[str, Any], multi: bool) -> list[str]:
     """The labels with identifying strings that leaked (multi-token ones for ``multi``), most first."""
-    by_label, count = leak.get("phi_by_label") or {}, "identifying_multi_token_leaked" if multi else "identifying_leaked"
-    return sorted((label for label, row in by_label.items() if row.get(count)),
-                  key=lambda label: (-by_label[label][count], label))
+    by_label, count = (
+        leak.get("phi_by_label") or {},
+        "identifying_multi_token_leaked" if multi else "identifying_leaked",
+    )
+    return sorted(
+        (label for label, row in by_label.items() if row.get(count)), key=lambda label: (-by_label[label][count], label)
+    )
 
 
 def phi_drivers(leak: Mapping[str, Any], multi: bool = True, per_label: int = 3) -> list[str]:
@@ -191,13 +231,18 @@ def phi_drivers(leak: Mapping[str, Any], multi: bool = True, per_label: int = 3)
             top.setdefault(label, []).append(entry)
     kind = "identifying_multi_token_" if multi else "identifying_"
     tokens = f" of {(leak.get('phi') or {}).get('multi_token_min', 2)}+ tokens" if multi else ""
-    out = [f"  what drives it, by label (identifying real PHI strings{tokens} reappearing, of all; "
-           "leakage.phi_by_label):"]
+    out = [
+        f"  what drives it, by label (identifying real PHI strings{tokens} reappearing, of all; leakage.phi_by_label):"
+    ]
     for label in _leaking(leak, multi):
-        shown = ", ".join(f"{e['text']!r} (in {e['synthetic_notes']} synthetic note{'s' * (e['synthetic_notes'] != 1)})"
-                          for e in top.get(label, [])[:per_label])
-        out.append(f"    {label}: {by_label[label][kind + 'leaked']} of {by_label[label][kind + 'strings']}"
-                   + (f": {shown}" if shown else ""))
+        shown = ", ".join(
+            f"{e['text']!r} (in {e['synthetic_notes']} synthetic note{'s' * (e['synthetic_notes'] != 1)})"
+            for e in top.get(label, [])[:per_label]
+        )
+        out.append(
+            f"    {label}: {by_label[label][kind + 'leaked']} of {by_label[label][kind + 'strings']}"
+            + (f": {shown}" if shown else "")
+        )
     rule = (leak.get("phi") or {}).get("identifying_rule")
     if rule:
         out.append(f"  identifying: {rule}")

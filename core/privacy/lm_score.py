@@ -89,9 +89,14 @@ def torch_threads(threads: int | None) -> Iterator[None]:
         torch.set_num_threads(before)
 
 
-def score_sequences(lm: AutoregressiveLM, targets: Sequence[Sequence[int]],
-                    prefixes: Sequence[Sequence[int]] | None = None, batch_size: int = 32,
-                    description: str = "scoring", threads: int | None = 1) -> list[SequenceScore]:
+def score_sequences(
+    lm: AutoregressiveLM,
+    targets: Sequence[Sequence[int]],
+    prefixes: Sequence[Sequence[int]] | None = None,
+    batch_size: int = 32,
+    description: str = "scoring",
+    threads: int | None = 1,
+) -> list[SequenceScore]:
     """The NLL of each ``targets[i]`` after ``prefixes[i]`` (default: empty), in input order.
 
     Sequences are batched by length (longest first) and finished rows leave the batch through
@@ -117,15 +122,16 @@ def score_sequences(lm: AutoregressiveLM, targets: Sequence[Sequence[int]],
     results: dict[int, SequenceScore] = {}
     with torch_threads(threads), counter(description, sum(len(j[1]) for j in jobs)) as advance:
         for b in range(0, len(order), batch_size):
-            rows = order[b: b + batch_size]
+            rows = order[b : b + batch_size]
             for i, score in zip(rows, _score_batch(lm, [jobs[i][0] for i in rows], [jobs[i][1] for i in rows])):
                 results[i] = SequenceScore(score[0], score[1], score[2], jobs[i][2])
             advance(sum(len(jobs[i][1]) for i in rows))
     return [results[i] for i in range(len(jobs))]
 
 
-def _score_batch(lm: AutoregressiveLM, prefixes: list[list[int]],
-                 targets: list[list[int]]) -> list[tuple[float, int, int]]:
+def _score_batch(
+    lm: AutoregressiveLM, prefixes: list[list[int]], targets: list[list[int]]
+) -> list[tuple[float, int, int]]:
     """(nll, scored, masked) per row; ``targets`` sorted longest first."""
     n = len(targets)
     nll = [0.0] * n
@@ -142,7 +148,7 @@ def _score_batch(lm: AutoregressiveLM, prefixes: list[list[int]],
     state, logits = lm.start(prefixes[:active])
     for pos in range(width):
         rows = logits[:active]
-        picked = (rows.gather(1, ids[:active, pos: pos + 1]).squeeze(1) - rows.logsumexp(-1)).tolist()
+        picked = (rows.gather(1, ids[:active, pos : pos + 1]).squeeze(1) - rows.logsumexp(-1)).tolist()
         for r, lp in enumerate(picked):
             if lp == -math.inf or math.isnan(lp):
                 masked[r] += 1

@@ -52,12 +52,15 @@ def measure(metrics: Mapping[str, PrivacyMetric], data: PrivacyInput) -> Measure
     return found
 
 
-def label_pairs(pairs: list[dict[str, Any]], corpus: str, real: Sequence[Document],
-                synthetic: Sequence[Document]) -> None:
+def label_pairs(
+    pairs: list[dict[str, Any]], corpus: str, real: Sequence[Document], synthetic: Sequence[Document]
+) -> None:
     """Give each pair its id (``CORPUS-001``, ...) and both notes' texts, in place."""
     texts = {d.id: d.text for d in real} | {d.id: d.text for d in synthetic}
     for i, p in enumerate(pairs):
-        p.update(pair_id=f"{corpus}-{i + 1:03d}", synthetic_text=texts[p["synthetic_id"]], real_text=texts[p["real_id"]])
+        p.update(
+            pair_id=f"{corpus}-{i + 1:03d}", synthetic_text=texts[p["synthetic_id"]], real_text=texts[p["real_id"]]
+        )
 
 
 def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> None:

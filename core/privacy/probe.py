@@ -48,7 +48,7 @@ def probes_in(line: str, labels: set[str] | None, context: int) -> list[Probe]:
     for i, tok in enumerate(tokens):
         m = re.fullmatch(r"<([A-Za-z][A-Za-z0-9_]*?)START>", tok)
         if m and (labels is None or m.group(1) in labels):
-            out.append(Probe(" ".join(tokens[max(0, i - context): i + 1]), m.group(1)))
+            out.append(Probe(" ".join(tokens[max(0, i - context) : i + 1]), m.group(1)))
     return out
 
 
@@ -57,8 +57,9 @@ def special_ids(lm: AutoregressiveLM) -> torch.Tensor:
     return torch.tensor([i for i, t in enumerate(lm.vocab) if _SPECIAL.fullmatch(t)], dtype=torch.long)
 
 
-def predict(lm: AutoregressiveLM, probes: Sequence[Probe], k: int = 10, max_tokens: int = 8,
-            batch_size: int = 16) -> list[Prediction]:
+def predict(
+    lm: AutoregressiveLM, probes: Sequence[Probe], k: int = 10, max_tokens: int = 8, batch_size: int = 16
+) -> list[Prediction]:
     """``k`` continuations of every probe (see the module docstring), ``batch_size`` probes at once."""
     index = {t: i for i, t in enumerate(lm.vocab)}
     specials = special_ids(lm)
@@ -66,11 +67,11 @@ def predict(lm: AutoregressiveLM, probes: Sequence[Probe], k: int = 10, max_toke
     out: list[Prediction] = []
     with torch.inference_mode():
         for b in range(0, len(probes), batch_size):
-            chunk = probes[b: b + batch_size]
+            chunk = probes[b : b + batch_size]
             ends = torch.tensor([index.get(end_tag(p.label), -1) for p in chunk], dtype=torch.long)
             prompts = [lm.encode(p.prefix) for p in chunk]
             if limit is not None:
-                prompts = [ids[-(limit - END_MARGIN - max_tokens - 1):] for ids in prompts]
+                prompts = [ids[-(limit - END_MARGIN - max_tokens - 1) :] for ids in prompts]
             state, logits = lm.start(prompts)
             logits = logits.float().clone()
             logits[:, specials] = float("-inf")
@@ -89,8 +90,9 @@ def predict(lm: AutoregressiveLM, probes: Sequence[Probe], k: int = 10, max_toke
                 logits = logits.float().clone()
                 keep = logits.gather(1, row_end.clamp(min=0).unsqueeze(1))
                 logits[:, specials] = float("-inf")
-                logits.scatter_(1, row_end.clamp(min=0).unsqueeze(1), torch.where(row_end.unsqueeze(1) >= 0, keep,
-                                                                                   float("-inf")))
+                logits.scatter_(
+                    1, row_end.clamp(min=0).unsqueeze(1), torch.where(row_end.unsqueeze(1) >= 0, keep, float("-inf"))
+                )
                 tokens = logits.argmax(-1)
                 for r in range(len(rows)):
                     if finished[r] or not alive[r]:

@@ -22,7 +22,8 @@ THREAT_MODELS = (
     "per-note loss (a hospital that publishes the generator, not only its text). Every attack is reported as "
     "the share of members found when at most 1% or 0.1% of non-members are falsely accused (Carlini et al. "
     "2022): an attack that is certain about a few records matters even when its AUC is near 0.5. A rate "
-    "shown as n/a needs more non-members than the audit has (100 for 1%, 1,000 for 0.1%).\n\n")
+    "shown as n/a needs more non-members than the audit has (100 for 1%, 1,000 for 0.1%).\n\n"
+)
 
 
 def _with_ci(summary: Mapping[str, Any], key: str) -> str:
@@ -56,13 +57,36 @@ def data_attack_table(privacy: Metrics, generators: Mapping[str, str | None], dp
             continue
         a = d["all"]
         by = "; ".join(f"{r}x: {_num(g.get('auc'))}" for r, g in by_insertions(d.get("by_repetition")))
-        reading = ("members are told apart from non-members: this corpus carries membership information"
-                   if signal(a) else "no membership signal above chance at this number of canaries")
-        rows.append([corpus, trained, _with_ci(a, "auc"), _with_ci(a, "tpr_at_fpr_1pct"),
-                     _with_ci(a, "tpr_at_fpr_0_1pct"), by,
-                     f"{a.get('suffixes_verbatim')} / {d.get('nonmember_suffixes_verbatim')}", reading])
-    return markdown_table(["corpus", "generator", "AUC [95% CI]", "TPR at 1% FPR", "TPR at 0.1% FPR",
-                           "AUC by insertions", "phrases copied: members / non-members", "what it means"], rows)
+        reading = (
+            "members are told apart from non-members: this corpus carries membership information"
+            if signal(a)
+            else "no membership signal above chance at this number of canaries"
+        )
+        rows.append(
+            [
+                corpus,
+                trained,
+                _with_ci(a, "auc"),
+                _with_ci(a, "tpr_at_fpr_1pct"),
+                _with_ci(a, "tpr_at_fpr_0_1pct"),
+                by,
+                f"{a.get('suffixes_verbatim')} / {d.get('nonmember_suffixes_verbatim')}",
+                reading,
+            ]
+        )
+    return markdown_table(
+        [
+            "corpus",
+            "generator",
+            "AUC [95% CI]",
+            "TPR at 1% FPR",
+            "TPR at 0.1% FPR",
+            "AUC by insertions",
+            "phrases copied: members / non-members",
+            "what it means",
+        ],
+        rows,
+    )
 
 
 def model_attack_table(audits: Metrics, dp: Mapping[str, bool]) -> str:
@@ -71,25 +95,60 @@ def model_attack_table(audits: Metrics, dp: Mapping[str, bool]) -> str:
     for name, m in sorted(audits.items()):
         mia, canary = m.get("membership_inference") or {}, m.get("canary_exposure") or {}
         zlib = mia.get("zlib_calibrated") or {}
-        canaries = "; ".join(f"{r}x: {_num(g.get('tpr_at_fpr_1pct'))} / {_num(g.get('tpr_at_fpr_0_1pct'))}"
-                             for r, g in by_insertions(canary.get("by_repetition"))) or "no canaries"
+        canaries = (
+            "; ".join(
+                f"{r}x: {_num(g.get('tpr_at_fpr_1pct'))} / {_num(g.get('tpr_at_fpr_0_1pct'))}"
+                for r, g in by_insertions(canary.get("by_repetition"))
+            )
+            or "no canaries"
+        )
         if "auc" not in mia:
-            rows.append([name, "DP" if dp.get(name) else "non-DP", mia.get("skipped", "not run"), "", "", "",
-                         canaries, ""])
+            rows.append(
+                [name, "DP" if dp.get(name) else "non-DP", mia.get("skipped", "not run"), "", "", "", canaries, ""]
+            )
             continue
         found = signal(mia) or signal(zlib)
-        reading = ("the model tells its training notes from held-out ones: publish the model only under "
-                   "DP or not at all" if found else "no membership signal above chance from the model's loss")
-        rows.append([name, "DP" if dp.get(name) else "non-DP", _with_ci(mia, "auc"), _with_ci(mia, "tpr_at_fpr_1pct"),
-                     _with_ci(zlib, "auc"), _with_ci(zlib, "tpr_at_fpr_1pct"), canaries, reading])
-    return markdown_table(["generator", "training", "loss attack AUC", "TPR at 1% FPR", "zlib-calibrated AUC",
-                           "TPR at 1% FPR (zlib)", "canaries found at 1% / 0.1% FPR, by insertions",
-                           "what it means"], rows)
+        reading = (
+            "the model tells its training notes from held-out ones: publish the model only under DP or not at all"
+            if found
+            else "no membership signal above chance from the model's loss"
+        )
+        rows.append(
+            [
+                name,
+                "DP" if dp.get(name) else "non-DP",
+                _with_ci(mia, "auc"),
+                _with_ci(mia, "tpr_at_fpr_1pct"),
+                _with_ci(zlib, "auc"),
+                _with_ci(zlib, "tpr_at_fpr_1pct"),
+                canaries,
+                reading,
+            ]
+        )
+    return markdown_table(
+        [
+            "generator",
+            "training",
+            "loss attack AUC",
+            "TPR at 1% FPR",
+            "zlib-calibrated AUC",
+            "TPR at 1% FPR (zlib)",
+            "canaries found at 1% / 0.1% FPR, by insertions",
+            "what it means",
+        ],
+        rows,
+    )
 
 
-def attacker_section(privacy: Metrics, audits: Metrics, generators: Mapping[str, str | None],
-                     dp: Mapping[str, bool]) -> str:
+def attacker_section(
+    privacy: Metrics, audits: Metrics, generators: Mapping[str, str | None], dp: Mapping[str, bool]
+) -> str:
     """The whole section (Markdown, from its level-2 heading)."""
-    return ("\n## What an attacker can learn\n\n" + THREAT_MODELS
-            + "### From the synthetic corpus alone\n\n" + data_attack_table(privacy, generators, dp)
-            + "\n### From the model\n\n" + model_attack_table(audits, dp))
+    return (
+        "\n## What an attacker can learn\n\n"
+        + THREAT_MODELS
+        + "### From the synthetic corpus alone\n\n"
+        + data_attack_table(privacy, generators, dp)
+        + "\n### From the model\n\n"
+        + model_attack_table(audits, dp)
+    )

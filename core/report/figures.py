@@ -56,8 +56,12 @@ def learning_curve_figure(curves: Mapping[str, Rows], path: str | Path, metric: 
         ax.plot(xs, [float(r["mean"]) for r in rows], marker="o", label=name)
         band = [(x, r) for x, r in zip(xs, rows) if r.get("ci_low") not in (None, "")]
         if band:
-            ax.fill_between([x for x, _ in band], [float(r["ci_low"]) for _, r in band],
-                            [float(r["ci_high"]) for _, r in band], alpha=0.2)
+            ax.fill_between(
+                [x for x, _ in band],
+                [float(r["ci_low"]) for _, r in band],
+                [float(r["ci_high"]) for _, r in band],
+                alpha=0.2,
+            )
     ax.set_xlabel("fraction of the synthetic corpus used for training")
     ax.set_ylabel(metric)
     ax.set_title("Learning curve (mean and 95% confidence interval)")

@@ -23,8 +23,10 @@ import yaml
 def output_hashes(lock: dict[str, Any]) -> dict[str, dict[str, str]]:
     """Stage name -> {output path: hash} of a parsed ``dvc.lock``."""
     stages = lock.get("stages") or {}
-    return {name: {o["path"]: str(o.get("md5") or o.get("hash") or "") for o in stage.get("outs") or []}
-            for name, stage in stages.items()}
+    return {
+        name: {o["path"]: str(o.get("md5") or o.get("hash") or "") for o in stage.get("outs") or []}
+        for name, stage in stages.items()
+    }
 
 
 def differing_stages(committed: dict[str, Any], current: dict[str, Any]) -> list[str]:
@@ -52,8 +54,9 @@ def cpu_description() -> str:
 
 def main(lock_path: str = "dvc.lock") -> int:
     try:
-        committed_text = subprocess.run(["git", "show", f"HEAD:{lock_path}"], capture_output=True, text=True,
-                                        check=True).stdout
+        committed_text = subprocess.run(
+            ["git", "show", f"HEAD:{lock_path}"], capture_output=True, text=True, check=True
+        ).stdout
     except (OSError, subprocess.CalledProcessError):
         print("repro report: no committed dvc.lock to compare with (not a git checkout?)")
         return 0
@@ -65,10 +68,15 @@ def main(lock_path: str = "dvc.lock") -> int:
     if not differ:
         print(f"  all {total} stages' outputs are byte-identical to the committed dvc.lock")
     else:
-        print(f"  {len(differ)} of {total} stages' outputs differ from the committed dvc.lock: "
-              + ", ".join(differ[:12]) + (" ..." if len(differ) > 12 else ""))
-        print("  expected on another CPU: floating-point results depend on the machine's vector kernels "
-              "(README: \"What reproduces where\"); `git diff --stat data/metrics` shows which figures moved")
+        print(
+            f"  {len(differ)} of {total} stages' outputs differ from the committed dvc.lock: "
+            + ", ".join(differ[:12])
+            + (" ..." if len(differ) > 12 else "")
+        )
+        print(
+            "  expected on another CPU: floating-point results depend on the machine's vector kernels "
+            '(README: "What reproduces where"); `git diff --stat data/metrics` shows which figures moved'
+        )
     return 0
 
 

@@ -67,13 +67,16 @@ def load_study(spec: StudySpec) -> Study:
     corpora = list(spec.corpora)
     audited = list(spec.privacy.corpora)
     return Study(
-        corpora=corpora, machine=list(spec.machine_annotated), audited=audited,
+        corpora=corpora,
+        machine=list(spec.machine_annotated),
+        audited=audited,
         curves=list(spec.utility.learning_curve.corpora),
         post={c: read_json(paths.stage_metrics("postprocess", c)) for c in corpora},
         privacy={c: read_json(paths.stage_metrics("privacy", c)) for c in audited},
         utility=read_json(paths.UTILITY_SUMMARY)["settings"],
         lm_metrics=existing(lambda n: paths.stage_metrics("train_lm", n), spec.generators),
-        audits=existing(lambda n: paths.stage_metrics("privacy_model", n), spec.generators))
+        audits=existing(lambda n: paths.stage_metrics("privacy_model", n), spec.generators),
+    )
 
 
 def demote(markdown: str) -> str:
@@ -88,31 +91,55 @@ def recipe(spec: StudySpec, corpus: str) -> dict[str, Any]:
     """How a synthetic corpus was made, for its datasheet."""
     if corpus in spec.machine_annotated:
         machine = spec.machine_annotated[corpus]
-        return {"kind": "machine-annotated (Vakili et al. 2025): raw generated notes tagged by a tagger trained "
-                        "on the real gold notes", "from_corpus": machine.corpus, "tagger": machine.tagger}
+        return {
+            "kind": "machine-annotated (Vakili et al. 2025): raw generated notes tagged by a tagger trained "
+            "on the real gold notes",
+            "from_corpus": machine.corpus,
+            "tagger": machine.tagger,
+        }
     made = spec.corpora[corpus]
     gen = spec.generators[made.generator]
     g = spec.generation(corpus)
     generated = paths.stage_metrics("generate", corpus)  # the lengths generation used (auto resolved)
     used = read_json(generated) if Path(generated).exists() else {}
     lengths = {k: used.get(k, getattr(g, k)) for k in ("min_tokens", "max_tokens")}  # auto: as generation resolved it
-    kind = ("generated with inline PHI tags" if gen.tags else
-            "generated without PHI tags (raw notes for machine annotation: its spans are empty)")
-    return {"kind": kind, "generator": made.generator, "generator_plugin": gen.plugin,
-            "generator_config": gen.config, "decoder": made.decoder, "decoder_config": made.config,
-            "generation": {"seed": spec.generate.seed, "target_tokens": g.target_tokens,
-                           **{k: (f"{v} (auto)" if getattr(g, k) == "auto" else v) for k, v in lengths.items()},
-                           "batch_size": g.batch_size, "tag_safe": g.tag_safe,
-                           "tag_distribution": g.tag_distribution}}
+    kind = (
+        "generated with inline PHI tags"
+        if gen.tags
+        else "generated without PHI tags (raw notes for machine annotation: its spans are empty)"
+    )
+    return {
+        "kind": kind,
+        "generator": made.generator,
+        "generator_plugin": gen.plugin,
+        "generator_config": gen.config,
+        "decoder": made.decoder,
+        "decoder_config": made.config,
+        "generation": {
+            "seed": spec.generate.seed,
+            "target_tokens": g.target_tokens,
+            **{k: (f"{v} (auto)" if getattr(g, k) == "auto" else v) for k, v in lengths.items()},
+            "batch_size": g.batch_size,
+            "tag_safe": g.tag_safe,
+            "tag_distribution": g.tag_distribution,
+        },
+    }
 
 
 def source(spec: StudySpec) -> dict[str, Any]:
     """The real corpus and the seeds, for the report and the datasheets."""
     corpus = spec.corpus
-    what = (f"the embedded demo corpus ({corpus.demo.n_docs} notes, seed {corpus.demo.seed})"
-            if corpus.source == "demo" else f"`{corpus.path}` ({corpus.format})")
-    return {"corpus": what, "language": spec.language, "split_seed": spec.prepare.seed,
-            "pseudonymize_seed": spec.pseudonymize.seed}
+    what = (
+        f"the embedded demo corpus ({corpus.demo.n_docs} notes, seed {corpus.demo.seed})"
+        if corpus.source == "demo"
+        else f"`{corpus.path}` ({corpus.format})"
+    )
+    return {
+        "corpus": what,
+        "language": spec.language,
+        "split_seed": spec.prepare.seed,
+        "pseudonymize_seed": spec.pseudonymize.seed,
+    }
 
 
 def untagged(spec: StudySpec) -> set[str]:
@@ -122,9 +149,11 @@ def untagged(spec: StudySpec) -> set[str]:
 
 def machine_sizes(metrics: dict[str, Any]) -> dict[str, Any]:
     """A machine-annotated corpus's metrics in the shape of the postprocess metrics (notes, spans)."""
-    return {"synthetic": {"documents": metrics.get("documents_out"), "phi_instances": metrics.get("spans")},
-            "documents_rejected": metrics.get("documents_rejected"),
-            "rejected_reasons": metrics.get("rejected_reasons", {})}
+    return {
+        "synthetic": {"documents": metrics.get("documents_out"), "phi_instances": metrics.get("spans")},
+        "documents_rejected": metrics.get("documents_rejected"),
+        "rejected_reasons": metrics.get("rejected_reasons", {}),
+    }
 
 
 def report_markdown(spec: StudySpec, study: Study, utility_md: str) -> str:
@@ -135,32 +164,48 @@ def report_markdown(spec: StudySpec, study: Study, utility_md: str) -> str:
         "# synthdeid study report\n\n",
         f"Real corpus: {source(spec)['corpus']}, language `{spec.language}`. Every figure below comes "
         "from `dvc repro` with the committed `params.yaml`; `dvc metrics show` lists the same numbers.\n\n",
-        "## Synthetic corpora (Table 4)\n\n", corpus_table(study.post),
+        "## Synthetic corpora (Table 4)\n\n",
+        corpus_table(study.post),
         "\n## PHI tag quality (Table 5)\n\nTags the generators wrote that the parser had to remove; their words "
-        "stay in the note, unannotated.\n\n", tag_table(study.post),
+        "stay in the note, unannotated.\n\n",
+        tag_table(study.post),
         "\n## PHI distribution (Figure 5)\n\n![PHI distribution](figures/phi_distribution.png)\n\n",
-        "## Utility (Tables 6 and 7)\n\n", demote(utility_md),
+        "## Utility (Tables 6 and 7)\n\n",
+        demote(utility_md),
     ]
     if study.curves:
         parts.append("\n## Learning curve (Appendix E)\n\n![learning curve](figures/learning_curve.png)\n")
-    parts += ["\n## Privacy (Table 8)\n\nROUGE-N recall of each synthetic note against its best-matching real "
-              "training note; the high-risk pairs are those shown to reviewers.\n\n", privacy_table(privacy),
-              "\n### Corpus n-gram recall\n\n", ngram_recall_table(privacy),
-              "\n### Privacy by construction\n\nDifferentially private training (epsilon at delta per training "
-              "note) and the name probe: the share of the generator's top-k span texts at held-out PHI tags that "
-              "are PHI strings of its training notes.\n\n", generator_table(study.lm_metrics, audits),
-              "\nFresh surrogates after generation, before -> after (after: the language pack's chance "
-              "level).\n\n", fresh_table(study.post),
-              "\n### Memorization by the generators\n\nCanary exposure: fake-PHI canaries inserted 1, 5 or 20 "
-              "times into the training text; exposure near log2 |R| means the model singles the canary out of "
-              "all possible ones. Membership inference: how well a note's loss tells training notes from "
-              "held-out ones.\n\n", model_privacy_table(audits),
-              "\n### Review pages\n\n",
-              "".join(f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n"
-                      for c in study.audited),
-              attacker_section(privacy, audits, {c: spec.corpus_generator(c) for c in study.audited},
-                               {n: bool(g.config.get("dp")) for n, g in spec.generators.items()}),
-              "\n## Datasheets\n\n", "".join(f"- [{c}](datasheets/{c}.md)\n" for c in study.corpora + study.machine)]
+    parts += [
+        "\n## Privacy (Table 8)\n\nROUGE-N recall of each synthetic note against its best-matching real "
+        "training note; the high-risk pairs are those shown to reviewers.\n\n",
+        privacy_table(privacy),
+        "\n### Corpus n-gram recall\n\n",
+        ngram_recall_table(privacy),
+        "\n### Privacy by construction\n\nDifferentially private training (epsilon at delta per training "
+        "note) and the name probe: the share of the generator's top-k span texts at held-out PHI tags that "
+        "are PHI strings of its training notes.\n\n",
+        generator_table(study.lm_metrics, audits),
+        "\nFresh surrogates after generation, before -> after (after: the language pack's chance level).\n\n",
+        fresh_table(study.post),
+        "\n### Memorization by the generators\n\nCanary exposure: fake-PHI canaries inserted 1, 5 or 20 "
+        "times into the training text; exposure near log2 |R| means the model singles the canary out of "
+        "all possible ones. Membership inference: how well a note's loss tells training notes from "
+        "held-out ones.\n\n",
+        model_privacy_table(audits),
+        "\n### Review pages\n\n",
+        "".join(
+            f"- [{c}](review/{c}.html): {privacy[c].get('high_risk_pairs', {}).get('pairs', 0)} pairs\n"
+            for c in study.audited
+        ),
+        attacker_section(
+            privacy,
+            audits,
+            {c: spec.corpus_generator(c) for c in study.audited},
+            {n: bool(g.config.get("dp")) for n, g in spec.generators.items()},
+        ),
+        "\n## Datasheets\n\n",
+        "".join(f"- [{c}](datasheets/{c}.md)\n" for c in study.corpora + study.machine),
+    ]
     return "".join(parts)
 
 
@@ -168,8 +213,16 @@ def corpus_datasheet(spec: StudySpec, study: Study, corpus: str, versions: dict[
     """The datasheet of one synthetic corpus (generated or machine-annotated)."""
     generated = corpus in study.corpora
     lm = study.lm_metrics.get(spec.corpora[corpus].generator) if generated else None
-    post = (study.post[corpus] if generated
-            else machine_sizes(read_json(paths.stage_metrics("machine_annotate", corpus))))
-    return datasheet(corpus, recipe=recipe(spec, corpus), source=source(spec), lm=lm, postprocess=post,
-                     privacy=study.privacy.get(corpus), utility=study.utility.get(setting_name("synthetic", corpus)),
-                     versions=versions)
+    post = (
+        study.post[corpus] if generated else machine_sizes(read_json(paths.stage_metrics("machine_annotate", corpus)))
+    )
+    return datasheet(
+        corpus,
+        recipe=recipe(spec, corpus),
+        source=source(spec),
+        lm=lm,
+        postprocess=post,
+        privacy=study.privacy.get(corpus),
+        utility=study.utility.get(setting_name("synthetic", corpus)),
+        versions=versions,
+    )

@@ -12,9 +12,15 @@ from synthdeid.evaluation.utility import markdown_table
 
 Metrics = Mapping[str, Mapping[str, Any]]
 
-_SIZE_ROWS = (("Documents", "documents"), ("Tokens", "tokens"), ("Vocabulary", "vocabulary"),
-              ("PHI instances", "phi_instances"), ("Sentences", "sentences"),
-              ("Avg. tokens per sentence", "tokens_per_sentence"), ("Avg. tokens per document", "tokens_per_document"))
+_SIZE_ROWS = (
+    ("Documents", "documents"),
+    ("Tokens", "tokens"),
+    ("Vocabulary", "vocabulary"),
+    ("PHI instances", "phi_instances"),
+    ("Sentences", "sentences"),
+    ("Avg. tokens per sentence", "tokens_per_sentence"),
+    ("Avg. tokens per document", "tokens_per_document"),
+)
 
 
 def _num(value: Any) -> str:
@@ -33,8 +39,10 @@ def corpus_table(postprocess: Metrics, real_name: str = "real") -> str:
     """Table 4: size statistics of each synthetic corpus next to the real training corpus."""
     corpora = list(postprocess)
     real: Mapping[str, Any] = next((m["real"] for m in postprocess.values() if "real" in m), {})
-    rows = [[label, _num(real.get(key)), *(_num(postprocess[c].get("synthetic", {}).get(key)) for c in corpora)]
-            for label, key in _SIZE_ROWS]
+    rows = [
+        [label, _num(real.get(key)), *(_num(postprocess[c].get("synthetic", {}).get(key)) for c in corpora)]
+        for label, key in _SIZE_ROWS
+    ]
     return markdown_table(["", real_name, *corpora], rows)
 
 
@@ -49,8 +57,10 @@ def tag_table(postprocess: Metrics) -> str:
     def share(c: str) -> float | None:
         return 1 - tags(c)["malformed_share"] if tags(c).get("tags") else None
 
-    rows = [["Well-formed PHI tags", *(_pct(share(c)) for c in corpora)],
-            ["Malformed PHI tags", *(_pct(tags(c)["malformed_share"] if tags(c).get("tags") else None) for c in corpora)]]
+    rows = [
+        ["Well-formed PHI tags", *(_pct(share(c)) for c in corpora)],
+        ["Malformed PHI tags", *(_pct(tags(c)["malformed_share"] if tags(c).get("tags") else None) for c in corpora)],
+    ]
     for kind in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown"):
         rows.append([f"… {kind} (count)", *(_num(tags(c).get(kind, 0)) for c in corpora)])
     rows.append(["Tags in total", *(_num(tags(c).get("tags")) for c in corpora)])
@@ -74,8 +84,13 @@ def privacy_table(privacy: Metrics) -> str:
             rows.append([corpus, f"{key} recall, all notes", *_stats(rouge[key].get("recall"))])
         pairs = m.get("high_risk_pairs", {})
         for key in sorted(k for k in pairs if k.startswith("rouge")):
-            rows.append([corpus, f"{key.replace('_recall', '')} recall, {pairs.get('pairs', 0)} high-risk pairs",
-                         *_stats(pairs[key])])
+            rows.append(
+                [
+                    corpus,
+                    f"{key.replace('_recall', '')} recall, {pairs.get('pairs', 0)} high-risk pairs",
+                    *_stats(pairs[key]),
+                ]
+            )
         if "bm25" in m:
             rows.append([corpus, "BM25 score of the best real match", *_stats(m["bm25"].get("score"))])
         leak = m.get("leakage", {})
@@ -86,12 +101,36 @@ def privacy_table(privacy: Metrics) -> str:
     for corpus, m in privacy.items():
         leak, gate = m.get("leakage", {}), m.get("gate", {})
         phi = leak.get("phi", {})
-        verdict = "passed" if gate.get("passed") else ("over the gate, published by override" if gate.get("overridden") else "failed")
-        verdicts.append([corpus, _num(leak.get("exact_duplicates")), _pct(phi.get("rate")),
-                         _pct(phi.get("multi_token_rate")), _pct(phi.get("identifying_multi_token_rate")), verdict])
-    return table + "\n" + markdown_table(
-        ["corpus", "exact copies of real notes", "real PHI strings reappearing", "… of 2+ tokens",
-         "… identifying, 2+ tokens (gated)", "privacy gate"], verdicts)
+        verdict = (
+            "passed"
+            if gate.get("passed")
+            else ("over the gate, published by override" if gate.get("overridden") else "failed")
+        )
+        verdicts.append(
+            [
+                corpus,
+                _num(leak.get("exact_duplicates")),
+                _pct(phi.get("rate")),
+                _pct(phi.get("multi_token_rate")),
+                _pct(phi.get("identifying_multi_token_rate")),
+                verdict,
+            ]
+        )
+    return (
+        table
+        + "\n"
+        + markdown_table(
+            [
+                "corpus",
+                "exact copies of real notes",
+                "real PHI strings reappearing",
+                "… of 2+ tokens",
+                "… identifying, 2+ tokens (gated)",
+                "privacy gate",
+            ],
+            verdicts,
+        )
+    )
 
 
 def ngram_recall_table(privacy: Metrics) -> str:
@@ -102,9 +141,19 @@ def ngram_recall_table(privacy: Metrics) -> str:
         rec = m.get("ngram_recall", {})
         for key in sorted((k for k in rec if k.startswith("n") and k[1:].isdigit()), key=lambda k: int(k[1:])):
             r = rec[key]
-            rows.append([corpus, int(key[1:]), _pct(r.get("recall")), _pct(r.get("phi_recall")),
-                         _num(r.get("shared_ngrams")), _num(r.get("real_ngrams"))])
-    return markdown_table(["corpus", "n", "recall (all n-grams)", "recall (PHI n-grams)", "shared", "real n-grams"], rows)
+            rows.append(
+                [
+                    corpus,
+                    int(key[1:]),
+                    _pct(r.get("recall")),
+                    _pct(r.get("phi_recall")),
+                    _num(r.get("shared_ngrams")),
+                    _num(r.get("real_ngrams")),
+                ]
+            )
+    return markdown_table(
+        ["corpus", "n", "recall (all n-grams)", "recall (PHI n-grams)", "shared", "real n-grams"], rows
+    )
 
 
 def model_privacy_table(audit: Metrics) -> str:
@@ -115,13 +164,23 @@ def model_privacy_table(audit: Metrics) -> str:
     for name, m in sorted(audit.items()):
         canary, mia = m.get("canary_exposure") or {}, m.get("membership_inference") or {}
         if canary.get("by_repetition"):
-            exposure = "; ".join(f"{reps}x: {_num(g.get('exposure_mean'))} ({_num(g.get('exposure_extrapolated_mean'))})"
-                                 for reps, g in sorted(canary["by_repetition"].items(), key=lambda kv: int(kv[0])))
+            exposure = "; ".join(
+                f"{reps}x: {_num(g.get('exposure_mean'))} ({_num(g.get('exposure_extrapolated_mean'))})"
+                for reps, g in sorted(canary["by_repetition"].items(), key=lambda kv: int(kv[0]))
+            )
             cap = f"{_num(canary.get('max_measurable_exposure'))} / {_num(canary.get('log2_space_size'))}"
         else:
             exposure, cap = "no canaries" if canary else "not run", ""
         ci = mia.get("auc_ci95")
         auc = f"{_num(mia.get('auc'))} [{_num(ci[0])}, {_num(ci[1])}]" if ci else _num(mia.get("auc"))
         rows.append([name, exposure, cap, auc if mia else "not run", _num(mia.get("advantage")) if mia else ""])
-    return markdown_table(["generator", "canary exposure in bits by insertions: sampled (extrapolated)",
-                           "max by sampling / log2 |R|", "membership AUC [95% CI]", "advantage"], rows)
+    return markdown_table(
+        [
+            "generator",
+            "canary exposure in bits by insertions: sampled (extrapolated)",
+            "max by sampling / log2 |R|",
+            "membership AUC [95% CI]",
+            "advantage",
+        ],
+        rows,
+    )

@@ -28,8 +28,9 @@ def reason(e: InputError) -> str:
     return re.sub(r"\d+", "N", general)
 
 
-def read_source(path: str, fmt: str, tagset: TagSet, mode: str, errors: list[InputError],
-                options: dict | None = None) -> list[Document]:
+def read_source(
+    path: str, fmt: str, tagset: TagSet, mode: str, errors: list[InputError], options: dict | None = None
+) -> list[Document]:
     """The valid documents of ``path``; every invalid record is added to ``errors``, and with
     ``mode == "fail"`` any of them stops the stage with the whole list."""
     found: list[InputError] = []
@@ -54,21 +55,33 @@ def load_corpus(corpus: CorpusSection, tagset: TagSet, errors: list[InputError] 
         from synthdeid.sources.demo import generate_demo_corpus
 
         return generate_demo_corpus(corpus.demo.n_docs, corpus.demo.seed)
-    return read_source(corpus.path, corpus.format, tagset, corpus.on_invalid, [] if errors is None else errors,
-                       corpus.format_options)
+    return read_source(
+        corpus.path, corpus.format, tagset, corpus.on_invalid, [] if errors is None else errors, corpus.format_options
+    )
 
 
 def load_test_set(corpus: CorpusSection, tagset: TagSet, errors: list[InputError] | None = None) -> list[Document]:
     """The documents of ``corpus.test_path`` (same format setting as ``corpus.path``), or none."""
     if not corpus.test_path:
         return []
-    return read_source(corpus.test_path, corpus.format, tagset, corpus.on_invalid,
-                       [] if errors is None else errors, corpus.format_options)
+    return read_source(
+        corpus.test_path,
+        corpus.format,
+        tagset,
+        corpus.on_invalid,
+        [] if errors is None else errors,
+        corpus.format_options,
+    )
 
 
 def write_rejected(errors: list[InputError], path: str | Path) -> None:
     """One JSON line per rejected record: where it is, what is wrong and the fix."""
     with atomic_write(path) as f:
         for e in errors:
-            f.write(json.dumps({"path": e.path, "line": e.line, "document": e.doc_id, "problem": e.problem,
-                                "fix": e.fix}, ensure_ascii=False) + "\n")
+            f.write(
+                json.dumps(
+                    {"path": e.path, "line": e.line, "document": e.doc_id, "problem": e.problem, "fix": e.fix},
+                    ensure_ascii=False,
+                )
+                + "\n"
+            )

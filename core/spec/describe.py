@@ -60,8 +60,12 @@ def json_schema() -> dict[str, Any]:
         for name, cls in plugin_configs(kind).items():
             sub = model_of(cls).model_json_schema()
             defs.update(sub.pop("$defs", {}))
-            rules.append({"if": {"properties": {key: {"const": name}}, "required": [key]},
-                          "then": {"properties": {"config": sub}}})
+            rules.append(
+                {
+                    "if": {"properties": {key: {"const": name}}, "required": [key]},
+                    "then": {"properties": {"config": sub}},
+                }
+            )
         if rules:
             defs[entry]["allOf"] = rules
     metrics = plugin_configs("privacy_metric")
@@ -102,8 +106,9 @@ def _words(kind: Any, metadata: list[Any]) -> str:
     if origin is typing.Annotated:
         return _words(args[0], list(args[1:]) + metadata)
     if origin in (typing.Union, __import__("types").UnionType):
-        return " or ".join(_words(a, []) for a in args if a is not type(None)) + \
-            (" or null" if type(None) in args else "")
+        return " or ".join(_words(a, []) for a in args if a is not type(None)) + (
+            " or null" if type(None) in args else ""
+        )
     if origin is typing.Literal:
         return "one of " + ", ".join(str(a) for a in args)
     if origin is list:
@@ -121,8 +126,15 @@ def _schema_words(schema: dict[str, Any]) -> str:
     if "enum" in schema:
         return "one of " + ", ".join(str(v) for v in schema["enum"])
     kind = schema.get("type", "value")
-    words = {"integer": "whole number", "number": "number", "object": "mapping", "array": "list",
-             "boolean": "true/false", "string": "text", "null": "null"}.get(kind, kind)
+    words = {
+        "integer": "whole number",
+        "number": "number",
+        "object": "mapping",
+        "array": "list",
+        "boolean": "true/false",
+        "string": "text",
+        "null": "null",
+    }.get(kind, kind)
     if "minimum" in schema:
         words += f" >= {schema['minimum']}"
     return words
@@ -161,31 +173,53 @@ def _rows(model: type[BaseModel], prefix: str) -> list[str]:
                 continue
         described = field.description or ""
         bounds = _bounds(field)
-        rows.append(f"| `{key}` | {_cell(_type(field))}{' (' + bounds + ')' if bounds else ''} | "
-                    f"{_cell(_default(field))} | {_cell(described)} |")
+        rows.append(
+            f"| `{key}` | {_cell(_type(field))}{' (' + bounds + ')' if bounds else ''} | "
+            f"{_cell(_default(field))} | {_cell(described)} |"
+        )
     out = rows
     for inner, place in nested:
-        out += ["", f"### `{place}`", "", (inner.__doc__ or "").strip().split("\n\n")[0], "",
-                "| key | type | default | meaning |", "|---|---|---|---|", *_rows(inner, place)]
+        out += [
+            "",
+            f"### `{place}`",
+            "",
+            (inner.__doc__ or "").strip().split("\n\n")[0],
+            "",
+            "| key | type | default | meaning |",
+            "|---|---|---|---|",
+            *_rows(inner, place),
+        ]
     return out
 
 
 def reference() -> str:
     """docs/params.md: every key of params.yaml with its type, bounds, default and meaning."""
-    lines = ["# params.yaml reference", "",
-             "Generated from the study spec (`synthdeid.spec.study`) by `synthdeid schema --markdown`; "
-             "a test fails when this page differs from it. `synthdeid check` refuses any key not listed here, "
-             "names the closest one, and checks each value's type and bounds. Plugin configs (`config:`) "
-             "are listed under [plugin configs](#plugin-configs).", "",
-             "| key | type | default | meaning |", "|---|---|---|---|", *_rows(Study, "")]
-    lines += ["", "## Plugin configs", "",
-              "Each plugin declares its own settings; these are the installed ones that build without settings."]
+    lines = [
+        "# params.yaml reference",
+        "",
+        "Generated from the study spec (`synthdeid.spec.study`) by `synthdeid schema --markdown`; "
+        "a test fails when this page differs from it. `synthdeid check` refuses any key not listed here, "
+        "names the closest one, and checks each value's type and bounds. Plugin configs (`config:`) "
+        "are listed under [plugin configs](#plugin-configs).",
+        "",
+        "| key | type | default | meaning |",
+        "|---|---|---|---|",
+        *_rows(Study, ""),
+    ]
+    lines += [
+        "",
+        "## Plugin configs",
+        "",
+        "Each plugin declares its own settings; these are the installed ones that build without settings.",
+    ]
     for kind in ("generator", "decoder", "tagger", "privacy_metric", "annotator"):
         for name, cls in plugin_configs(kind).items():
             model = model_of(cls)
             lines += ["", f"### {kind} `{name}`", "", "| setting | type | default |", "|---|---|---|"]
             for field_name, field in model.model_fields.items():
                 bounds = _bounds(field)
-                lines.append(f"| `{field_name}` | {_cell(_type(field))}{' (' + bounds + ')' if bounds else ''} | "
-                             f"{_cell(_default(field))} |")
+                lines.append(
+                    f"| `{field_name}` | {_cell(_type(field))}{' (' + bounds + ')' if bounds else ''} | "
+                    f"{_cell(_default(field))} |"
+                )
     return "\n".join(lines) + "\n"

@@ -54,8 +54,15 @@ def _field_type(hint: Any, bounds: Bounds | None) -> Any:
 def _field(f: dataclasses.Field[Any], hint: Any) -> tuple[Any, Any]:
     bounds: Bounds | None = f.metadata.get(BOUNDS)
     kind = _field_type(hint, bounds)
-    limits: dict[str, Any] = {} if bounds is None or bounds.choices is not None else {
-        k: v for k, v in (("ge", bounds.ge), ("gt", bounds.gt), ("le", bounds.le), ("lt", bounds.lt)) if v is not None}
+    limits: dict[str, Any] = (
+        {}
+        if bounds is None or bounds.choices is not None
+        else {
+            k: v
+            for k, v in (("ge", bounds.ge), ("gt", bounds.gt), ("le", bounds.le), ("lt", bounds.lt))
+            if v is not None
+        }
+    )
     if limits and typing.get_origin(kind) in (typing.Union, types.UnionType):
         inner = next(a for a in typing.get_args(kind) if a is not type(None))
         kind = typing.Annotated[inner, Field(**limits)] | None

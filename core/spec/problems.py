@@ -62,8 +62,11 @@ def spec_error(problems: Sequence[Problem], path: str | Path) -> InputError:
         p = problems[0]
         return InputError(f"{p.key}: {p.message}", path=path, line=p.line, fix=p.fix)
     listed = "\n  ".join(str(p) for p in problems)
-    return InputError(f"{len(problems)} problems:\n  {listed}", path=path,
-                      fix="correct each key as its line says (`synthdeid schema` describes every key)")
+    return InputError(
+        f"{len(problems)} problems:\n  {listed}",
+        path=path,
+        fix="correct each key as its line says (`synthdeid schema` describes every key)",
+    )
 
 
 EXPECTED = {
@@ -125,8 +128,11 @@ def problem_of(error: Mapping[str, Any], plugin_config: type | None = None) -> t
         close = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.6)
         where = dotted(loc[:-1]) or "the top level"
         hint = f" (did you mean `{close[0]}`?)" if close else ""
-        return key, f"unknown key{hint}; {where} takes: {', '.join(valid)}", (
-            f"rename it to `{close[0]}`" if close else f"remove it, or use one of the keys {where} takes")
+        return (
+            key,
+            f"unknown key{hint}; {where} takes: {', '.join(valid)}",
+            (f"rename it to `{close[0]}`" if close else f"remove it, or use one of the keys {where} takes"),
+        )
     if kind == "missing":
         return key, "missing", f"add `{key}` (`synthdeid schema` describes it)"
     if kind == "yaml_boolean":
@@ -142,8 +148,11 @@ def problem_of(error: Mapping[str, Any], plugin_config: type | None = None) -> t
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         return key, f"{msg.replace('Input should be', 'must be')}, not {value!r}", f"set `{key}` within its bounds"
     if kind in ("too_short", "too_long"):
-        return key, msg.replace("List should have", "must have").replace("Value should have", "must have"), \
-            "change the list"
+        return (
+            key,
+            msg.replace("List should have", "must have").replace("Value should have", "must have"),
+            "change the list",
+        )
     got = "" if value is None or isinstance(value, Mapping) else f" (got {value!r})"
     fix = f"set `{key}` to what it takes (`synthdeid schema` describes every key)"
     if kind == "renamed":

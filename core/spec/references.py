@@ -24,15 +24,24 @@ from .from_dataclass import model_of
 from .problems import Problem, problem_of
 from .study import Study
 
-KIND_WORDS = {"annotator": "annotator", "generator": "generator", "decoder": "decoder", "tagger": "tagger",
-              "privacy_metric": "privacy metric", "language": "language pack"}
+KIND_WORDS = {
+    "annotator": "annotator",
+    "generator": "generator",
+    "decoder": "decoder",
+    "tagger": "tagger",
+    "privacy_metric": "privacy metric",
+    "language": "language pack",
+}
 
 
 def _unknown(key: str, name: Any, kind: str, names: list[str]) -> Problem:
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
-    return Problem(key, f"{name!r} is not an installed {KIND_WORDS[kind]}{hint}; installed: {', '.join(names)}",
-                   "use one of them (`synthdeid plugins` lists them), or install the plugin package that provides it")
+    return Problem(
+        key,
+        f"{name!r} is not an installed {KIND_WORDS[kind]}{hint}; installed: {', '.join(names)}",
+        "use one of them (`synthdeid plugins` lists them), or install the plugin package that provides it",
+    )
 
 
 @functools.cache
@@ -66,8 +75,9 @@ def _config_problems(kind: str, name: str, config: dict[str, Any], where: str) -
     return []
 
 
-def _plugin(key: str, kind: str, name: str, config: dict[str, Any] | None,
-            config_key: str | None) -> tuple[Any, Problem | None]:
+def _plugin(
+    key: str, kind: str, name: str, config: dict[str, Any] | None, config_key: str | None
+) -> tuple[Any, Problem | None]:
     """The plugin ``name`` built from ``config``, or the problem (unknown name, a bad config)."""
     reg = registry(kind)
     if name not in reg:
@@ -75,15 +85,19 @@ def _plugin(key: str, kind: str, name: str, config: dict[str, Any] | None,
     where = config_key or key
     found = _config_problems(kind, name, dict(config or {}), where)
     if found:
-        return None, found[0] if len(found) == 1 else Problem(where, "; ".join(
-            f"{p.key.removeprefix(where + '.')}: {p.message}" for p in found), found[0].fix)
+        return None, found[0] if len(found) == 1 else Problem(
+            where, "; ".join(f"{p.key.removeprefix(where + '.')}: {p.message}" for p in found), found[0].fix
+        )
     try:
         return reg.create(name, config or {}), None
     except UnknownPluginError:
         raise
     except (SynthdeidError, ValueError, TypeError) as e:
-        return None, Problem(where, f"{KIND_WORDS[kind]} {name!r} does not accept this config: {e}",
-                             "fix the setting the message names (its plugin declares the valid ones)")
+        return None, Problem(
+            where,
+            f"{KIND_WORDS[kind]} {name!r} does not accept this config: {e}",
+            "fix the setting the message names (its plugin declares the valid ones)",
+        )
 
 
 def _corpora(key: str, names: Iterable[str], known: list[str], what: str) -> Iterator[Problem]:
@@ -91,14 +105,21 @@ def _corpora(key: str, names: Iterable[str], known: list[str], what: str) -> Ite
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
             hint = f" (did you mean {close[0]}?)" if close else ""
-            yield Problem(f"{key}.{i}", f"{name!r} is not a {what}{hint}; the study's are: {', '.join(known) or '(none)'}",
-                          "use one of them, or add it under corpora (or machine_annotated)")
+            yield Problem(
+                f"{key}.{i}",
+                f"{name!r} is not a {what}{hint}; the study's are: {', '.join(known) or '(none)'}",
+                "use one of them, or add it under corpora (or machine_annotated)",
+            )
 
 
 def _fits_language(key: str, annotator: Any, language: str) -> Problem | None:
     if isinstance(annotator, LanguageSpecific) and language not in annotator.languages:
-        return Problem(key, f"works on notes in {', '.join(annotator.languages)} only, not {language!r} (it would "
-                       "score about 0 without a word)", "use an annotator for this language, or null for none")
+        return Problem(
+            key,
+            f"works on notes in {', '.join(annotator.languages)} only, not {language!r} (it would "
+            "score about 0 without a word)",
+            "use an annotator for this language, or null for none",
+        )
     return None
 
 
@@ -110,45 +131,76 @@ def check(study: Study) -> list[Problem]:
     if study.language not in languages:
         add(_unknown("language", study.language, "language", languages.names()))
     if study.annotate.annotator != "gold":
-        annotator, p = _plugin("annotate.annotator", "annotator", study.annotate.annotator, study.annotate.config,
-                               "annotate.config")
-        problems.extend(x for x in (p, annotator and _fits_language("annotate.annotator", annotator, study.language))
-                        if x)
+        annotator, p = _plugin(
+            "annotate.annotator", "annotator", study.annotate.annotator, study.annotate.config, "annotate.config"
+        )
+        problems.extend(
+            x for x in (p, annotator and _fits_language("annotate.annotator", annotator, study.language)) if x
+        )
     built: dict[str, Any] = {}
     for name, gen in study.generators.items():
-        built[name], p = _plugin(f"generators.{name}.plugin", "generator", gen.plugin, gen.config,
-                                 f"generators.{name}.config")
+        built[name], p = _plugin(
+            f"generators.{name}.plugin", "generator", gen.plugin, gen.config, f"generators.{name}.config"
+        )
         if p:
             add(p)
     for name, c in study.corpora.items():
         if c.generator not in study.generators:
-            add(Problem(f"corpora.{name}.generator", f"{c.generator!r} is not a key of generators "
-                        f"({', '.join(study.generators) or 'none'})", "name one of them, or add it under generators"))
+            add(
+                Problem(
+                    f"corpora.{name}.generator",
+                    f"{c.generator!r} is not a key of generators ({', '.join(study.generators) or 'none'})",
+                    "name one of them, or add it under generators",
+                )
+            )
         _, p = _plugin(f"corpora.{name}.decoder", "decoder", c.decoder, c.config, f"corpora.{name}.config")
         if p:
             add(p)
     for name, m in study.machine_annotated.items():
         source = study.corpora.get(m.corpus)
         if source is None:
-            add(Problem(f"machine_annotated.{name}.corpus", f"{m.corpus!r} is not a key of corpora",
-                        "name an untagged corpus of corpora (its generator has tags: false)"))
+            add(
+                Problem(
+                    f"machine_annotated.{name}.corpus",
+                    f"{m.corpus!r} is not a key of corpora",
+                    "name an untagged corpus of corpora (its generator has tags: false)",
+                )
+            )
         elif source.generator in study.generators and study.generators[source.generator].tags:
-            add(Problem(f"machine_annotated.{name}.corpus", f"{m.corpus!r} comes from generator "
-                        f"{source.generator!r}, which learns PHI tags: its notes are annotated already",
-                        f"set generators.{source.generator}.tags: false, or name an untagged corpus"))
-        settings = ["real", *(f"synthetic-{c}" for c in study.utility.synthetic),
-                    *(f"augmented-{c}" for c in study.utility.augmented)]
+            add(
+                Problem(
+                    f"machine_annotated.{name}.corpus",
+                    f"{m.corpus!r} comes from generator "
+                    f"{source.generator!r}, which learns PHI tags: its notes are annotated already",
+                    f"set generators.{source.generator}.tags: false, or name an untagged corpus",
+                )
+            )
+        settings = [
+            "real",
+            *(f"synthetic-{c}" for c in study.utility.synthetic),
+            *(f"augmented-{c}" for c in study.utility.augmented),
+        ]
         if m.tagger not in settings:
-            add(Problem(f"machine_annotated.{name}.tagger", f"{m.tagger!r} is not a tagger the study trains "
-                        f"({', '.join(settings)})", "use real (the tagger trained on the real gold notes)"))
+            add(
+                Problem(
+                    f"machine_annotated.{name}.tagger",
+                    f"{m.tagger!r} is not a tagger the study trains ({', '.join(settings)})",
+                    "use real (the tagger trained on the real gold notes)",
+                )
+            )
     for name, t in study.taggers.items():
         _, p = _plugin(f"taggers.{name}.plugin", "tagger", t.plugin, t.config, f"taggers.{name}.config")
         if p:
             add(p)
     u = study.utility
     if u.tagger not in study.taggers:
-        add(Problem("utility.tagger", f"{u.tagger!r} is not a key of taggers ({', '.join(study.taggers) or 'none'})",
-                    "name one of them"))
+        add(
+            Problem(
+                "utility.tagger",
+                f"{u.tagger!r} is not a key of taggers ({', '.join(study.taggers) or 'none'})",
+                "name one of them",
+            )
+        )
     known = study.synthetic_corpora()
     problems += _corpora("utility.synthetic", u.synthetic, known, "synthetic corpus")
     problems += _corpora("utility.augmented", u.augmented, known, "synthetic corpus")
@@ -165,14 +217,23 @@ def check(study: Study) -> list[Problem]:
     gate = study.privacy.gate
     for threshold in THRESHOLDS:
         if getattr(gate, threshold.key) is not None and threshold.metric not in study.privacy.metrics:
-            add(Problem(f"privacy.gate.{threshold.key}", f"needs the privacy metric {threshold.metric!r}, which "
-                        "privacy.metrics leaves out", f"add `{threshold.metric}: {{}}` to privacy.metrics, or set it "
-                        "to null"))
+            add(
+                Problem(
+                    f"privacy.gate.{threshold.key}",
+                    f"needs the privacy metric {threshold.metric!r}, which privacy.metrics leaves out",
+                    f"add `{threshold.metric}: {{}}` to privacy.metrics, or set it to null",
+                )
+            )
     for name, c in study.corpora.items():
         fresh = c.fresh_surrogates
         dp = getattr(getattr(built.get(c.generator), "config", None), "dp", None)  # DP-SGD settings, None: off
         if isinstance(fresh, dict) and fresh.get("shapes") == "training" and dp is not None:
-            add(Problem(f"corpora.{name}.fresh_surrogates", "shapes: training reads the real training notes outside "
-                        f"the differential privacy of generator {c.generator!r}",
-                        "use fresh_surrogates: true (surrogates in the generated shapes)"))
+            add(
+                Problem(
+                    f"corpora.{name}.fresh_surrogates",
+                    "shapes: training reads the real training notes outside "
+                    f"the differential privacy of generator {c.generator!r}",
+                    "use fresh_surrogates: true (surrogates in the generated shapes)",
+                )
+            )
     return problems

@@ -30,8 +30,15 @@ SHAPES = ("generated", "training")
 Config = dict[str, Any]
 """A plugin's config: checked against the plugin's own declaration (``spec.references``)."""
 FORMATS = ("auto", "jsonl", "brat", "conll", "inline", "i2b2", "xml_inline")
-GENERATION_OVERRIDES = ("min_tokens", "max_tokens", "tag_safe", "batch_size", "target_tokens", "max_span_tokens",
-                        "tag_distribution")
+GENERATION_OVERRIDES = (
+    "min_tokens",
+    "max_tokens",
+    "tag_safe",
+    "batch_size",
+    "target_tokens",
+    "max_span_tokens",
+    "tag_distribution",
+)
 """The ``generate`` keys a corpus may override in its own section."""
 PLUGIN_SELECTORS: tuple[tuple[str, str, str | None], ...] = (
     ("language", "language", None),
@@ -62,21 +69,34 @@ def _mapping(value: Any) -> Any:
     if isinstance(value, str):
         known = builtin_mappings()
         if value not in known:
-            raise PydanticCustomError("mapping_name", "is not a built-in mapping; the built-in ones are {names}",
-                                      {"names": ", ".join(known)})
+            raise PydanticCustomError(
+                "mapping_name", "is not a built-in mapping; the built-in ones are {names}", {"names": ", ".join(known)}
+            )
         return value
     if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         return value
-    raise PydanticCustomError("mapping", "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, or the "
-                              "name of a built-in mapping", {})
+    raise PydanticCustomError(
+        "mapping",
+        "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, or the name of a built-in mapping",
+        {},
+    )
 
 
 def _tag_distribution(value: Any) -> Any:
     if value in ("real", "uniform"):
         return value
-    if isinstance(value, dict) and value and all(
-            isinstance(k, str) and not isinstance(v, bool) and isinstance(v, int | float) and math.isfinite(v)
-            and v >= 0 for k, v in value.items()):
+    if (
+        isinstance(value, dict)
+        and value
+        and all(
+            isinstance(k, str)
+            and not isinstance(v, bool)
+            and isinstance(v, int | float)
+            and math.isfinite(v)
+            and v >= 0
+            for k, v in value.items()
+        )
+    ):
         return value
     raise PydanticCustomError("tag_distribution", "must be real, uniform or a mapping of label -> factor >= 0", {})
 
@@ -87,11 +107,18 @@ def _fresh(value: Any) -> Any:
     labels_ok = lambda x: x == "all" or (isinstance(x, list) and x and all(isinstance(i, str) for i in x))  # noqa: E731
     if isinstance(value, list) and labels_ok(value):
         return value
-    if isinstance(value, dict) and not set(value) - {"labels", "shapes"} and labels_ok(value.get("labels", "all")) \
-            and value.get("shapes", "generated") in SHAPES:
+    if (
+        isinstance(value, dict)
+        and not set(value) - {"labels", "shapes"}
+        and labels_ok(value.get("labels", "all"))
+        and value.get("shapes", "generated") in SHAPES
+    ):
         return value
-    raise PydanticCustomError("fresh_surrogates", "must be true, false, a list of labels or a mapping with labels "
-                              "(all or a list) and shapes ({shapes})", {"shapes": " | ".join(SHAPES)})
+    raise PydanticCustomError(
+        "fresh_surrogates",
+        "must be true, false, a list of labels or a mapping with labels (all or a list) and shapes ({shapes})",
+        {"shapes": " | ".join(SHAPES)},
+    )
 
 
 def _anonymize(value: Any) -> Any:
@@ -99,8 +126,9 @@ def _anonymize(value: Any) -> Any:
         return value
     if isinstance(value, dict):
         return model_of(VocabAnonymization).model_validate(value, strict=True) and value
-    raise PydanticCustomError("anonymize_vocab", "must be true, false, null or a mapping of its settings (labels, "
-                              "min_share, seed)", {})
+    raise PydanticCustomError(
+        "anonymize_vocab", "must be true, false, null or a mapping of its settings (labels, min_share, seed)", {}
+    )
 
 
 if TYPE_CHECKING:  # what the validators below let through
@@ -110,8 +138,55 @@ if TYPE_CHECKING:  # what the validators below let through
 else:
     Length = number_or(["auto"], minimum=0)
     SpanLength = number_or(["auto"], minimum=1, nullable=True)
-    TagDistribution = checked(_tag_distribution, {"anyOf": [
-        {"enum": ["real", "uniform"]}, {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}}]})
+    TagDistribution = checked(
+        _tag_distribution,
+        {
+            "anyOf": [
+                {"enum": ["real", "uniform"]},
+                {"type": "object", "additionalProperties": {"type": "number", "minimum": 0}},
+            ]
+        },
+    )
+
+if TYPE_CHECKING:  # what the validators below let through
+    LabelMapping: TypeAlias = str | dict[str, str]
+    AnonymizeVocab: TypeAlias = bool | dict[str, Any] | None
+    FreshSurrogates: TypeAlias = bool | list[str] | dict[str, Any]
+else:
+    LabelMapping = checked(
+        _mapping,
+        {
+            "anyOf": [
+                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"type": "string"},
+            ]
+        },
+    )
+    AnonymizeVocab = checked(
+        _anonymize,
+        {
+            "anyOf": [
+                {"type": "boolean"},
+                {"type": "null"},
+                model_of(VocabAnonymization).model_json_schema(),
+            ]
+        },
+    )
+    FreshSurrogates = checked(
+        _fresh,
+        {
+            "anyOf": [
+                {"type": "boolean"},
+                {"type": "array", "items": {"type": "string"}},
+                {
+                    "type": "object",
+                    "properties": {"labels": {}, "shapes": {"enum": list(SHAPES)}},
+                    "additionalProperties": False,
+                },
+            ]
+        },
+    )
+
 
 # ---- sections ----------------------------------------------------------------------------------------
 
@@ -127,25 +202,31 @@ class CorpusSection(Section):
     """The real corpus: the embedded demo or the user's files."""
 
     source: Literal["demo", "files"] = Field("demo", description="demo: the embedded demo corpus; files: corpus.path")
-    path: Text = Field("data/raw", description="a JSONL file, BRAT folder, CoNLL file, *.inline file, i2b2 or "
-                       "XML folder (with source: files)")
+    path: Text = Field(
+        "data/raw",
+        description="a JSONL file, BRAT folder, CoNLL file, *.inline file, i2b2 or XML folder (with source: files)",
+    )
     format: Literal[FORMATS] = Field("auto", description="the reader; auto guesses it from the path")  # type: ignore[valid-type]
-    format_options: dict[str, Any] = Field(default_factory=dict, description="reader options: xml_inline {labels: "
-                                           "[...]}, i2b2 {newlines: keep | xml}")
-    test_path: Text | None = Field(None, description="a separate real test set in the same format (then "
-                                   "prepare.split's test share must be 0)")
-    on_invalid: Literal["fail", "reject"] = Field("fail", description="fail: stop on invalid records, listing them "
-                                                  "all; reject: leave them out, counted by reason")
+    format_options: dict[str, Any] = Field(
+        default_factory=dict, description="reader options: xml_inline {labels: [...]}, i2b2 {newlines: keep | xml}"
+    )
+    test_path: Text | None = Field(
+        None, description="a separate real test set in the same format (then prepare.split's test share must be 0)"
+    )
+    on_invalid: Literal["fail", "reject"] = Field(
+        "fail", description="fail: stop on invalid records, listing them all; reject: leave them out, counted by reason"
+    )
     demo: DemoCorpus = Field(default_factory=DemoCorpus)
 
 
 class TagsSection(Section):
     """How the corpus's labels map onto the canonical tags."""
 
-    mapping: checked(_mapping, {"anyOf": [{"type": "object", "additionalProperties": {"type": "string"}},  # type: ignore[valid-type]
-                                          {"type": "string"}]}) = Field(
-        default_factory=dict, description="corpus label -> canonical tag, or a built-in mapping name (meddocan, "
-        "sepr, i2b2_2006, i2b2_2014); empty: the language pack's own")
+    mapping: LabelMapping = Field(
+        default_factory=dict,
+        description="corpus label -> canonical tag, or a built-in mapping name (meddocan, "
+        "sepr, i2b2_2006, i2b2_2014); empty: the language pack's own",
+    )
     keep_unmapped: bool = Field(False, description="true keeps labels outside the canonical set instead of failing")
 
 
@@ -153,15 +234,20 @@ class PrepareSection(Section):
     """The train / dev / test split."""
 
     seed: Whole = Field(0, ge=0, description="shuffles the documents before the split")
-    split: list[Number] = Field(default_factory=lambda: [0.8, 0.1, 0.1], description="train / dev / test shares, "
-                                "summing to 1", min_length=3, max_length=3)
+    split: list[Number] = Field(
+        default_factory=lambda: [0.8, 0.1, 0.1],
+        description="train / dev / test shares, summing to 1",
+        min_length=3,
+        max_length=3,
+    )
 
     @field_validator("split")
     @classmethod
     def _shares(cls, split: list[float]) -> list[float]:
         if any(r < 0 or not math.isfinite(r) for r in split) or abs(sum(split) - 1) > 1e-6:
-            raise PydanticCustomError("split", "must be three non-negative shares summing to 1 (train, dev, test), "
-                                      "e.g. [0.8, 0.1, 0.1]", {})
+            raise PydanticCustomError(
+                "split", "must be three non-negative shares summing to 1 (train, dev, test), e.g. [0.8, 0.1, 0.1]", {}
+            )
         return split
 
 
@@ -191,28 +277,38 @@ class GeneratorSection(Section):
     plugin: Text = Field(description="the generator plugin (`synthdeid plugins`)")
     config: Config = Field(default_factory=dict, description="the plugin's config")
     canaries: model_of(CanaryConfig) | None = Field(  # type: ignore[valid-type]
-        None, description="fake-PHI canaries inserted for the exposure audit (null: none)")
+        None, description="fake-PHI canaries inserted for the exposure audit (null: none)"
+    )
     data_canaries: model_of(DataCanaryConfig) | None = Field(  # type: ignore[valid-type]
-        None, description="real-note prefix + random suffix canaries for the data-only attack (null: none)")
+        None, description="real-note prefix + random suffix canaries for the data-only attack (null: none)"
+    )
     tags: bool = Field(True, description="false: learns the notes without PHI tags (for machine annotation)")
     data_share: Number = Field(1.0, gt=0, le=1, description="share of the real training notes it learns from")
+
     def canary_config(self, name: str) -> CanaryConfig | None:
         """The ``canaries`` of ``generators.NAME`` as the audit's config (None: none)."""
-        return None if self.canaries is None else CanaryConfig.from_params(
-            self.canaries.model_dump(), f"generators.{name}.canaries")
+        return (
+            None
+            if self.canaries is None
+            else CanaryConfig.from_params(self.canaries.model_dump(), f"generators.{name}.canaries")
+        )
 
     def data_canary_config(self, name: str) -> DataCanaryConfig | None:
         """The ``data_canaries`` of ``generators.NAME`` as the attack's config (None: none)."""
-        return None if self.data_canaries is None else DataCanaryConfig.from_params(
-            self.data_canaries.model_dump(), f"generators.{name}.data_canaries")
+        return (
+            None
+            if self.data_canaries is None
+            else DataCanaryConfig.from_params(self.data_canaries.model_dump(), f"generators.{name}.data_canaries")
+        )
 
     def vocab_anonymization(self, name: str) -> VocabAnonymization | None:
         return VocabAnonymization.parse(self.anonymize_vocab, f"generators.{name}.anonymize_vocab")
 
-    anonymize_vocab: checked(_anonymize, {"anyOf": [{"type": "boolean"}, {"type": "null"},  # type: ignore[valid-type]
-                                                    model_of(VocabAnonymization).model_json_schema()]}) = Field(
-        None, description="remove PHI tokens from the trained vocabulary (Verkijk et al.): true, or {labels, "
-        "min_share, seed}")
+    anonymize_vocab: AnonymizeVocab = Field(
+        None,
+        description="remove PHI tokens from the trained vocabulary (Verkijk et al.): true, or {labels, "
+        "min_share, seed}",
+    )
 
 
 class GenerateSection(Section):
@@ -220,15 +316,18 @@ class GenerateSection(Section):
 
     seed: Whole = Field(0, ge=0, description="seed of every corpus's generation")
     min_tokens: Length = Field(
-        "auto", description="no <EOD> before this many tokens; auto: the training notes' 10th percentile")
-    max_tokens: Length = Field(
-        "auto", description="tokens per note at most; auto: the training notes' 99th percentile")
+        "auto", description="no <EOD> before this many tokens; auto: the training notes' 10th percentile"
+    )
+    max_tokens: Length = Field("auto", description="tokens per note at most; auto: the training notes' 99th percentile")
     target_tokens: Whole = Field(60000, ge=1, description="whitespace tokens per synthetic corpus")
     batch_size: Whole = Field(64, ge=1, description="notes generated at once")
     tag_safe: bool = Field(True, description="mask logits so every generated tag is well-formed")
     max_span_tokens: SpanLength = Field(
-        "auto", description="close a span at its label's longest training span (+2); a number; null: no limit")
-    tag_distribution: TagDistribution = Field("real", description="how often each label's span opens: real | uniform | {Label: factor}")
+        "auto", description="close a span at its label's longest training span (+2); a number; null: no limit"
+    )
+    tag_distribution: TagDistribution = Field(
+        "real", description="how often each label's span opens: real | uniform | {Label: factor}"
+    )
 
 
 class CorpusSpec(Section):
@@ -237,12 +336,11 @@ class CorpusSpec(Section):
     generator: Text = Field(description="a key of generators")
     decoder: Text = Field(description="the decoder plugin: nucleus, temperature, beam, ...")
     config: Config = Field(default_factory=dict, description="the decoder's config")
-    fresh_surrogates: checked(_fresh, {"anyOf": [{"type": "boolean"}, {"type": "array", "items": {"type": "string"}},  # type: ignore[valid-type]
-                                                 {"type": "object", "properties": {
-                                                     "labels": {}, "shapes": {"enum": list(SHAPES)}},
-                                                  "additionalProperties": False}]}) = Field(
-        False, description="re-draw PHI surface forms from the language pack: true, a list of labels, or "
-        "{labels: all | [...], shapes: generated | training}")
+    fresh_surrogates: FreshSurrogates = Field(
+        False,
+        description="re-draw PHI surface forms from the language pack: true, a list of labels, or "
+        "{labels: all | [...], shapes: generated | training}",
+    )
     min_tokens: Length = Field(None, description="overrides generate")  # type: ignore[assignment]
     max_tokens: Length = Field(None, description="overrides generate")  # type: ignore[assignment]
     target_tokens: Whole = Field(None, ge=1, description="overrides generate")  # type: ignore[assignment]
@@ -261,16 +359,26 @@ class MachineAnnotatedSpec(Section):
     """An untagged corpus annotated by a tagger (Vakili et al.; ``machine_annotated.NAME``)."""
 
     corpus: Text = Field(description="a corpus of corpora whose generator has tags: false")
-    tagger: Text = Field(description="a trained tagger under data/taggers/ (real: the tagger trained on the gold notes)")
+    tagger: Text = Field(
+        description="a trained tagger under data/taggers/ (real: the tagger trained on the gold notes)"
+    )
     require_phi: bool = Field(False, description="true drops (and counts) notes the tagger finds no PHI in")
-    tagger_share: Number = Field(1.0, gt=0, le=1, description="below 1: the annotating tagger is trained here on "
-                                 "this share of the real gold notes (tagger must be real)")
+    tagger_share: Number = Field(
+        1.0,
+        gt=0,
+        le=1,
+        description="below 1: the annotating tagger is trained here on "
+        "this share of the real gold notes (tagger must be real)",
+    )
 
     @model_validator(mode="after")
     def _share_needs_real(self) -> MachineAnnotatedSpec:
         if self.tagger_share < 1 and self.tagger != "real":
-            raise PydanticCustomError("tagger_share", "tagger_share trains a tagger on a share of the real gold "
-                                      "notes, so tagger must be real, not {tagger}", {"tagger": repr(self.tagger)})
+            raise PydanticCustomError(
+                "tagger_share",
+                "tagger_share trains a tagger on a share of the real gold notes, so tagger must be real, not {tagger}",
+                {"tagger": repr(self.tagger)},
+            )
         return self
 
 
@@ -293,10 +401,16 @@ class LearningCurve(Section):
     """Libbi et al.'s Appendix E: the tagger trained on shares of a corpus."""
 
     corpora: list[Text] = Field(default_factory=list, description="one learning_curve@CORPUS stage each")
-    fractions: list[Number] = Field(default_factory=lambda: [0.5, 1.0], min_length=1,
-                                    description="shares of the corpus's training notes, each in (0, 1]")
-    seeds: list[Whole] = Field(default_factory=lambda: [0, 1, 2], min_length=1,
-                               description="per fraction: the subset, validation split and tagger seed")
+    fractions: list[Number] = Field(
+        default_factory=lambda: [0.5, 1.0],
+        min_length=1,
+        description="shares of the corpus's training notes, each in (0, 1]",
+    )
+    seeds: list[Whole] = Field(
+        default_factory=lambda: [0, 1, 2],
+        min_length=1,
+        description="per fraction: the subset, validation split and tagger seed",
+    )
 
     @field_validator("fractions")
     @classmethod
@@ -318,8 +432,9 @@ class UtilitySection(Section):
 
     tagger: Text = Field("bilstm_crf", description="the key of taggers every setting trains")
     seed: Whole = Field(0, ge=0)
-    synthetic_validation_share: Number = Field(0.1, gt=0, lt=1, description="synthetic-only taggers validate on "
-                                               "this share of the synthetic corpus")
+    synthetic_validation_share: Number = Field(
+        0.1, gt=0, lt=1, description="synthetic-only taggers validate on this share of the synthetic corpus"
+    )
     synthetic: list[Text] = Field(default_factory=list, description="corpora trained on alone (synthetic -> real)")
     augmented: list[Text] = Field(default_factory=list, description="corpora added to the real notes")
     rule_baseline: Text | None = Field(None, description="an annotator scored without training (null: none)")
@@ -332,8 +447,9 @@ class GateSection(Section):
 
     max_exact_duplicates: Number | None = Field(None, ge=0, description="synthetic notes identical to a real one")
     max_longest_run: Number | None = Field(None, ge=0, description="tokens copied verbatim in one run")
-    max_identifying_phi_leakage: Number | None = Field(None, ge=0, description="share of identifying real PHI "
-                                                       "strings reappearing")
+    max_identifying_phi_leakage: Number | None = Field(
+        None, ge=0, description="share of identifying real PHI strings reappearing"
+    )
     max_identifying_phi_leakage_multi: Number | None = Field(None, ge=0, description="the same, of 2+ tokens")
     override: bool = Field(False, description="publish anyway (say why in the datasheet)")
 
@@ -343,16 +459,23 @@ class GateSection(Section):
         for old, new in GATE_RENAMED.items():
             if isinstance(data, dict) and old in data:
                 raise PydanticCustomError(
-                    "renamed", "{old} is now {new}: the gate limits the share of *identifying* real PHI strings "
+                    "renamed",
+                    "{old} is now {new}: the gate limits the share of *identifying* real PHI strings "
                     "reappearing (ages under 90 and values common to several real notes left out), not the raw "
-                    "share; rename the key", {"old": old, "new": new})
+                    "share; rename the key",
+                    {"old": old, "new": new},
+                )
         return data
 
     @model_validator(mode="after")
     def _something(self) -> GateSection:
         if not self.override and all(getattr(self, k) is None for k in self.limits_keys()):
-            raise PydanticCustomError("gate", "sets no threshold, so it would pass every corpus without measuring "
-                                      "anything; set at least one of {keys}", {"keys": ", ".join(self.limits_keys())})
+            raise PydanticCustomError(
+                "gate",
+                "sets no threshold, so it would pass every corpus without measuring "
+                "anything; set at least one of {keys}",
+                {"keys": ", ".join(self.limits_keys())},
+            )
         return self
 
     def build(self) -> Gate:
@@ -361,8 +484,12 @@ class GateSection(Section):
 
     @staticmethod
     def limits_keys() -> tuple[str, ...]:
-        return ("max_exact_duplicates", "max_longest_run", "max_identifying_phi_leakage",
-                "max_identifying_phi_leakage_multi")
+        return (
+            "max_exact_duplicates",
+            "max_longest_run",
+            "max_identifying_phi_leakage",
+            "max_identifying_phi_leakage_multi",
+        )
 
 
 def _empty() -> Config | None:
@@ -373,10 +500,12 @@ class PrivacySection(Section):
     """The privacy audit of each synthetic corpus and generator."""
 
     corpora: list[Text] = Field(default_factory=list, description="one privacy@CORPUS stage each")
-    metrics: dict[str, Config | None] = Field(default_factory=lambda: {"leakage": _empty()},
-                                              description="privacy-metric plugin -> its config")
-    model_metrics: dict[str, Config | None] = Field(default_factory=dict, description="model-based privacy metrics "
-                                                    "of each trained generator (audit_lm@NAME)")
+    metrics: dict[str, Config | None] = Field(
+        default_factory=lambda: {"leakage": _empty()}, description="privacy-metric plugin -> its config"
+    )
+    model_metrics: dict[str, Config | None] = Field(
+        default_factory=dict, description="model-based privacy metrics of each trained generator (audit_lm@NAME)"
+    )
     gate: GateSection = Field(default_factory=lambda: GateSection(max_exact_duplicates=0))
 
 
@@ -390,12 +519,21 @@ class Study(Section):
     annotate: AnnotateSection = Field(default_factory=AnnotateSection)
     pseudonymize: PseudonymizeSection = Field(default_factory=PseudonymizeSection)
     inline: InlineSection = Field(default_factory=InlineSection)
-    generators: dict[str, GeneratorSection] = Field(default_factory=dict, description="language models by name (one train_lm@NAME stage each)")
+    generators: dict[str, GeneratorSection] = Field(
+        default_factory=dict, description="language models by name (one train_lm@NAME stage each)"
+    )
     generate: GenerateSection = Field(default_factory=GenerateSection)
-    corpora: dict[str, CorpusSpec] = Field(default_factory=dict, description="synthetic corpora by name: generator x decoder (generate@ and postprocess@ stages)")
-    machine_annotated: dict[str, MachineAnnotatedSpec] = Field(default_factory=dict, description="machine-annotated corpora by name (machine_annotate@NAME)")
-    taggers: dict[str, TaggerSpec] = Field(default_factory=lambda: {"bilstm_crf": TaggerSpec(plugin="torch_bilstm_crf")},
-                                           description="downstream taggers by name; utility.tagger picks one")
+    corpora: dict[str, CorpusSpec] = Field(
+        default_factory=dict,
+        description="synthetic corpora by name: generator x decoder (generate@ and postprocess@ stages)",
+    )
+    machine_annotated: dict[str, MachineAnnotatedSpec] = Field(
+        default_factory=dict, description="machine-annotated corpora by name (machine_annotate@NAME)"
+    )
+    taggers: dict[str, TaggerSpec] = Field(
+        default_factory=lambda: {"bilstm_crf": TaggerSpec(plugin="torch_bilstm_crf")},
+        description="downstream taggers by name; utility.tagger picks one",
+    )
     utility: UtilitySection = Field(default_factory=UtilitySection)
     privacy: PrivacySection = Field(default_factory=PrivacySection)
 

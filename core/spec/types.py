@@ -35,7 +35,8 @@ def _reject_bool_for_str(value: Any) -> Any:
         raise PydanticCustomError(
             "yaml_boolean",
             "YAML reads an unquoted {word} as the boolean {value}, not text; quote it",
-            {"word": "yes/no/on/off/true/false", "value": str(value).lower()})
+            {"word": "yes/no/on/off/true/false", "value": str(value).lower()},
+        )
     return value
 
 
@@ -58,14 +59,21 @@ def number_or(words: Sequence[str], *, minimum: int = 0, nullable: bool = False,
         if isinstance(value, str) and value in words:
             return value
         number = _as_whole(value) if whole else _as_number(value)
-        ok = (not isinstance(number, bool) and isinstance(number, int | float) and math.isfinite(number)
-              and (not whole or isinstance(number, int)) and number >= minimum)
+        ok = (
+            not isinstance(number, bool)
+            and isinstance(number, int | float)
+            and math.isfinite(number)
+            and (not whole or isinstance(number, int))
+            and number >= minimum
+        )
         if not ok:
             raise PydanticCustomError("number_or_word", "must be {expected}", {"expected": expected})
         return number
 
-    schema: dict[str, Any] = {"anyOf": [{"type": "integer" if whole else "number", "minimum": minimum},
-                                        {"enum": list(words)}] + ([{"type": "null"}] if nullable else [])}
+    schema: dict[str, Any] = {
+        "anyOf": [{"type": "integer" if whole else "number", "minimum": minimum}, {"enum": list(words)}]
+        + ([{"type": "null"}] if nullable else [])
+    }
     return Annotated[Any, BeforeValidator(check), WithJsonSchema(schema)]
 
 

@@ -18,7 +18,9 @@ from synthdeid.plugin_system.config import current_names
 C = TypeVar("C")
 
 CONFIG_FILE = "tagger.json"
-RETRAIN = "retrain the tagger with this version of synthdeid (dvc repro the train_tagger stage), or copy the folder again"
+RETRAIN = (
+    "retrain the tagger with this version of synthdeid (dvc repro the train_tagger stage), or copy the folder again"
+)
 
 
 def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
@@ -30,8 +32,11 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     """``tagger.json`` of ``out_dir``, which must name ``plugin`` and hold its ``config``."""
     path = Path(out_dir) / CONFIG_FILE
     if not path.exists():
-        raise InputError(f"holds no trained {plugin!r} tagger ({CONFIG_FILE} is missing)", path=out_dir,
-                         fix="train it first (dvc repro the train_tagger stage)")
+        raise InputError(
+            f"holds no trained {plugin!r} tagger ({CONFIG_FILE} is missing)",
+            path=out_dir,
+            fix="train it first (dvc repro the train_tagger stage)",
+        )
     meta: dict[str, Any] = read_json(path, RETRAIN)
     if meta.get("tagger") != plugin:
         raise InputError(f"holds a {meta.get('tagger')!r} tagger, not {plugin!r}", path=path, fix=RETRAIN)
@@ -40,8 +45,7 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     return meta
 
 
-def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Path | None = None,
-                 **missing: Any) -> C:
+def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Path | None = None, **missing: Any) -> C:
     """The config saved in ``tagger.json`` (``meta`` from ``read_meta``); settings saved under a
     former name by an earlier version are mapped silently (the user cannot edit a trained model),
     and ``missing`` gives values for settings saved before they existed. A config this version

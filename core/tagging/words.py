@@ -45,8 +45,12 @@ def split_tokens(tokenize: Tokenize, split: str) -> Tokenize:
                 out.extend(m.span() for m in _PIECE.finditer(line, a, b))
                 continue
             end = b
-            while end - a > 1 and not line[end - 1].isalnum() and not line[end - 1].isspace() \
-                    and any(c.isalnum() for c in line[a:end - 1]):
+            while (
+                end - a > 1
+                and not line[end - 1].isalnum()
+                and not line[end - 1].isspace()
+                and any(c.isalnum() for c in line[a : end - 1])
+            ):
                 end -= 1
             out.append((a, end))
             out.extend((i, i + 1) for i in range(end, b))
@@ -77,7 +81,7 @@ def line_words(text: str, tokenize: Tokenize, cuts: Sequence[int] = ()) -> list[
             a, b = ta + pos, tb + pos
             if a < last_end:
                 continue
-            inner = cuts[bisect_right(cuts, a):bisect_right(cuts, b - 1)]
+            inner = cuts[bisect_right(cuts, a) : bisect_right(cuts, b - 1)]
             for x, y in zip((a, *inner), (*inner, b)):
                 word = _strip(text, x, y)
                 if word is not None:
@@ -97,7 +101,7 @@ def windows(words: Sequence[Word], size: int) -> list[list[Word]]:
     """Consecutive windows of at most ``size`` words covering every word."""
     if size < 1:
         raise ValueError("a window holds at least one word")
-    return [list(words[i:i + size]) for i in range(0, len(words), size)]
+    return [list(words[i : i + size]) for i in range(0, len(words), size)]
 
 
 def bio_tags(words: Sequence[Word], spans: Sequence[Span]) -> list[str]:
@@ -170,14 +174,16 @@ def restrict_labels(docs: Sequence[Document], labels: Collection[str]) -> tuple[
     return out, dict(sorted(dropped.items()))
 
 
-def training_labels(tagger: str, train: Sequence[Document],
-                    dev: Sequence[Document]) -> tuple[list[str], list[Document], dict[str, int]]:
+def training_labels(
+    tagger: str, train: Sequence[Document], dev: Sequence[Document]
+) -> tuple[list[str], list[Document], dict[str, int]]:
     """What every tagger's training starts from: the labels of ``train`` (sorted; an error naming
     ``tagger`` when there are none), ``dev`` restricted to them, and the dev spans removed per label."""
     labels = sorted({s.label for d in train for s in d.spans})
     if not labels:
-        raise SynthdeidError(f"tagger {tagger!r}: the training documents hold no PHI spans; "
-                             "train on an annotated corpus")
+        raise SynthdeidError(
+            f"tagger {tagger!r}: the training documents hold no PHI spans; train on an annotated corpus"
+        )
     kept, dropped = restrict_labels(dev, labels)
     return labels, kept, dropped
 

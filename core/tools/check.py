@@ -57,8 +57,14 @@ def f1_halfwidth(n: int, f1: float = 0.8) -> float:
     return 1.96 * math.sqrt(f1 * (1 - f1) / max(n, 1))
 
 
-def check(study: Study, pack: LanguagePack, tagset: TagSet, generators: Mapping[str, Any],
-          taggers: Mapping[str, Any], leakage: Any = None) -> CheckReport:
+def check(
+    study: Study,
+    pack: LanguagePack,
+    tagset: TagSet,
+    generators: Mapping[str, Any],
+    taggers: Mapping[str, Any],
+    leakage: Any = None,
+) -> CheckReport:
     """Check the corpus of ``study`` (a checked study spec) and what its settings resolve to on it;
     never trains anything. ``generators`` and ``taggers`` are the built plugins by name, ``leakage``
     the leakage metric's config (None: not configured)."""
@@ -69,21 +75,27 @@ def check(study: Study, pack: LanguagePack, tagset: TagSet, generators: Mapping[
         docs = load_corpus(listing, tagset, errors)
         test_docs = load_test_set(listing, tagset, errors)
     except SynthdeidError as e:
-        report.problem(f"the corpus cannot be read: {e}", "see the message; `synthdeid validate PATH` lists every record")
+        report.problem(
+            f"the corpus cannot be read: {e}", "see the message; `synthdeid validate PATH` lists every record"
+        )
         return report
     for err in errors[:20]:
         report.problems.append(str(err))
     if len(errors) > 20:
         report.problems.append(f"... and {len(errors) - 20} more invalid records (`synthdeid validate` lists them)")
     if errors and study.corpus.on_invalid != "reject":
-        report.warnings.append(f"{len(errors)} invalid record(s): with corpus.on_invalid: fail the corpus stage stops; "
-                               "`reject` leaves them out, counted")
+        report.warnings.append(
+            f"{len(errors)} invalid record(s): with corpus.on_invalid: fail the corpus stage stops; "
+            "`reject` leaves them out, counted"
+        )
     _corpus_facts(report, docs, test_docs)
     try:
         parts = prepare_splits(docs, test_docs, study.prepare.split, study.prepare.seed, Counts("check"))
     except SynthdeidError as e:
-        report.problem(f"the split does not work: {e.problem if isinstance(e, InputError) else e}",
-                       e.fix if isinstance(e, InputError) and e.fix else "change prepare.split")
+        report.problem(
+            f"the split does not work: {e.problem if isinstance(e, InputError) else e}",
+            e.fix if isinstance(e, InputError) and e.fix else "change prepare.split",
+        )
         return report
     _split_facts(report, parts)
     if parts["train"]:
@@ -91,25 +103,32 @@ def check(study: Study, pack: LanguagePack, tagset: TagSet, generators: Mapping[
         if leakage is not None:  # labels dominating the raw PHI leakage
             from synthdeid.privacy.audit.identifying import leakage_warnings
 
-            report.warnings.extend(leakage_warnings(parts["train"], pack.tokenize, leakage.rule(),
-                                                    leakage.multi_token_min, leakage.paragraph_token))
+            report.warnings.extend(
+                leakage_warnings(
+                    parts["train"], pack.tokenize, leakage.rule(), leakage.multi_token_min, leakage.paragraph_token
+                )
+            )
     return report
 
 
 def _corpus_facts(report: CheckReport, docs: list[Document], test_docs: list[Document]) -> None:
     lengths = [len(d.text.split()) for d in docs] or [0]
-    report.facts.update({
-        "documents": len(docs), "whitespace tokens": sum(lengths),
-        "tokens per note (10th / median / 99th percentile)":
-            f"{quantile(lengths, 0.1)} / {quantile(lengths, 0.5)} / {quantile(lengths, 0.99)}",
-        "PHI spans": sum(len(d.spans) for d in docs),
-    })
+    report.facts.update(
+        {
+            "documents": len(docs),
+            "whitespace tokens": sum(lengths),
+            "tokens per note (10th / median / 99th percentile)": f"{quantile(lengths, 0.1)} / {quantile(lengths, 0.5)} / {quantile(lengths, 0.99)}",
+            "PHI spans": sum(len(d.spans) for d in docs),
+        }
+    )
     if test_docs:
         report.facts["separate test set (corpus.test_path)"] = f"{len(test_docs)} documents"
     report.labels = label_counts(docs + test_docs)
     if docs and not report.labels:
-        report.problem("the corpus holds no PHI spans after mapping",
-                       "annotate it (annotate.annotator, e.g. deduce for Dutch) or check corpus.format and tags.mapping")
+        report.problem(
+            "the corpus holds no PHI spans after mapping",
+            "annotate it (annotate.annotator, e.g. deduce for Dutch) or check corpus.format and tags.mapping",
+        )
 
 
 def _split_facts(report: CheckReport, parts: dict[str, list[Document]]) -> None:
@@ -118,20 +137,27 @@ def _split_facts(report: CheckReport, parts: dict[str, list[Document]]) -> None:
         report.facts[f"{name} split"] = f"{len(docs)} documents, {sum(len(d.spans) for d in docs)} PHI spans"
     test_entities = sum(len(d.spans) for d in parts["test"])
     if not parts["test"]:
-        report.problem("the test split is empty: utility cannot be measured",
-                       "give prepare.split a test share (e.g. [0.8, 0.1, 0.1]) or set corpus.test_path")
+        report.problem(
+            "the test split is empty: utility cannot be measured",
+            "give prepare.split a test share (e.g. [0.8, 0.1, 0.1]) or set corpus.test_path",
+        )
     elif test_entities < FEW_TEST_ENTITIES:
         report.warnings.append(
             f"the test split holds {test_entities} PHI entities: an entity F1 near 0.8 has a 95% interval of about "
             f"+-{f1_halfwidth(test_entities):.2f}, so differences between settings smaller than that are noise "
-            "(a larger test share or corpus.test_path narrows it)")
+            "(a larger test share or corpus.test_path narrows it)"
+        )
     if len(parts["dev"]) < FEW_DEV_DOCUMENTS:
-        report.warnings.append(f"the dev split holds {len(parts['dev'])} documents: early stopping and prompts rest on "
-                               "few notes (raise prepare.split's dev share)")
+        report.warnings.append(
+            f"the dev split holds {len(parts['dev'])} documents: early stopping and prompts rest on "
+            "few notes (raise prepare.split's dev share)"
+        )
     rare = [label for label, n in report.labels.items() if n < 5]
     if rare:
-        report.warnings.append(f"labels with fewer than 5 spans ({', '.join(rare)}): their per-tag F1 will be 0 or "
-                               "noise; consider mapping them onto a related tag")
+        report.warnings.append(
+            f"labels with fewer than 5 spans ({', '.join(rare)}): their per-tag F1 will be 0 or "
+            "noise; consider mapping them onto a related tag"
+        )
 
 
 def _epochs(config: Any, stream: int) -> int | None:
@@ -143,8 +169,14 @@ def _epochs(config: Any, stream: int) -> int | None:
     return min(cap, math.ceil(budget / stream)) if isinstance(cap, int) else math.ceil(budget / stream)
 
 
-def _resolve(report: CheckReport, study: Study, pack: LanguagePack, generators: Mapping[str, Any],
-             taggers: Mapping[str, Any], train: list[Document]) -> None:
+def _resolve(
+    report: CheckReport,
+    study: Study,
+    pack: LanguagePack,
+    generators: Mapping[str, Any],
+    taggers: Mapping[str, Any],
+    train: list[Document],
+) -> None:
     lengths = [inline_length(d) for d in train]
     stream = sum(lengths)
     words = sum(len(d.text.split()) for d in train)
@@ -163,23 +195,29 @@ def _resolve(report: CheckReport, study: Study, pack: LanguagePack, generators: 
         report.resolved[f"corpora.{corpus}"] = f"notes of {lo}-{hi} tokens, {g.target_tokens} tokens in all{ratio}"
         median = quantile(lengths, 0.5)
         if g.min_tokens != AUTO and int(lo) > median:
-            report.warnings.append(f"{min_key.format(corpus=corpus)}: {lo} is above the median training note ({median} "
-                                   "tokens): every generated note is longer than most real ones (min_tokens: auto)")
+            report.warnings.append(
+                f"{min_key.format(corpus=corpus)}: {lo} is above the median training note ({median} "
+                "tokens): every generated note is longer than most real ones (min_tokens: auto)"
+            )
     for name in study.taggers:
         config = getattr(taggers[name], "config", None)
         epochs = _epochs(config, words)
         if epochs is not None and config is not None:
-            report.resolved[f"taggers.{name} (real)"] = (f"at most {epochs} epochs (budget {config.max_train_tokens} "
-                                                       f"tokens over {words}), fewer by patience")
+            report.resolved[f"taggers.{name} (real)"] = (
+                f"at most {epochs} epochs (budget {config.max_train_tokens} tokens over {words}), fewer by patience"
+            )
 
 
-def _resolve_generator(report: CheckReport, study: Study, name: str, config: Any, stream: int,
-                       train: list[Document], lines: list[str]) -> None:
+def _resolve_generator(
+    report: CheckReport, study: Study, name: str, config: Any, stream: int, train: list[Document], lines: list[str]
+) -> None:
     spec = study.generators[name]
     epochs = _epochs(config, stream)
     if epochs is not None:
-        report.resolved[f"generators.{name}"] = (f"at most {epochs} epochs by its token budget over the {stream}-token "
-                                                 "stream, fewer by patience (a subword model counts more tokens)")
+        report.resolved[f"generators.{name}"] = (
+            f"at most {epochs} epochs by its token budget over the {stream}-token "
+            "stream, fewer by patience (a subword model counts more tokens)"
+        )
     floor = getattr(config, "min_count", 1)  # a word-level model's <unk> threshold
     floor = floor if isinstance(floor, int) and not isinstance(floor, bool) else 1
     canaries = spec.canary_config(name)
@@ -192,15 +230,18 @@ def _resolve_generator(report: CheckReport, study: Study, name: str, config: Any
             if len(pool) < canaries.pool_size or threshold < canaries.min_count:
                 report.resolved[f"generators.{name}.canaries"] = (
                     f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {canaries.pool_size} seen "
-                    f"{canaries.min_count}+ times)")
+                    f"{canaries.min_count}+ times)"
+                )
     data_canaries = spec.data_canary_config(name)
     if data_canaries:
         members = sum(data_canaries.repetitions) * data_canaries.per_repetition
         share = members / max(len(train), 1)
         if share > 0.1:
-            report.warnings.append(f"generators.{name}.data_canaries add {members} lines to {len(train)} training notes "
-                                   f"({share:.0%}): on a corpus this small they change what the model learns "
-                                   "(per_repetition: 1, or null)")
+            report.warnings.append(
+                f"generators.{name}.data_canaries add {members} lines to {len(train)} training notes "
+                f"({share:.0%}): on a corpus this small they change what the model learns "
+                "(per_repetition: 1, or null)"
+            )
 
 
 def render(report: CheckReport, out: Any) -> None:
@@ -246,7 +287,7 @@ def untracked_params(params: Mapping[str, Any], dvc_yaml: str | Path = "dvc.yaml
     missing: dict[str, list[str]] = {}
     for stage, spec in stages.items():
         for entry in (spec or {}).get("params") or []:
-            for key in ([entry] if isinstance(entry, str) else [k for keys in entry.values() for k in keys or []]):
+            for key in [entry] if isinstance(entry, str) else [k for keys in entry.values() for k in keys or []]:
                 node: Any = params
                 for part in key.split("."):
                     node = node.get(part, KeyError) if isinstance(node, Mapping) else KeyError
@@ -265,10 +306,15 @@ def check_file(path: str | Path) -> CheckReport:
 
     missing = untracked_params(load_params(path))
     if missing:
-        raise InputError("; ".join(f"missing key {k}, which dvc.yaml's stage {', '.join(v)} tracks (`dvc repro` stops "
-                                   "without it)" for k, v in missing.items()), path=path,
-                         fix="add the key(s) to the params file (docs/params.md gives each default), or `synthdeid "
-                         "preset demo` to restore the defaults")
+        raise InputError(
+            "; ".join(
+                f"missing key {k}, which dvc.yaml's stage {', '.join(v)} tracks (`dvc repro` stops without it)"
+                for k, v in missing.items()
+            ),
+            path=path,
+            fix="add the key(s) to the params file (docs/params.md gives each default), or `synthdeid "
+            "preset demo` to restore the defaults",
+        )
     pack = build.language_pack(study)
     generators = {name: build.generator(study, name) for name in study.generators}
     taggers = {name: build.tagger(study, name=name) for name in study.taggers}
@@ -286,7 +332,10 @@ def cmd_check(args: Any, out: Any) -> int:
 
 def add_check_command(sub: Any) -> None:
     """``synthdeid check [--params FILE]``."""
-    sc = sub.add_parser("check", help="read the configured corpus and params before any training: size, labels, "
-                        "splits, what auto resolves to, and what will not work (exit 1)")
+    sc = sub.add_parser(
+        "check",
+        help="read the configured corpus and params before any training: size, labels, "
+        "splits, what auto resolves to, and what will not work (exit 1)",
+    )
     sc.add_argument("--params", default="params.yaml")
     sc.set_defaults(run=cmd_check)

@@ -38,26 +38,38 @@ def _load_mapping(path: Path, what: str, fix: str) -> Any:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        raise InputError(f"{what} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})", path=path,
-                         line=e.object[:e.start].count(b"\n") + 1, fix="save the file as UTF-8") from None
+        raise InputError(
+            f"{what} is not UTF-8 text (byte {e.object[e.start]:#04x} at offset {e.start})",
+            path=path,
+            line=e.object[: e.start].count(b"\n") + 1,
+            fix="save the file as UTF-8",
+        ) from None
     except FileNotFoundError:
         raise InputError(f"{what} not found", path=path, fix=fix) from None
     except OSError as e:
-        raise InputError(f"{what} cannot be read ({e.strerror or e})", path=path,
-                         fix="check the file's permissions") from None
+        raise InputError(
+            f"{what} cannot be read ({e.strerror or e})", path=path, fix="check the file's permissions"
+        ) from None
     try:
         data = _yaml().load(text)
     except YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         problem = " ".join(str(getattr(e, "problem", None) or e).split())
-        raise InputError(f"{what} is not valid YAML ({problem})", path=path,
-                         line=None if mark is None else mark.line + 1, fix="fix the YAML syntax") from None
+        raise InputError(
+            f"{what} is not valid YAML ({problem})",
+            path=path,
+            line=None if mark is None else mark.line + 1,
+            fix="fix the YAML syntax",
+        ) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
         kind = "list" if isinstance(data, list) else type(data).__name__
-        raise InputError(f"{what} must be a mapping of `key: value` pairs, not a {kind}",
-                         path=path, fix="write `key: value` pairs at the top level")
+        raise InputError(
+            f"{what} must be a mapping of `key: value` pairs, not a {kind}",
+            path=path,
+            fix="write `key: value` pairs at the top level",
+        )
     return data
 
 
@@ -65,9 +77,13 @@ def load_preset(name: str, root: str | Path = ".") -> dict[str, Any]:
     path = Path(root) / PRESETS_DIR / f"{name}.yaml"
     if Path(name).name != name or name in ("", ".", "..") or not path.exists():  # a name, not a path
         names = available(root)
-        raise InputError(f"no preset {name!r}", path=path,
-                         fix="choose one of: " + ", ".join(names) if names else
-                         f"run from the project folder (the one holding {PRESETS_DIR}/ and params.yaml)")
+        raise InputError(
+            f"no preset {name!r}",
+            path=path,
+            fix="choose one of: " + ", ".join(names)
+            if names
+            else f"run from the project folder (the one holding {PRESETS_DIR}/ and params.yaml)",
+        )
     return _load_mapping(path, f"preset {name!r}", fix=f"give {PRESETS_DIR}/{name}.yaml `key: value` pairs")
 
 
@@ -89,8 +105,10 @@ def remove_keys(target: Any, dotted: Any, preset: str) -> list[str]:
     """Delete each dotted key (``dotted`` must be a list of them) from ``target`` where present;
     returns the keys deleted."""
     if not isinstance(dotted, list) or not all(isinstance(k, str) and k for k in dotted):
-        raise InputError(f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
-                         fix="write e.g. remove: [generators.mlm, corpora.mlm_s]")
+        raise InputError(
+            f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
+            fix="write e.g. remove: [generators.mlm, corpora.mlm_s]",
+        )
     removed = []
     for key in dotted:
         *parents, last = key.split(".")
@@ -110,8 +128,11 @@ def apply_preset(name: str, params_path: str | Path = "params.yaml", root: str |
     y = _yaml()
     p = Path(params_path)
     preset = dict(load_preset(name, root))  # a wrong preset name is named first, before the params file
-    params = _load_mapping(p, "params file", fix="run from the project folder (the one holding params.yaml) "
-                           "or give the params file with --params")
+    params = _load_mapping(
+        p,
+        "params file",
+        fix="run from the project folder (the one holding params.yaml) or give the params file with --params",
+    )
     drop = preset.pop(REMOVE, [])
     changed = merge(params, preset)
     changed += remove_keys(params, drop, name)

@@ -46,8 +46,20 @@ FILES: tuple[tuple[str, str], ...] = (
     ("package/surrogates.py.tmpl", "{module}/surrogates.py"),
     ("tests/test_pack.py.tmpl", "tests/test_pack.py"),
 )
-ENGLISH_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September",
-                  "October", "November", "December")
+ENGLISH_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 ENGLISH_WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 GENERIC_TLDS = ("com", "org", "net", "eu", "info", "io")
 ENGLISH_CANARY = "New phone number : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
@@ -58,7 +70,7 @@ TODO_TESTS = {
     "test_todo_check_digit": "identity numbers: `check_digit()` in `surrogates.py` and a specimen in `VALID_SSN`",
     "test_todo_place_names": "real town names in `PLACE_NAMES` (`data.py`)",
     "test_todo_hospital_templates": "hospital and care-institute templates in `HOSPITAL_TEMPLATES` and "
-                                    "`CARE_TEMPLATES` (`data.py`)",
+    "`CARE_TEMPLATES` (`data.py`)",
 }
 """The tests of a generated pack that fail until their TODO is filled in, and what fills it."""
 
@@ -68,7 +80,7 @@ def builtin_language_codes() -> set[str]:
     from synthdeid.plugin_system.manager import DEFAULT_PLUGINS
 
     prefix = "synthdeid.plugins.languages."
-    return {name[len(prefix):] for name in DEFAULT_PLUGINS if name.startswith(prefix)}
+    return {name[len(prefix) :] for name in DEFAULT_PLUGINS if name.startswith(prefix)}
 
 
 def check_code(code: str) -> None:
@@ -109,23 +121,31 @@ def _date_names(kind: str, present: bool, locale: str, language: str) -> str:
     months = kind == "months"
     attr, keys = ("MONTH_NAMES", "MONTH_KEYS") if months else ("DAY_NAMES", "WEEKDAY_KEYS")
     if present:
-        return (f"    # From Faker's {locale} date_time provider ({attr}). TODO: review them.\n"
-                f'    return faker_names("{attr}", {keys})')
+        return (
+            f"    # From Faker's {locale} date_time provider ({attr}). TODO: review them.\n"
+            f'    return faker_names("{attr}", {keys})'
+        )
     english = ENGLISH_MONTHS if months else ENGLISH_WEEKDAYS
     lines = "\n            ".join(textwrap.wrap(", ".join(f'"{w}"' for w in english), width=88))
-    return (f"    # TODO: Faker's {locale} has no {kind[:-1]} names, so these are English: write the {language} ones.\n"
-            f"    return ({lines})")
+    return (
+        f"    # TODO: Faker's {locale} has no {kind[:-1]} names, so these are English: write the {language} ones.\n"
+        f"    return ({lines})"
+    )
 
 
 def todo_tests(facts: LocaleFacts) -> list[str]:
     """The ``test_todo_*`` tests that fail in a pack generated for ``facts``'s locale: the check
     digit always; the place names when Faker's locale has no real towns; the hospital templates
     when the language is not English."""
-    return [name for name, failing in (
-        ("test_todo_check_digit", True),
-        ("test_todo_place_names", facts.places is None),
-        ("test_todo_hospital_templates", not facts.english),
-    ) if failing]
+    return [
+        name
+        for name, failing in (
+            ("test_todo_check_digit", True),
+            ("test_todo_place_names", facts.places is None),
+            ("test_todo_hospital_templates", not facts.english),
+        )
+        if failing
+    ]
 
 
 def _wrap(items: list[str], indent: int) -> str:
@@ -161,8 +181,11 @@ def _comment(text: str) -> str:
 
 def _first_name_values(prefix: str, sources: FirstNameSources) -> dict[str, str]:
     """The DRAWN_/KNOWN_ source tuples of data.py."""
-    return {f"{prefix}_male": _tuple(sources.male), f"{prefix}_female": _tuple(sources.female),
-            f"{prefix}_either": _tuple(sources.either)}
+    return {
+        f"{prefix}_male": _tuple(sources.male),
+        f"{prefix}_female": _tuple(sources.female),
+        f"{prefix}_either": _tuple(sources.either),
+    }
 
 
 def _lines(*lines: str) -> str:
@@ -225,15 +248,19 @@ def _institutions_block(facts: LocaleFacts, language: str) -> str:
         f"# Faker's {facts.locale} company names. TODO: add how {language} names public bodies ('Municipality",
         "# of {city}').",
         'ORGANIZATION_TEMPLATES: tuple[str, ...] = ("{company}",)',
-        "# TODO: the word lists of your templates' slots ({\"saint\": (...), \"care_name\": (...)}).",
+        '# TODO: the word lists of your templates\' slots ({"saint": (...), "care_name": (...)}).',
         "PLACE_WORDS: dict[str, tuple[str, ...]] = {}",
     )
 
 
 def _canary_block(facts: LocaleFacts, language: str) -> str:
     """CANARY_TEMPLATE in data.py: English, with a TODO when the language is not."""
-    todo = () if facts.english else (
-        f"# TODO: write this sentence in {language}; English is a placeholder (tests/test_pack.py warns until then).",
+    todo = (
+        ()
+        if facts.english
+        else (
+            f"# TODO: write this sentence in {language}; English is a placeholder (tests/test_pack.py warns until then).",
+        )
     )
     return _lines(
         "# The model canaries' sentence (synthdeid.privacy.canaries): the tokens as the tokenizer splits them, separated",
@@ -268,16 +295,22 @@ def _notes(facts: LocaleFacts, language: str) -> dict[str, str]:
     cc = facts.country_code
     known = sorted({loc for loc, _ in facts.known.male + facts.known.female + facts.known.either})
     return {
-        "person_note": f"Faker's {locale} person provider" if facts.person_locale == locale
+        "person_note": f"Faker's {locale} person provider"
+        if facts.person_locale == locale
         else f"Faker's {FALLBACK_LOCALE} person provider, because {locale} has none. TODO: use {language} names",
-        "known_note": f"Faker's other {language} locales: {', '.join(known)}" if known
-        else f"no other list, as Faker has no other {language} locale" if facts.person_locale == locale
+        "known_note": f"Faker's other {language} locales: {', '.join(known)}"
+        if known
+        else f"no other list, as Faker has no other {language} locale"
+        if facts.person_locale == locale
         else "no other list, as the names are placeholders",
         "dates_note": _capitalized("; ".join(dates)),
-        "postcode_note": f"built from Faker's {locale} postcode formats" if facts.postcode
+        "postcode_note": f"built from Faker's {locale} postcode formats"
+        if facts.postcode
         else "a generic 4-5 digit default",
         "phone_note": f"country code +{cc} ({len(cc)} digits) and trunk prefix {trunk}, as in Faker's {locale} phone "
-        "formats" if cc else f"generic defaults, as Faker's {locale} has no international phone formats",
+        "formats"
+        if cc
+        else f"generic defaults, as Faker's {locale} has no international phone formats",
     }
 
 
@@ -302,7 +335,8 @@ def _values(code: str, language: str, facts: LocaleFacts, faker_version: str) ->
             "Faker's name lists as (locale, attribute of its person provider). Replacements are drawn from "
             f"the DRAWN_ ones ({notes['person_note']}). The KNOWN_ ones ({notes['known_note']}) are only "
             "recognised as first names (NameLocale.known_male, known_female), never drawn. A name of an "
-            "_EITHER list (sex-neutral) that no male or female list has counts for both sexes."),
+            "_EITHER list (sex-neutral) that no male or female list has counts for both sexes."
+        ),
         "surname_attr": facts.surnames,
         "places_block": _places_block(facts, language),
         "institutions_block": _institutions_block(facts, language),
@@ -352,8 +386,11 @@ def new_language_pack(code: str, out_dir: Path, language: str, faker_locale: str
         )
     existing = next(p for p in (Path(out_dir), *Path(out_dir).parents) if p.exists() or p == Path(p.anchor or "."))
     if existing.exists() and not existing.is_dir():
-        raise InputError("is a file, not a folder: the pack cannot be written under it", path=existing,
-                         fix="give --out a folder (new or existing), e.g. --out . or --out packages")
+        raise InputError(
+            "is a file, not a folder: the pack cannot be written under it",
+            path=existing,
+            fix="give --out a folder (new or existing), e.g. --out . or --out packages",
+        )
     try:
         for rel, text in files.items():
             path = target / rel
@@ -364,6 +401,9 @@ def new_language_pack(code: str, out_dir: Path, language: str, faker_locale: str
         import shutil
 
         shutil.rmtree(target, ignore_errors=True)  # no half-written pack
-        raise InputError(f"cannot write the pack ({e.strerror or e})", path=e.filename or target,
-                         fix="choose an --out folder you can write to") from None
+        raise InputError(
+            f"cannot write the pack ({e.strerror or e})",
+            path=e.filename or target,
+            fix="choose an --out folder you can write to",
+        ) from None
     return target

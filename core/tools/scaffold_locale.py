@@ -197,8 +197,9 @@ def _names(locale: str) -> tuple[str, FirstNameSources, FirstNameSources, str]:
             fix=f"{hint}or generate with a locale that works and replace name_lists() in data.py with your own lists",
         )
     # the other locales of the language: only when the names are the language's own (no fallback)
-    siblings = [x for x in available_locales() if x.split("_")[0] == lang and x != locale] \
-        if person_locale == locale else []
+    siblings = (
+        [x for x in available_locales() if x.split("_")[0] == lang and x != locale] if person_locale == locale else []
+    )
     known, _, _ = _first_name_sources(siblings)
     return person_locale, drawn, known, surnames
 
@@ -237,8 +238,10 @@ def _postcode(locale: str) -> str | None:
         return None
     if not all(isinstance(f, str) and re.fullmatch(r"[#%]+(?:[ -][#%]+)*", f) for f in formats):
         return None
-    alternatives = sorted({re.sub(r"[#%]+", lambda m: rf"\d{{{len(m.group())}}}", f).replace(" ", r"\s?")
-                           for f in formats}, key=lambda p: (-len(p), p))
+    alternatives = sorted(
+        {re.sub(r"[#%]+", lambda m: rf"\d{{{len(m.group())}}}", f).replace(" ", r"\s?") for f in formats},
+        key=lambda p: (-len(p), p),
+    )
     return rf"(?<![\d.,])(?:{'|'.join(alternatives)})(?!\d|[.,]\d)"
 
 

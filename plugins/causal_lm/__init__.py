@@ -36,7 +36,8 @@ def create(config: Mapping[str, Any]) -> CausalLMGenerator:
             f"generator {NAME!r}: dp is not supported. DP-SGD through peft's LoRA layers needs per-sample "
             "gradients of the adapters only, and Opacus with PEFT LoRA has been reported to corrupt updates "
             "silently (hooks on wrapped base layers, frozen weights receiving noise); no tested path exists "
-            "here yet. Train the `gpt2` or `lstm` generator with dp instead, or remove dp")
+            "here yet. Train the `gpt2` or `lstm` generator with dp instead, or remove dp"
+        )
     settings = from_mapping(CausalLMSettings, config, f"generator {NAME!r}")
     from .generator import CausalLMGenerator
 

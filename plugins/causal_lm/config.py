@@ -26,9 +26,11 @@ NO_MODEL = (
     "plus `AutoTokenizer.from_pretrained(id).save_pretrained(dir)`, and copy the folder here. "
     "Without a pretrained model use the gpt2 or lstm generator."
 )
-MODEL_FIX = ("save the model and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
-             "weights (pytorch_model.bin) where you trust them: AutoModelForCausalLM.from_pretrained(dir)"
-             ".save_pretrained(dir)")
+MODEL_FIX = (
+    "save the model and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
+    "weights (pytorch_model.bin) where you trust them: AutoModelForCausalLM.from_pretrained(dir)"
+    ".save_pretrained(dir)"
+)
 RETRAIN = "retrain the generator (dvc repro its train_lm stage), or copy the folder again"
 DTYPE_NAMES = ("float32", "bfloat16", "float16")
 """The ``dtype`` settings besides ``auto``: names of torch dtypes."""
@@ -82,20 +84,26 @@ class CausalLMSettings:
         if not self.model:
             raise SynthdeidError(NO_MODEL)
         path = Path(self.model)
-        need(path.is_dir() and (path / "config.json").is_file(),
-             f"model {self.model!r} is not a local model folder with config.json. " + NO_MODEL.split(": ", 1)[1])
+        need(
+            path.is_dir() and (path / "config.json").is_file(),
+            f"model {self.model!r} is not a local model folder with config.json. " + NO_MODEL.split(": ", 1)[1],
+        )
         check_bounds(self, WHAT)
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         if self.load_in_4bit:
             if importlib.util.find_spec("bitsandbytes") is None:
-                raise SynthdeidError("generator 'causal_lm': load_in_4bit (QLoRA) needs the bitsandbytes package "
-                                     "(pip install bitsandbytes) and a CUDA GPU; set load_in_4bit: false to train "
-                                     "LoRA on full-precision weights")
+                raise SynthdeidError(
+                    "generator 'causal_lm': load_in_4bit (QLoRA) needs the bitsandbytes package "
+                    "(pip install bitsandbytes) and a CUDA GPU; set load_in_4bit: false to train "
+                    "LoRA on full-precision weights"
+                )
             import torch
 
             if not torch.cuda.is_available():
-                raise SynthdeidError("generator 'causal_lm': load_in_4bit (QLoRA) needs a CUDA GPU and none is "
-                                     "available; set load_in_4bit: false to train LoRA on full-precision weights")
+                raise SynthdeidError(
+                    "generator 'causal_lm': load_in_4bit (QLoRA) needs a CUDA GPU and none is "
+                    "available; set load_in_4bit: false to train LoRA on full-precision weights"
+                )
 
     def torch_device(self) -> torch.device:
         """The ``device`` setting's torch device (``synthdeid.generation.distributed.torch_device``)."""

@@ -55,8 +55,12 @@ class CausalLMGenerator:
         base = load_base(cfg)
         add_token_rows(base, new_ids, n_old, len(tok))
         model = peft_model(base, cfg, new_ids, cast(int, cfg.seed))  # resolved above: not None
-        tokens = {"n_old_tokens": n_old, "new_token_ids": new_ids, "special_tokens": list(data.special_tokens),
-                  "start_id": tok.bos_token_id}
+        tokens = {
+            "n_old_tokens": n_old,
+            "new_token_ids": new_ids,
+            "special_tokens": list(data.special_tokens),
+            "start_id": tok.bos_token_id,
+        }
         return model, tok, cfg, tokens
 
     def train(self, data: TrainingData, out_dir: Path) -> dict[str, Any]:
@@ -71,10 +75,23 @@ class CausalLMGenerator:
         train_blocks = pack_blocks(codec.stream(data.train), cfg.block_size)
         dev_blocks = pack_blocks(codec.stream(data.dev), cfg.block_size) if data.dev else []
         names = tuple(n for n, p in model.named_parameters() if p.requires_grad)
-        loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
-                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cast(int, cfg.seed))
-        metrics = train_stages(model, train_blocks, dev_blocks, [Stage(cfg.max_epochs, ((names, cfg.learning_rate),))], loop,
-                               out_dir, fingerprint(cfg, data, cast(int, cfg.seed)))
+        loop = LoopSettings(
+            batch_size=cfg.batch_size,
+            weight_decay=cfg.weight_decay,
+            schedule=cfg.schedule,
+            warmup=cfg.warmup,
+            grad_clip=cfg.grad_clip,
+            seed=cast(int, cfg.seed),
+        )
+        metrics = train_stages(
+            model,
+            train_blocks,
+            dev_blocks,
+            [Stage(cfg.max_epochs, ((names, cfg.learning_rate),))],
+            loop,
+            out_dir,
+            fingerprint(cfg, data, cast(int, cfg.seed)),
+        )
         save_kwargs = {"save_embedding_layers": False} if cfg.train_new_tokens and tokens["new_token_ids"] else {}
         model.save_pretrained(out_dir / "adapter", **save_kwargs)
         tok.save_pretrained(out_dir / "adapter")

@@ -21,8 +21,11 @@ def load_base(cfg: CausalLMSettings) -> Any:
         from transformers import BitsAndBytesConfig
 
         kwargs["quantization_config"] = BitsAndBytesConfig(
-            load_in_4bit=True, bnb_4bit_quant_type="nf4", bnb_4bit_use_double_quant=True,
-            bnb_4bit_compute_dtype=torch.bfloat16)
+            load_in_4bit=True,
+            bnb_4bit_quant_type="nf4",
+            bnb_4bit_use_double_quant=True,
+            bnb_4bit_compute_dtype=torch.bfloat16,
+        )
         kwargs["device_map"] = {"": cfg.torch_device().index or 0}
     model = from_pretrained(AutoModelForCausalLM.from_pretrained, str(cfg.model), MODEL_FIX, **kwargs)
     if not cfg.load_in_4bit:
@@ -80,8 +83,14 @@ def lora_config(model: Any, cfg: CausalLMSettings, new_ids: Sequence[int]) -> An
         else:  # older peft: train the whole embedding (and head) matrices
             names = [emb] if tied(model) else [emb, _module_name(model, model.get_output_embeddings())]
             kwargs["modules_to_save"] = [n.split(".")[-1] for n in names]
-    return LoraConfig(task_type="CAUSAL_LM", r=cfg.lora_r, lora_alpha=cfg.lora_alpha, lora_dropout=cfg.lora_dropout,
-                      target_modules=list(target) if isinstance(target, tuple) else target, **kwargs)
+    return LoraConfig(
+        task_type="CAUSAL_LM",
+        r=cfg.lora_r,
+        lora_alpha=cfg.lora_alpha,
+        lora_dropout=cfg.lora_dropout,
+        target_modules=list(target) if isinstance(target, tuple) else target,
+        **kwargs,
+    )
 
 
 def peft_model(model: Any, cfg: CausalLMSettings, new_ids: Sequence[int], seed: int) -> Any:

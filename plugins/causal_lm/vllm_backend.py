@@ -41,23 +41,39 @@ def sampling_settings(decoder: Decoder, settings: GenerationSettings, eod_id: in
     a synthdeid decoder (its declared ``spec()``, ``synthdeid.api.DescribedDecoder``) and generation
     settings (the per-note ``seed`` is added later)."""
     if settings.tag_safe:
-        raise SynthdeidError("the vLLM backend cannot apply the tag-safe logit mask: set `tag_safe: false` for "
-                             "this corpus (postprocess removes and counts malformed tags) or use backend: transformers")
+        raise SynthdeidError(
+            "the vLLM backend cannot apply the tag-safe logit mask: set `tag_safe: false` for "
+            "this corpus (postprocess removes and counts malformed tags) or use backend: transformers"
+        )
     if settings.start_bias:
-        raise SynthdeidError("the vLLM backend cannot apply generate.tag_distribution: set it to real for this "
-                             "corpus or use backend: transformers")
+        raise SynthdeidError(
+            "the vLLM backend cannot apply generate.tag_distribution: set it to real for this "
+            "corpus or use backend: transformers"
+        )
     if not isinstance(decoder, DescribedDecoder):
-        raise SynthdeidError(f"the vLLM backend has no equivalent of decoder {decoder.name!r} (it declares no spec()); "
-                             "supported: greedy, temperature, top_k, nucleus, beam (or use backend: transformers)")
+        raise SynthdeidError(
+            f"the vLLM backend has no equivalent of decoder {decoder.name!r} (it declares no spec()); "
+            "supported: greedy, temperature, top_k, nucleus, beam (or use backend: transformers)"
+        )
     spec = decoder.spec()
     if isinstance(spec, BeamSpec):
         if spec.no_repeat_ngram_size or spec.prefer_phi:
-            raise SynthdeidError("the vLLM backend's beam search has no no_repeat_ngram_size or prefer_phi: set "
-                                 "them to 0 / false for this corpus or use backend: transformers")
-        return "beam_search", {"beam_width": spec.num_beams, "max_tokens": settings.max_tokens,
-                               "length_penalty": float(spec.length_penalty)}
-    common = {"n": 1, "min_tokens": settings.min_tokens, "max_tokens": settings.max_tokens,
-              "stop_token_ids": [eod_id], "skip_special_tokens": False}
+            raise SynthdeidError(
+                "the vLLM backend's beam search has no no_repeat_ngram_size or prefer_phi: set "
+                "them to 0 / false for this corpus or use backend: transformers"
+            )
+        return "beam_search", {
+            "beam_width": spec.num_beams,
+            "max_tokens": settings.max_tokens,
+            "length_penalty": float(spec.length_penalty),
+        }
+    common = {
+        "n": 1,
+        "min_tokens": settings.min_tokens,
+        "max_tokens": settings.max_tokens,
+        "stop_token_ids": [eod_id],
+        "skip_special_tokens": False,
+    }
     if spec.method == "greedy":
         return "sample", {**common, "temperature": 0.0}
     sampling = {**common, "temperature": float(spec.temperature)}
@@ -72,8 +88,10 @@ def import_vllm() -> Any:
     try:
         return importlib.import_module("vllm")
     except ImportError:
-        raise SynthdeidError("generator 'causal_lm' has backend: vllm, but vLLM is not installed: `pip install vllm` "
-                             "on a machine with a CUDA GPU, or set backend: transformers") from None
+        raise SynthdeidError(
+            "generator 'causal_lm' has backend: vllm, but vLLM is not installed: `pip install vllm` "
+            "on a machine with a CUDA GPU, or set backend: transformers"
+        ) from None
 
 
 class VLLMCausalLM:
@@ -90,12 +108,24 @@ class VLLMCausalLM:
     def llm(self, seed: int) -> Any:
         if self._llm is None:
             vllm = import_vllm()
-            self._llm = vllm.LLM(model=self.model_dir, tokenizer=self.model_dir, seed=seed, dtype=self.dtype,
-                                 tensor_parallel_size=self.tensor_parallel_size)
+            self._llm = vllm.LLM(
+                model=self.model_dir,
+                tokenizer=self.model_dir,
+                seed=seed,
+                dtype=self.dtype,
+                tensor_parallel_size=self.tensor_parallel_size,
+            )
         return self._llm
 
-    def generate_corpus(self, decoder: Any, prompts: Sequence[str], settings: GenerationSettings, target_tokens: int,
-                        seed: int, progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
+    def generate_corpus(
+        self,
+        decoder: Any,
+        prompts: Sequence[str],
+        settings: GenerationSettings,
+        target_tokens: int,
+        seed: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[tuple[str, str]]:
         kind, kwargs = sampling_settings(decoder, settings, self.codec.eod_id)  # refuses before any work
         vllm = import_vllm()
         llm = self.llm(seed)
@@ -109,7 +139,7 @@ class VLLMCausalLM:
                 from vllm.sampling_params import BeamSearchParams
 
                 outs = llm.beam_search(inputs, BeamSearchParams(**kwargs))
-                generated = [list(o.sequences[0].tokens[len(i["prompt_token_ids"]):]) for o, i in zip(outs, inputs)]
+                generated = [list(o.sequences[0].tokens[len(i["prompt_token_ids"]) :]) for o, i in zip(outs, inputs)]
             else:
                 params = [vllm.SamplingParams(**kwargs, seed=seed * NOTE_SEED_STRIDE + n) for n, _ in batch]
                 generated = [list(o.outputs[0].token_ids) for o in llm.generate(inputs, params, use_tqdm=False)]

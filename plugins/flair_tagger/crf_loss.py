@@ -41,5 +41,7 @@ class FastViterbiLoss(ViterbiLoss):
 
 def use_fast_loss(model: Any) -> None:
     """Swap the CRF loss of a flair ``SequenceTagger`` (it holds no weights; nothing saved changes)."""
-    if isinstance(getattr(model, "loss_function", None), ViterbiLoss) and not isinstance(model.loss_function, FastViterbiLoss):
+    if isinstance(getattr(model, "loss_function", None), ViterbiLoss) and not isinstance(
+        model.loss_function, FastViterbiLoss
+    ):
         model.loss_function = FastViterbiLoss(model.label_dictionary)

@@ -51,13 +51,16 @@ def build_embeddings(config: FlairTaggerConfig, train_tokens: Sequence[Sequence[
         counts = Counter(t for sent in train_tokens for t in sent)
         vocab = [w for w, n in counts.most_common() if n >= config.min_count]
         with quiet("flair"):  # OneHotEmbeddings logs the whole vocabulary
-            members.append(OneHotEmbeddings(dictionary(vocab), field="text",
-                                            embedding_length=config.embedding_size))
+            members.append(OneHotEmbeddings(dictionary(vocab), field="text", embedding_length=config.embedding_size))
     if config.use_characters:
         chars = sorted({c for sent in train_tokens for t in sent for c in t})
-        members.append(CharacterEmbeddings(path_to_char_dict=dictionary(chars),
-                                           char_embedding_dim=config.char_embedding_dim,
-                                           hidden_size_char=config.char_hidden_size))
+        members.append(
+            CharacterEmbeddings(
+                path_to_char_dict=dictionary(chars),
+                char_embedding_dim=config.char_embedding_dim,
+                hidden_size_char=config.char_hidden_size,
+            )
+        )
     if config.word_embeddings:
         members.append(local_word_embeddings(Path(config.word_embeddings)))
     return StackedEmbeddings(members)
@@ -74,14 +77,34 @@ def describe(stack: Any) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for e in stack.embeddings:
         if isinstance(e, OneHotEmbeddings):
-            out.append({"kind": "one_hot", "name": e.name, "field": e.field, "embedding_length": e.embedding_length,
-                        "vocab": e.vocab_dictionary.get_items()})
+            out.append(
+                {
+                    "kind": "one_hot",
+                    "name": e.name,
+                    "field": e.field,
+                    "embedding_length": e.embedding_length,
+                    "vocab": e.vocab_dictionary.get_items(),
+                }
+            )
         elif isinstance(e, CharacterEmbeddings):
-            out.append({"kind": "characters", "name": e.name, "chars": e.char_dictionary.get_items(),
-                        "char_embedding_dim": e.char_embedding_dim, "hidden_size_char": e.hidden_size_char})
+            out.append(
+                {
+                    "kind": "characters",
+                    "name": e.name,
+                    "chars": e.char_dictionary.get_items(),
+                    "char_embedding_dim": e.char_embedding_dim,
+                    "hidden_size_char": e.hidden_size_char,
+                }
+            )
         elif isinstance(e, WordEmbeddings):
-            out.append({"kind": "word_vectors", "name": e.name, "embedding_length": e.embedding_length,
-                        "words": sorted(e.vocab, key=e.vocab.__getitem__)})
+            out.append(
+                {
+                    "kind": "word_vectors",
+                    "name": e.name,
+                    "embedding_length": e.embedding_length,
+                    "words": sorted(e.vocab, key=e.vocab.__getitem__),
+                }
+            )
         else:
             raise SynthdeidError(f"cannot save flair {type(e).__name__} embeddings")
     return out
@@ -104,12 +127,17 @@ def rebuild(specs: Sequence[dict[str, Any]]) -> Any:
         emb: TokenEmbeddings
         if kind == "one_hot":
             with quiet("flair"):
-                emb = OneHotEmbeddings(_saved_dictionary(spec["vocab"]), field=str(spec["field"]),
-                                       embedding_length=int(spec["embedding_length"]))
+                emb = OneHotEmbeddings(
+                    _saved_dictionary(spec["vocab"]),
+                    field=str(spec["field"]),
+                    embedding_length=int(spec["embedding_length"]),
+                )
         elif kind == "characters":
-            emb = CharacterEmbeddings(path_to_char_dict=_saved_dictionary(spec["chars"]),
-                                      char_embedding_dim=int(spec["char_embedding_dim"]),
-                                      hidden_size_char=int(spec["hidden_size_char"]))
+            emb = CharacterEmbeddings(
+                path_to_char_dict=_saved_dictionary(spec["chars"]),
+                char_embedding_dim=int(spec["char_embedding_dim"]),
+                hidden_size_char=int(spec["hidden_size_char"]),
+            )
         elif kind == "word_vectors":
             vocab = {str(w): i for i, w in enumerate(spec["words"])}
             emb = WordEmbeddings(None, vocab=vocab, embedding_length=int(spec["embedding_length"]), name="vectors")
@@ -127,8 +155,9 @@ def restore_names(stack: Any, names: Sequence[str] | None) -> None:
     ``tagger.json``); without saved names, re-add the ``"<i>-"`` prefixes."""
     members = list(stack.embeddings)
     if names is not None and len(names) != len(members):
-        raise SynthdeidError(f"the saved model has {len(members)} embeddings but its tagger.json "
-                             f"names {len(names)}: retrain the tagger")
+        raise SynthdeidError(
+            f"the saved model has {len(members)} embeddings but its tagger.json names {len(names)}: retrain the tagger"
+        )
     for i, emb in enumerate(members):
         if names is not None:
             emb.name = names[i]
@@ -141,16 +170,22 @@ def read_vectors(path: Path) -> tuple[list[str], np.ndarray]:
     """Words and vectors of a word2vec file: text (``.txt``/``.vec``, header optional) or binary
     (``.bin``). gensim's own files are pickles (they can run code when loaded): not read."""
     if not path.exists():
-        raise InputError("word_embeddings file does not exist", path=path,
-                         fix="give the path of a local word2vec file (.txt/.vec/.bin)")
+        raise InputError(
+            "word_embeddings file does not exist",
+            path=path,
+            fix="give the path of a local word2vec file (.txt/.vec/.bin)",
+        )
     if path.suffix == ".bin":
         return _read_binary(path)
     if path.suffix in (".txt", ".vec"):
         return _read_text(path)
-    raise InputError("is not a word2vec file (.txt/.vec/.bin); gensim's files are pickles, which run the code "
-                     "they hold when loaded, and are not read", path=path,
-                     fix="convert it where you trust it: gensim's KeyedVectors.load(path)"
-                     ".save_word2vec_format('vectors.bin', binary=True)")
+    raise InputError(
+        "is not a word2vec file (.txt/.vec/.bin); gensim's files are pickles, which run the code "
+        "they hold when loaded, and are not read",
+        path=path,
+        fix="convert it where you trust it: gensim's KeyedVectors.load(path)"
+        ".save_word2vec_format('vectors.bin', binary=True)",
+    )
 
 
 def _read_text(path: Path) -> tuple[list[str], np.ndarray]:

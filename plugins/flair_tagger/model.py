@@ -113,8 +113,12 @@ class TrainedFlairTagger:
         self.model.eval()
         with torch_threads(self.config.threads), _flair_quiet():
             if flat:
-                self.model.predict(flat, mini_batch_size=self.config.predict_batch_size,
-                                   force_token_predictions=True, embedding_storage_mode="none")
+                self.model.predict(
+                    flat,
+                    mini_batch_size=self.config.predict_batch_size,
+                    force_token_predictions=True,
+                    embedding_storage_mode="none",
+                )
         out = []
         for doc_windows in windows:
             spans: list[Span] = []
@@ -135,8 +139,9 @@ class FlairTagger:
         self.trained: TrainedFlairTagger | None = None
         """The model in memory after ``train`` (the selected epoch's weights)."""
 
-    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-              tokenize: W.Tokenize) -> dict[str, Any]:
+    def train(
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+    ) -> dict[str, Any]:
         flair = _import_flair()
         from flair.data import Corpus
         from flair.datasets import FlairDatapointDataset
@@ -155,9 +160,12 @@ class FlairTagger:
             seed_everything(cfg.seed)
             train_windows = [w for d in train for w in _sentences(d, tokenize, cfg.max_tokens, True)]
             dev_windows = [w for d in dev for w in _sentences(d, tokenize, cfg.max_tokens, True)]
-            corpus = Corpus(train=FlairDatapointDataset([s for s, _ in train_windows]),
-                            dev=FlairDatapointDataset([s for s, _ in dev_windows]) if dev_windows else None,
-                            test=None, sample_missing_splits=False)
+            corpus = Corpus(
+                train=FlairDatapointDataset([s for s, _ in train_windows]),
+                dev=FlairDatapointDataset([s for s, _ in dev_windows]) if dev_windows else None,
+                test=None,
+                sample_missing_splits=False,
+            )
             embeddings = build_embeddings(cfg, [[t.text for t in s] for s, _ in train_windows])
             model = new_tagger(embeddings, labels, cfg)
             use_fast_loss(model)
@@ -168,13 +176,18 @@ class FlairTagger:
             shutil.rmtree(work, ignore_errors=True)
             try:
                 result = SafeTrainer(model, corpus).train(
-                    work, learning_rate=cfg.learning_rate, mini_batch_size=cfg.batch_size,
-                    max_epochs=cfg.max_epochs, patience=cfg.anneal_patience,
+                    work,
+                    learning_rate=cfg.learning_rate,
+                    mini_batch_size=cfg.batch_size,
+                    max_epochs=cfg.max_epochs,
+                    patience=cfg.anneal_patience,
                     embeddings_storage_mode=cast(Literal["none", "cpu", "gpu"], cfg.embeddings_storage_mode),
                     save_final_model=False,
-                    create_file_logs=False, create_loss_file=False,
+                    create_file_logs=False,
+                    create_loss_file=False,
                     sampler=bucket_sampler(cfg.batch_size, cfg.seed),
-                    plugins=[MetricHistoryPlugin()])
+                    plugins=[MetricHistoryPlugin()],
+                )
                 save(model, out_dir)  # the trainer has loaded the best epoch's weights into `model`
             finally:
                 shutil.rmtree(work, ignore_errors=True)
@@ -182,14 +195,20 @@ class FlairTagger:
         write_meta(out_dir, NAME, cfg, labels=labels, embedding_names=embedding_names(model.embeddings))
         self.trained = TrainedFlairTagger(model, labels, cfg, tokenize)
         metrics: dict[str, Any] = {
-            "tagger": NAME, "labels": labels, "train_sentences": len(train_windows),
-            "train_tokens": sum(len(w) for _, w in train_windows), "dev_sentences": len(dev_windows),
-            "epochs": cfg.max_epochs, "train_seconds": round(seconds, 2),
+            "tagger": NAME,
+            "labels": labels,
+            "train_sentences": len(train_windows),
+            "train_tokens": sum(len(w) for _, w in train_windows),
+            "dev_sentences": len(dev_windows),
+            "epochs": cfg.max_epochs,
+            "train_seconds": round(seconds, 2),
             "dev_labels_unseen_in_training": dropped,
             "train_spans": sum(len(d.spans) for d in train),
             "train_spans_without_tokens": sum(
-                len(d.spans) - W.covered_spans((x for line in W.line_words(d.text, tokenize, W.span_cuts(d))
-                                                for x in line), d.spans) for d in train),
+                len(d.spans)
+                - W.covered_spans((x for line in W.line_words(d.text, tokenize, W.span_cuts(d)) for x in line), d.spans)
+                for d in train
+            ),
             "train_loss_history": [round(float(x), 4) for x in result.get("train_loss_history", [])],
             "dev_f1_history": [round(float(x), 4) for x in result.get("dev_score_history", [])],
         }
@@ -207,8 +226,11 @@ class FlairTagger:
         config = saved_config(FlairTaggerConfig, meta, NAME, out_dir=out_dir)
         labels = meta.get("labels")
         if not isinstance(labels, list) or not all(isinstance(x, str) for x in labels):
-            raise InputError("lacks the key 'labels' (a list of the labels the tagger predicts)",
-                             path=out_dir / CONFIG_FILE, fix=RETRAIN)
+            raise InputError(
+                "lacks the key 'labels' (a list of the labels the tagger predicts)",
+                path=out_dir / CONFIG_FILE,
+                fix=RETRAIN,
+            )
         with _flair_quiet():
             model = load(out_dir, labels, config, meta.get("embedding_names"))
         return TrainedFlairTagger(model, labels, config, tokenize)

@@ -39,9 +39,9 @@ class LengthBuckets(FlairSampler):
         full: list[list[int]] = []
         rest: list[int] = []
         for i in range(0, n, size * self.pool):
-            chunk = sorted(order[i:i + size * self.pool], key=lambda k: (self.lengths[k], k))
+            chunk = sorted(order[i : i + size * self.pool], key=lambda k: (self.lengths[k], k))
             for j in range(0, len(chunk), size):
-                (full.append if len(chunk[j:j + size]) == size else rest.extend)(chunk[j:j + size])
+                (full.append if len(chunk[j : j + size]) == size else rest.extend)(chunk[j : j + size])
         batches = [full[b] for b in torch.randperm(len(full), generator=self.generator).tolist()]
         return iter([k for batch in batches for k in batch] + rest)
 

@@ -36,18 +36,27 @@ PICKLES = ("best-model.pt", "final-model.pt")
 """What flair's own ``save`` wrote (synthdeid before safe saving): pickles."""
 FILES = (WEIGHTS, EMBEDDINGS, *PICKLES)
 FORMAT = 1
-TRUST_FIX = (f"retrain the tagger with this version of synthdeid, which saves {WEIGHTS} and {EMBEDDINGS} "
-             "instead; only if you trust whoever made the folder, load it anyway with "
-             "`synthdeid deidentify --trust-model`")
+TRUST_FIX = (
+    f"retrain the tagger with this version of synthdeid, which saves {WEIGHTS} and {EMBEDDINGS} "
+    "instead; only if you trust whoever made the folder, load it anyway with "
+    "`synthdeid deidentify --trust-model`"
+)
 
 
 def new_tagger(embeddings: Any, labels: Sequence[str], config: FlairTaggerConfig) -> SequenceTagger:
     """The untrained BiLSTM-CRF over ``embeddings`` for ``labels`` (BIOES tags)."""
     tags = dictionary(labels, add_unk=False)
     tags.span_labels = True
-    return SequenceTagger(embeddings=embeddings, tag_dictionary=tags, tag_type=LABEL_TYPE,
-                          hidden_size=config.hidden_size, use_crf=True, dropout=config.dropout,
-                          word_dropout=config.word_dropout, locked_dropout=config.locked_dropout)
+    return SequenceTagger(
+        embeddings=embeddings,
+        tag_dictionary=tags,
+        tag_type=LABEL_TYPE,
+        hidden_size=config.hidden_size,
+        use_crf=True,
+        dropout=config.dropout,
+        word_dropout=config.word_dropout,
+        locked_dropout=config.locked_dropout,
+    )
 
 
 def state(model: torch.nn.Module) -> dict[str, Any]:
@@ -61,12 +70,15 @@ def save(model: SequenceTagger, out_dir: Path) -> None:
 
     out_dir.mkdir(parents=True, exist_ok=True)
     save_file(state(model), str(out_dir / WEIGHTS))
-    write_json({"format": FORMAT, "tags": model.label_dictionary.get_items(),
-                "embeddings": describe(model.embeddings)}, out_dir / EMBEDDINGS)
+    write_json(
+        {"format": FORMAT, "tags": model.label_dictionary.get_items(), "embeddings": describe(model.embeddings)},
+        out_dir / EMBEDDINGS,
+    )
 
 
-def load(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig,
-         embedding_names: Sequence[str] | None) -> SequenceTagger:
+def load(
+    out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig, embedding_names: Sequence[str] | None
+) -> SequenceTagger:
     """The tagger saved in ``out_dir``: safetensors and JSON, or (trusted only) a flair pickle."""
     if (out_dir / WEIGHTS).exists():
         return _load_safe(out_dir, labels, config)
@@ -97,8 +109,9 @@ def _load_pickle(path: Path, embedding_names: Sequence[str] | None) -> SequenceT
     try:
         model = SequenceTagger.load(path)
     except Exception as e:  # noqa: BLE001 - a damaged pickle fails in any of many ways
-        raise InputError(f"cannot be loaded as a flair model ({type(e).__name__}: {brief(e)})", path=path,
-                         fix=RETRAIN) from None
+        raise InputError(
+            f"cannot be loaded as a flair model ({type(e).__name__}: {brief(e)})", path=path, fix=RETRAIN
+        ) from None
     if not isinstance(model, SequenceTagger):
         raise InputError(f"holds a flair {type(model).__name__}, not a SequenceTagger", path=path, fix=RETRAIN)
     restore_names(model.embeddings, embedding_names)

@@ -81,16 +81,24 @@ class GPT2Settings:
 
         object.__setattr__(self, "dp", DPConfig.parse(self.dp, f"{WHAT}: dp"))
         check_bounds(self, WHAT)
-        need(self.dp is None or not self.gradual_unfreezing,
-             "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
-             "budget); set gradual_unfreezing: false to train privately")
+        need(
+            self.dp is None or not self.gradual_unfreezing,
+            "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
+            "budget); set gradual_unfreezing: false to train privately",
+        )
 
-        need(self.embedding_size % self.heads == 0,
-             f"embedding_size ({self.embedding_size}) must be divisible by heads ({self.heads})")
-        need(self.block_size is None or self.pretrained is not None or self.block_size <= self.max_positions,
-             f"block_size must not exceed max_positions ({self.max_positions})")
+        need(
+            self.embedding_size % self.heads == 0,
+            f"embedding_size ({self.embedding_size}) must be divisible by heads ({self.heads})",
+        )
+        need(
+            self.block_size is None or self.pretrained is not None or self.block_size <= self.max_positions,
+            f"block_size must not exceed max_positions ({self.max_positions})",
+        )
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
-        need(len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,
-             "unfreeze_epochs and unfreeze_lrs need one entry per layer group (at least 2)")
+        need(
+            len(self.unfreeze_epochs) == len(self.unfreeze_lrs) >= 2,
+            "unfreeze_epochs and unfreeze_lrs need one entry per layer group (at least 2)",
+        )
         need(all(e >= 0 for e in self.unfreeze_epochs), "unfreeze_epochs must be >= 0")
         need(all(lr > 0 for lr in self.unfreeze_lrs), "unfreeze_lrs must be > 0")

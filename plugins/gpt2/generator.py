@@ -39,8 +39,10 @@ from .unfreezing import unfreezing_stages
 from .vocab_transfer import transfer_embeddings
 
 DEFAULT_VOCAB = 8000
-PRETRAINED_FIX = ("save the pretrained GPT-2 with save_pretrained() (safetensors weights); convert pickled weights "
-                  "(pytorch_model.bin) where you trust them: GPT2LMHeadModel.from_pretrained(dir).save_pretrained(dir)")
+PRETRAINED_FIX = (
+    "save the pretrained GPT-2 with save_pretrained() (safetensors weights); convert pickled weights "
+    "(pytorch_model.bin) where you trust them: GPT2LMHeadModel.from_pretrained(dir).save_pretrained(dir)"
+)
 RETRAIN = "retrain the generator (dvc repro its train_lm stage), or copy the folder again"
 
 
@@ -50,16 +52,23 @@ class GPT2Generator:
     def __init__(self, config: GPT2Settings) -> None:
         self.config = config
         if config.pretrained is not None and not (Path(config.pretrained) / "config.json").is_file():
-            raise SynthdeidError(f"generator 'gpt2': pretrained {config.pretrained!r} is not a local model folder "
-                                 "(no config.json); save one with save_pretrained() or remove the setting")
+            raise SynthdeidError(
+                f"generator 'gpt2': pretrained {config.pretrained!r} is not a local model folder "
+                "(no config.json); save one with save_pretrained() or remove the setting"
+            )
 
-    def resolved(self, data: TrainingData, pretrained_vocab: int | None = None,
-                 max_positions: int | None = None) -> GPT2Settings:
+    def resolved(
+        self, data: TrainingData, pretrained_vocab: int | None = None, max_positions: int | None = None
+    ) -> GPT2Settings:
         """The settings with every ``None`` default filled in (written to ``generator.json``)."""
         c = self.config
         vocab = c.vocab_size or pretrained_vocab or DEFAULT_VOCAB
-        return dataclasses.replace(c, vocab_size=vocab, seed=data.seed if c.seed is None else c.seed,
-                                   block_size=c.block_size or max_positions or c.max_positions)
+        return dataclasses.replace(
+            c,
+            vocab_size=vocab,
+            seed=data.seed if c.seed is None else c.seed,
+            block_size=c.block_size or max_positions or c.max_positions,
+        )
 
     def build(self, data: TrainingData) -> tuple[Any, Any, GPT2Settings, dict[str, int]]:
         """The untrained model, its BPE tokenizer, the resolved settings and the vocabulary-transfer
@@ -72,20 +81,37 @@ class GPT2Generator:
             tok = train_bpe(data.train, data.special_tokens, cast(int, cfg.vocab_size), cfg.min_count)
             torch.manual_seed(cfg.seed)
             eod = tok.convert_tokens_to_ids("<EOD>")
-            model = GPT2LMHeadModel(GPT2Config(
-                vocab_size=len(tok), n_positions=c.max_positions, n_embd=c.embedding_size, n_layer=c.layers,
-                n_head=c.heads,
-                resid_pdrop=c.dropout, embd_pdrop=c.dropout, attn_pdrop=c.dropout,
-                bos_token_id=eod, eos_token_id=eod, pad_token_id=eod))
+            model = GPT2LMHeadModel(
+                GPT2Config(
+                    vocab_size=len(tok),
+                    n_positions=c.max_positions,
+                    n_embd=c.embedding_size,
+                    n_layer=c.layers,
+                    n_head=c.heads,
+                    resid_pdrop=c.dropout,
+                    embd_pdrop=c.dropout,
+                    attn_pdrop=c.dropout,
+                    bos_token_id=eod,
+                    eos_token_id=eod,
+                    pad_token_id=eod,
+                )
+            )
             return model, tok, cfg, {}
         old_tok = tokenizer_from(AutoTokenizer.from_pretrained, c.pretrained, PRETRAINED_FIX)
         model = from_pretrained(GPT2LMHeadModel.from_pretrained, c.pretrained, PRETRAINED_FIX)
         m = model.config
-        cfg = dataclasses.replace(self.resolved(data, len(old_tok), m.n_positions), layers=m.n_layer,
-                                  embedding_size=m.n_embd, heads=m.n_head, max_positions=m.n_positions)
+        cfg = dataclasses.replace(
+            self.resolved(data, len(old_tok), m.n_positions),
+            layers=m.n_layer,
+            embedding_size=m.n_embd,
+            heads=m.n_head,
+            max_positions=m.n_positions,
+        )
         if cfg.block_size > m.n_positions:
-            raise SynthdeidError(f"generator 'gpt2': block_size {cfg.block_size} exceeds the pretrained model's "
-                                 f"{m.n_positions} positions")
+            raise SynthdeidError(
+                f"generator 'gpt2': block_size {cfg.block_size} exceeds the pretrained model's "
+                f"{m.n_positions} positions"
+            )
         tok = train_bpe(data.train, data.special_tokens, cast(int, cfg.vocab_size), cfg.min_count)
         aliases = {"<EOD>": old_tok.eos_token} if old_tok.eos_token else {}
         info = transfer_embeddings(model, old_tok, tok, aliases)
@@ -109,20 +135,48 @@ class GPT2Generator:
         codec = InlineCodec(tok, data.special_tokens)
         train_blocks = pack_blocks(codec.stream(data.train), cast(int, cfg.block_size))  # resolved: not None
         cfg = budget_epochs(cfg, sum(len(b) for b in train_blocks))
-        meta = {"generator": NAME, "config": config_dict(cfg), "special_tokens": list(data.special_tokens),
-                "vocab_transfer": info}
+        meta = {
+            "generator": NAME,
+            "config": config_dict(cfg),
+            "special_tokens": list(data.special_tokens),
+            "vocab_transfer": info,
+        }
         write_json(meta, out_dir / META_FILE)
         dev_blocks = pack_blocks(codec.stream(data.dev), cast(int, cfg.block_size)) if data.dev else []
-        loop = LoopSettings(batch_size=cfg.batch_size, weight_decay=cfg.weight_decay, schedule=cfg.schedule,
-                            warmup=cfg.warmup, grad_clip=cfg.grad_clip, seed=cast(int, cfg.seed))
+        loop = LoopSettings(
+            batch_size=cfg.batch_size,
+            weight_decay=cfg.weight_decay,
+            schedule=cfg.schedule,
+            warmup=cfg.warmup,
+            grad_clip=cfg.grad_clip,
+            seed=cast(int, cfg.seed),
+        )
         if cfg.dp is not None:  # one note per sample instead of packed blocks (see hf_lm.dp_loop)
-            notes, cut = note_samples([codec.stream([line]) for line in data.train],
-                                      min(cfg.dp.max_tokens, cast(int, cfg.block_size)))
-            metrics = train_dp(model, notes, dev_blocks, cfg.max_epochs, cfg.learning_rate, loop, cfg.dp, out_dir,
-                               fingerprint(cfg, data, cast(int, cfg.seed)), cut)
+            notes, cut = note_samples(
+                [codec.stream([line]) for line in data.train], min(cfg.dp.max_tokens, cast(int, cfg.block_size))
+            )
+            metrics = train_dp(
+                model,
+                notes,
+                dev_blocks,
+                cfg.max_epochs,
+                cfg.learning_rate,
+                loop,
+                cfg.dp,
+                out_dir,
+                fingerprint(cfg, data, cast(int, cfg.seed)),
+                cut,
+            )
         else:
-            metrics = train_stages(model, train_blocks, dev_blocks, self.stages(model, cfg), loop, out_dir,
-                                   fingerprint(cfg, data, cast(int, cfg.seed)))
+            metrics = train_stages(
+                model,
+                train_blocks,
+                dev_blocks,
+                self.stages(model, cfg),
+                loop,
+                out_dir,
+                fingerprint(cfg, data, cast(int, cfg.seed)),
+            )
         model.save_pretrained(out_dir / "model")
         tok.save_pretrained(out_dir / "model")
         metrics = {"generator": NAME, "vocab_size": len(tok), **info, **metrics}

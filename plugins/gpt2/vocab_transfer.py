@@ -11,8 +11,9 @@ from typing import Any
 import torch
 
 
-def transfer_embeddings(model: Any, old_tokenizer: Any, new_tokenizer: Any,
-                        aliases: Mapping[str, str] | None = None) -> dict[str, int]:
+def transfer_embeddings(
+    model: Any, old_tokenizer: Any, new_tokenizer: Any, aliases: Mapping[str, str] | None = None
+) -> dict[str, int]:
     """Resize ``model`` to ``new_tokenizer`` and initialise its embedding rows in place.
 
     ``aliases`` maps a new token to an old one whose embedding it inherits (``<EOD>`` takes over

@@ -14,8 +14,7 @@ PRETRAINED_LEARNING_RATE = 5e-5
 PRESETS: dict[str, dict[str, object]] = {
     "default": {},
     # Vakili et al. 2025, Table 9 (SweDeClin-BERT, roberta-base-bne): with `model: /local/dir`
-    "vakili": {"learning_rate": 1e-4, "weight_decay": 1e-5, "batch_size": 16, "max_epochs": 6,
-               "max_words": 128},
+    "vakili": {"learning_rate": 1e-4, "weight_decay": 1e-5, "batch_size": 16, "max_epochs": 6, "max_words": 128},
 }
 
 

@@ -17,8 +17,18 @@ from synthdeid.tagging import words as W
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
 # encoders whose position ids start after the padding index (RoBERTa style)
-_OFFSET_POSITIONS = {"roberta", "xlm-roberta", "xlm-roberta-xl", "camembert", "longformer",
-                     "data2vec-text", "mpnet", "luke", "xmod", "roberta-prelayernorm"}
+_OFFSET_POSITIONS = {
+    "roberta",
+    "xlm-roberta",
+    "xlm-roberta-xl",
+    "camembert",
+    "longformer",
+    "data2vec-text",
+    "mpnet",
+    "luke",
+    "xmod",
+    "roberta-prelayernorm",
+}
 
 
 def train_wordpiece(texts: Iterable[str], vocab_size: int, model_max_length: int) -> Any:
@@ -51,18 +61,27 @@ def train_wordpiece(texts: Iterable[str], vocab_size: int, model_max_length: int
         if word not in known:
             vocab.append(word)
             known.add(word)
-    tok = Tokenizer(models.WordPiece({t: i for i, t in enumerate(vocab)}, unk_token="[UNK]",
-                                     max_input_chars_per_word=100))
+    tok = Tokenizer(
+        models.WordPiece({t: i for i, t in enumerate(vocab)}, unk_token="[UNK]", max_input_chars_per_word=100)
+    )
     tok.normalizer = normalizer
     tok.pre_tokenizer = pre
     tok.decoder = decoders.WordPiece()
     cls_id, sep_id = tok.token_to_id("[CLS]"), tok.token_to_id("[SEP]")
     tok.post_processor = processors.TemplateProcessing(
-        single="[CLS] $A [SEP]", pair="[CLS] $A [SEP] $B:1 [SEP]:1",
-        special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)])
-    return PreTrainedTokenizerFast(tokenizer_object=tok, unk_token="[UNK]", pad_token="[PAD]",
-                                   cls_token="[CLS]", sep_token="[SEP]", mask_token="[MASK]",
-                                   model_max_length=model_max_length)
+        single="[CLS] $A [SEP]",
+        pair="[CLS] $A [SEP] $B:1 [SEP]:1",
+        special_tokens=[("[CLS]", cls_id), ("[SEP]", sep_id)],
+    )
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tok,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+        model_max_length=model_max_length,
+    )
 
 
 def load_tokenizer(path: Path, fix: str = "save the tokenizer with save_pretrained() into the folder") -> Any:
@@ -72,8 +91,9 @@ def load_tokenizer(path: Path, fix: str = "save the tokenizer with save_pretrain
 
     tok = tokenizer_from(AutoTokenizer.from_pretrained, path, fix)
     if not tok.is_fast:
-        raise SynthdeidError(f"the tokenizer in {path} is not a fast tokenizer; word alignment "
-                             "needs one (save it with a tokenizer.json)")
+        raise SynthdeidError(
+            f"the tokenizer in {path} is not a fast tokenizer; word alignment needs one (save it with a tokenizer.json)"
+        )
     try:
         tok(["a", "b"], is_split_into_words=True)
     except (ValueError, AssertionError):
@@ -111,8 +131,15 @@ def line_marker(tokenizer: Any) -> str | None:
     return tokenizer.sep_token or tokenizer.eos_token
 
 
-def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int, limit: int,
-           line_starts: Collection[int] = (), marker: str | None = None) -> list[Piece]:
+def encode(
+    tokenizer: Any,
+    text: str,
+    windows: Sequence[list[W.Word]],
+    doc: int,
+    limit: int,
+    line_starts: Collection[int] = (),
+    marker: str | None = None,
+) -> list[Piece]:
     """Encode the word windows of one document, with ``marker`` before each word that starts a
     line (offsets in ``line_starts``) except a window's first; a window whose subwords exceed
     ``limit`` is halved until it fits (a single over-long word keeps its first subwords)."""
@@ -121,8 +148,9 @@ def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int,
     while todo:
         batch, todo = todo, []
         items = [_items(text, w, line_starts, marker) for w in batch]
-        enc = tokenizer([words for words, _ in items], is_split_into_words=True,
-                        add_special_tokens=True, truncation=False)
+        enc = tokenizer(
+            [words for words, _ in items], is_split_into_words=True, add_special_tokens=True, truncation=False
+        )
         for i, win in enumerate(batch):
             ids = enc["input_ids"][i]
             if len(ids) > limit and len(win) > 1:
@@ -138,7 +166,9 @@ def encode(tokenizer: Any, text: str, windows: Sequence[list[W.Word]], doc: int,
     return pieces
 
 
-def _items(text: str, win: list[W.Word], line_starts: Collection[int], marker: str | None) -> tuple[list[str], list[int]]:
+def _items(
+    text: str, win: list[W.Word], line_starts: Collection[int], marker: str | None
+) -> tuple[list[str], list[int]]:
     """The tokenizer's pre-split input for a window, and the input index of each real word."""
     items: list[str] = []
     real: list[int] = []
@@ -168,15 +198,16 @@ def add_labels(piece: Piece, tags: Sequence[str], label2id: dict[str, int]) -> P
     return piece
 
 
-def batches(pieces: Sequence[Piece], size: int, pad_id: int, order: Sequence[int] | None = None,
-            device: Any = None) -> Iterable[tuple[list[Piece], dict[str, Any]]]:
+def batches(
+    pieces: Sequence[Piece], size: int, pad_id: int, order: Sequence[int] | None = None, device: Any = None
+) -> Iterable[tuple[list[Piece], dict[str, Any]]]:
     """Padded tensors for ``size`` pieces at a time, in ``order`` (default: as given), on
     ``device`` (default: the CPU)."""
     import torch
 
     order = list(range(len(pieces))) if order is None else list(order)
     for i in range(0, len(order), size):
-        chunk = [pieces[j] for j in order[i:i + size]]
+        chunk = [pieces[j] for j in order[i : i + size]]
         width = max(len(p.input_ids) for p in chunk)
         ids = torch.full((len(chunk), width), pad_id, dtype=torch.long)
         mask = torch.zeros((len(chunk), width), dtype=torch.long)

@@ -33,8 +33,10 @@ from .train_loop import train_model
 
 NAME = "hf_token_classification"
 MODEL_DIR = "model"
-USER_FIX = ("save the encoder and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
-            "weights (pytorch_model.bin) where you trust them: from_pretrained(dir).save_pretrained(dir)")
+USER_FIX = (
+    "save the encoder and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
+    "weights (pytorch_model.bin) where you trust them: from_pretrained(dir).save_pretrained(dir)"
+)
 
 
 @contextmanager
@@ -50,9 +52,11 @@ def _offline() -> Iterator[None]:
 def _local_dir(value: str, what: str) -> Path:
     path = Path(value).expanduser()
     if not path.is_dir():
-        raise SynthdeidError(f"tagger {NAME!r}: {what} {value!r} is not a local directory; this "
-                             "workplace has no model hub: save the model with save_pretrained() "
-                             "and give its directory")
+        raise SynthdeidError(
+            f"tagger {NAME!r}: {what} {value!r} is not a local directory; this "
+            "workplace has no model hub: save the model with save_pretrained() "
+            "and give its directory"
+        )
     return path
 
 
@@ -68,18 +72,35 @@ class TrainedHFTagger:
 
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
         with torch_threads(self.config.threads), _offline():
-            return predict_docs(docs, self.model, self.tokenizer, self.id2label, self.tokenize,
-                                self.config.max_words, self.config.predict_batch_size, self.config.mark_lines,
-                                self.config.constrained_decoding)
+            return predict_docs(
+                docs,
+                self.model,
+                self.tokenizer,
+                self.id2label,
+                self.tokenize,
+                self.config.max_words,
+                self.config.predict_batch_size,
+                self.config.mark_lines,
+                self.config.constrained_decoding,
+            )
 
     def predict_min_confidence(self, docs: Sequence[Document], min_confidence: float) -> list[list[Span]]:
         """Recall-biased spans from each word's softmax (``synthdeid.api.RecallTunable``)."""
         if not 0.0 < min_confidence <= 1.0:
             raise SynthdeidError(f"min_confidence must be in (0, 1], got {min_confidence}")
         with torch_threads(self.config.threads), _offline():
-            return predict_docs(docs, self.model, self.tokenizer, self.id2label, self.tokenize,
-                                self.config.max_words, self.config.predict_batch_size, self.config.mark_lines,
-                                self.config.constrained_decoding, min_confidence=min_confidence)
+            return predict_docs(
+                docs,
+                self.model,
+                self.tokenizer,
+                self.id2label,
+                self.tokenize,
+                self.config.max_words,
+                self.config.predict_batch_size,
+                self.config.mark_lines,
+                self.config.constrained_decoding,
+                min_confidence=min_confidence,
+            )
 
 
 class HFTagger:
@@ -105,24 +126,41 @@ class HFTagger:
         if cfg.model:
             path = _local_dir(cfg.model, "model")
             tokenizer = load_tokenizer(_local_dir(cfg.tokenizer, "tokenizer") if cfg.tokenizer else path, USER_FIX)
-            model = from_pretrained(AutoModelForTokenClassification.from_pretrained, path, USER_FIX,
-                                    num_labels=len(tag_labels), id2label=id2label, label2id=label2id,
-                                    ignore_mismatched_sizes=True)
+            model = from_pretrained(
+                AutoModelForTokenClassification.from_pretrained,
+                path,
+                USER_FIX,
+                num_labels=len(tag_labels),
+                id2label=id2label,
+                label2id=label2id,
+                ignore_mismatched_sizes=True,
+            )
             return model, tokenizer
-        texts = (" ".join(d.text[a:b] for a, b in win)
-                 for d in train for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0])
+        texts = (
+            " ".join(d.text[a:b] for a, b in win)
+            for d in train
+            for win in doc_windows(d, tokenize, cfg.max_words, labelled=False)[0]
+        )
         tokenizer = train_wordpiece(texts, cfg.vocab_size, cfg.max_positions)
-        bert = BertConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size,
-                          num_hidden_layers=cfg.layers, num_attention_heads=cfg.heads,
-                          intermediate_size=cfg.intermediate_size,
-                          max_position_embeddings=cfg.max_positions,
-                          hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
-                          pad_token_id=tokenizer.pad_token_id, num_labels=len(tag_labels),
-                          id2label=id2label, label2id=label2id)
+        bert = BertConfig(
+            vocab_size=len(tokenizer),
+            hidden_size=cfg.hidden_size,
+            num_hidden_layers=cfg.layers,
+            num_attention_heads=cfg.heads,
+            intermediate_size=cfg.intermediate_size,
+            max_position_embeddings=cfg.max_positions,
+            hidden_dropout_prob=cfg.dropout,
+            attention_probs_dropout_prob=cfg.dropout,
+            pad_token_id=tokenizer.pad_token_id,
+            num_labels=len(tag_labels),
+            id2label=id2label,
+            label2id=label2id,
+        )
         return BertForTokenClassification(bert), tokenizer
 
-    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-              tokenize: W.Tokenize) -> dict[str, Any]:
+    def train(
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+    ) -> dict[str, Any]:
         cfg = dataclasses.replace(self.config, learning_rate=self.config.resolved_learning_rate)
         out_dir = Path(out_dir)
         labels, dev, dropped = W.training_labels(NAME, train, dev)
@@ -144,9 +182,18 @@ class HFTagger:
                     add_labels(p, W.bio_tags(p.words, dev[p.doc].spans), label2id)
 
                 def evaluate() -> dict[str, Any]:
-                    pred = predict_docs(dev, model, tokenizer, id2label, tokenize, cfg.max_words,
-                                        cfg.predict_batch_size, cfg.mark_lines, cfg.constrained_decoding,
-                                        pieces=dev_plain)
+                    pred = predict_docs(
+                        dev,
+                        model,
+                        tokenizer,
+                        id2label,
+                        tokenize,
+                        cfg.max_words,
+                        cfg.predict_batch_size,
+                        cfg.mark_lines,
+                        cfg.constrained_decoding,
+                        pieces=dev_plain,
+                    )
                     _, loss = piece_tags(dev_gold, model, tokenizer, id2label, cfg.predict_batch_size)
                     return {**W.entity_f1([d.spans for d in dev], pred), "loss": loss}
 
@@ -158,16 +205,27 @@ class HFTagger:
             tokenizer.save_pretrained(str(target))
         write_meta(out_dir, NAME, cfg, labels=labels, tag_labels=tag_labels)
         self.trained = TrainedHFTagger(model, tokenizer, cfg, tokenize)
-        covered = sum(W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True)[0] for w in win),
-                                      d.spans) for d in train)
-        return {"tagger": NAME, "labels": labels, "model": cfg.model or "from scratch (BERT)",
-                "parameters": sum(p.numel() for p in model.parameters()),
-                "vocab_size": len(tokenizer), "epochs": cfg.max_epochs,
-                "train_spans": sum(len(d.spans) for d in train),
-                "train_spans_without_tokens": sum(len(d.spans) for d in train) - covered,
-                "dev_labels_unseen_in_training": dropped, **run,
-                **({"dev": {k: v for k, v in run["history"][run["best_epoch"] - 1].items()
-                            if k.startswith("dev_")}} if dev else {})}
+        covered = sum(
+            W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True)[0] for w in win), d.spans)
+            for d in train
+        )
+        return {
+            "tagger": NAME,
+            "labels": labels,
+            "model": cfg.model or "from scratch (BERT)",
+            "parameters": sum(p.numel() for p in model.parameters()),
+            "vocab_size": len(tokenizer),
+            "epochs": cfg.max_epochs,
+            "train_spans": sum(len(d.spans) for d in train),
+            "train_spans_without_tokens": sum(len(d.spans) for d in train) - covered,
+            "dev_labels_unseen_in_training": dropped,
+            **run,
+            **(
+                {"dev": {k: v for k, v in run["history"][run["best_epoch"] - 1].items() if k.startswith("dev_")}}
+                if dev
+                else {}
+            ),
+        }
 
     def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedHFTagger:
         """The tagger in ``out_dir``: safetensors weights and JSON only, no code from the folder."""

@@ -14,7 +14,9 @@ from .bio_viterbi import NEG, constraints, viterbi
 from .encoding import Piece, batches, encode, line_marker, max_length
 
 
-def doc_windows(doc: Document, tokenize: W.Tokenize, max_words: int, labelled: bool) -> tuple[list[list[W.Word]], set[int]]:
+def doc_windows(
+    doc: Document, tokenize: W.Tokenize, max_words: int, labelled: bool
+) -> tuple[list[list[W.Word]], set[int]]:
     """Windows of ``max_words`` words over the whole note (lines flow into each other), and the
     offsets of the words that start a line; in training, words are also cut at span edges."""
     cuts = W.span_cuts(doc) if labelled else []
@@ -22,8 +24,15 @@ def doc_windows(doc: Document, tokenize: W.Tokenize, max_words: int, labelled: b
     return W.windows([w for line in lines for w in line], max_words), {line[0][0] for line in lines}
 
 
-def encode_docs(docs: Sequence[Document], tokenizer: Any, model_config: Any, tokenize: W.Tokenize,
-                max_words: int, labelled: bool = False, mark_lines: bool = True) -> list[Piece]:
+def encode_docs(
+    docs: Sequence[Document],
+    tokenizer: Any,
+    model_config: Any,
+    tokenize: W.Tokenize,
+    max_words: int,
+    labelled: bool = False,
+    mark_lines: bool = True,
+) -> list[Piece]:
     limit = max_length(model_config, tokenizer)
     marker = line_marker(tokenizer) if mark_lines else None
     pieces = []
@@ -33,9 +42,15 @@ def encode_docs(docs: Sequence[Document], tokenizer: Any, model_config: Any, tok
     return pieces
 
 
-def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: dict[int, str],
-               batch_size: int, constrained: bool = True,
-               min_confidence: float | None = None) -> tuple[list[list[str]], float | None]:
+def piece_tags(
+    pieces: Sequence[Piece],
+    model: Any,
+    tokenizer: Any,
+    id2label: dict[int, str],
+    batch_size: int,
+    constrained: bool = True,
+    min_confidence: float | None = None,
+) -> tuple[list[list[str]], float | None]:
     """Predicted tag of every word of every piece (BIO-constrained Viterbi over the first
     subwords' log-probabilities, or each word's argmax; with ``min_confidence`` the recall-biased
     tags of those probabilities), and the mean loss when pieces carry labels. A word without
@@ -68,8 +83,10 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
                 paths = viterbi(scores, [len(p.first) for p in chunk], trans, start)
             else:
                 probs = scores.exp()
-                paths = [recall_biased_tags(probs[j, :len(p.first)].tolist(), tag_labels, min_confidence)
-                         for j, p in enumerate(chunk)]
+                paths = [
+                    recall_biased_tags(probs[j, : len(p.first)].tolist(), tag_labels, min_confidence)
+                    for j, p in enumerate(chunk)
+                ]
             for p, path in zip(chunk, paths):
                 tags[index[id(p)]] = [tag_labels[i] for i in path]
     n = sum(c for _, c in losses)
@@ -77,10 +94,19 @@ def piece_tags(pieces: Sequence[Piece], model: Any, tokenizer: Any, id2label: di
     return tags, loss
 
 
-def predict_docs(docs: Sequence[Document], model: Any, tokenizer: Any, id2label: dict[int, str],
-                 tokenize: W.Tokenize, max_words: int, batch_size: int, mark_lines: bool = True,
-                 constrained: bool = True, pieces: Sequence[Piece] | None = None,
-                 min_confidence: float | None = None) -> list[list[Span]]:
+def predict_docs(
+    docs: Sequence[Document],
+    model: Any,
+    tokenizer: Any,
+    id2label: dict[int, str],
+    tokenize: W.Tokenize,
+    max_words: int,
+    batch_size: int,
+    mark_lines: bool = True,
+    constrained: bool = True,
+    pieces: Sequence[Piece] | None = None,
+    min_confidence: float | None = None,
+) -> list[list[Span]]:
     """Spans per document (windows of ``max_words``; nothing is truncated)."""
     if pieces is None:
         pieces = encode_docs(docs, tokenizer, model.config, tokenize, max_words, mark_lines=mark_lines)

@@ -34,12 +34,14 @@ def _batch_loss(model: Any, pieces: Sequence[Piece], batch: Sequence[int], pad_i
     [(_, tensors)] = batches(pieces, len(part), pad_id, part, device)
     labels = tensors.pop("labels")
     logits = model(**tensors).logits
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1), ignore_index=IGNORE,
-                           reduction="sum") / max(labelled, 1.0)
+    return F.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]).float(), labels.reshape(-1), ignore_index=IGNORE, reduction="sum"
+    ) / max(labelled, 1.0)
 
 
-def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerConfig,
-                evaluate: Callable[[], dict[str, Any]] | None) -> dict[str, Any]:
+def train_model(
+    model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerConfig, evaluate: Callable[[], dict[str, Any]] | None
+) -> dict[str, Any]:
     """Train ``model`` in place on the labelled ``pieces``; ``evaluate()`` (dev metrics with
     ``f1`` and ``loss``) picks the epoch whose weights are kept. Returns the history."""
     import torch
@@ -47,8 +49,10 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
 
     no_decay = ("bias", "LayerNorm.weight", "layer_norm.weight", "norm.weight")
     groups = [
-        {"params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
-         "weight_decay": cfg.weight_decay},
+        {
+            "params": [p for n, p in model.named_parameters() if not n.endswith(no_decay)],
+            "weight_decay": cfg.weight_decay,
+        },
         {"params": [p for n, p in model.named_parameters() if n.endswith(no_decay)], "weight_decay": 0.0},
     ]
     optimizer = torch.optim.AdamW(groups, lr=cfg.resolved_learning_rate)
@@ -67,7 +71,7 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
             order = torch.randperm(len(pieces), generator=rng).tolist()
             total_loss, n_batches = 0.0, 0
             for i in range(0, len(order), cfg.batch_size):
-                loss = _batch_loss(model, pieces, order[i:i + cfg.batch_size], pad_id)
+                loss = _batch_loss(model, pieces, order[i : i + cfg.batch_size], pad_id)
                 if loss is not None:
                     loss.backward()
                 distributed.sum_gradients(model.parameters())
@@ -91,6 +95,10 @@ def train_model(model: Any, pieces: Sequence[Piece], pad_id: int, cfg: HFTaggerC
     if best_state is not None:
         model.load_state_dict(best_state)
     model.eval()
-    return {"history": history, "best_epoch": best_epoch,
-            "train_seconds": round(time.perf_counter() - started, 2),
-            "train_windows": len(pieces), "optimizer_steps": total}
+    return {
+        "history": history,
+        "best_epoch": best_epoch,
+        "train_seconds": round(time.perf_counter() - started, 2),
+        "train_windows": len(pieces),
+        "optimizer_steps": total,
+    }

@@ -22,8 +22,9 @@ from .vocab import UNK, Vocab
 if TYPE_CHECKING:
     from .sampler import LSTMSampler
 
-__getattr__ = lazy_exports(__name__, {"LSTMSampler": ".sampler", "load": ".sampler", "next_lr": ".train",
-                                      "train_lstm": ".train"})
+__getattr__ = lazy_exports(
+    __name__, {"LSTMSampler": ".sampler", "load": ".sampler", "next_lr": ".train", "train_lstm": ".train"}
+)
 
 __all__ = ["UNK", "LSTMConfig", "LSTMGenerator", "LSTMSampler", "Vocab", "next_lr"]
 

@@ -20,8 +20,11 @@ from .vocab import UNK, Vocab
 def replace_tokens(model_dir: Path, tokens: Iterable[str], seed: int = 0) -> int:
     """Replace ``tokens`` in the model's vocabulary; returns how many entries were replaced."""
     if not (Path(model_dir) / VOCAB).exists():
-        raise InputError("no trained word-level model here (vocab.json is missing)", path=model_dir,
-                         fix="point the command at an lstm model directory, e.g. data/models/lstm")
+        raise InputError(
+            "no trained word-level model here (vocab.json is missing)",
+            path=model_dir,
+            fix="point the command at an lstm model directory, e.g. data/models/lstm",
+        )
     vocab = Vocab.load(Path(model_dir) / VOCAB)
     targets = set(tokens) - {UNK, PAR, EOD}
     ids = [i for i, t in enumerate(vocab.tokens) if t in targets and not (t.startswith("<") and t.endswith(">"))]

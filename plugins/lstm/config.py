@@ -17,9 +17,21 @@ from synthdeid.plugin_system.config import (
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")
-PAPER: dict[str, Any] = dict(layers=2, embedding_size=650, hidden_size=650, tied=True, dropout=0.5,
-                             learning_rate=20.0, lr_backoff=4.0, min_lr=0.1, batch_size=20, seq_len=35,
-                             min_count=10, max_epochs=50, grad_clip=0.25)
+PAPER: dict[str, Any] = dict(
+    layers=2,
+    embedding_size=650,
+    hidden_size=650,
+    tied=True,
+    dropout=0.5,
+    learning_rate=20.0,
+    lr_backoff=4.0,
+    min_lr=0.1,
+    batch_size=20,
+    seq_len=35,
+    min_count=10,
+    max_epochs=50,
+    grad_clip=0.25,
+)
 """The paper's settings (``preset: paper``)."""
 
 
@@ -122,5 +134,7 @@ class LSTMConfig:
                 object.__setattr__(self, f.name, float(value))
         check_bounds(self, WHAT)
         if self.tied and self.embedding_size != self.hidden_size:
-            raise bad(f"tied weights need embedding_size == hidden_size, got {self.embedding_size} and "
-                      f"{self.hidden_size}; set them equal or set tied: false")
+            raise bad(
+                f"tied weights need embedding_size == hidden_size, got {self.embedding_size} and "
+                f"{self.hidden_size}; set them equal or set tied: false"
+            )

@@ -90,7 +90,7 @@ class DPEpochs:
                 continue
             batch = sorted(batch, key=lambda i: (len(self.samples[i]), i))
             for k in range(0, len(batch), PHYSICAL_BATCH):
-                ids, mask = pad([self.samples[i] for i in batch[k: k + PHYSICAL_BATCH]])
+                ids, mask = pad([self.samples[i] for i in batch[k : k + PHYSICAL_BATCH]])
                 losses, grads = per_sample_grads(self.model, ids, mask)
                 collect(grads)
                 total += float(losses.sum())

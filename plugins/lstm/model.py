@@ -25,8 +25,12 @@ class LSTMLanguageModel(nn.Module):
         self.drop = nn.Dropout(config.dropout)
         self.encoder = nn.Embedding(vocab_size, config.embedding_size)
         # an UnrolledLSTM in its place for DP training (per_sample.make_unrolled)
-        self.rnn: nn.LSTM | UnrolledLSTM = nn.LSTM(config.embedding_size, config.hidden_size, config.layers,
-                                                   dropout=config.dropout if config.layers > 1 else 0.0)
+        self.rnn: nn.LSTM | UnrolledLSTM = nn.LSTM(
+            config.embedding_size,
+            config.hidden_size,
+            config.layers,
+            dropout=config.dropout if config.layers > 1 else 0.0,
+        )
         self.decoder = nn.Linear(config.hidden_size, vocab_size)
         if config.tied:
             self.decoder.weight = self.encoder.weight

@@ -67,8 +67,9 @@ def make_unrolled(model: LSTMLanguageModel) -> None:
         model.rnn = UnrolledLSTM(model.rnn)
 
 
-def per_sample_grads(model: LSTMLanguageModel, ids: torch.Tensor, mask: torch.Tensor
-                     ) -> tuple[torch.Tensor, dict[torch.Tensor, torch.Tensor]]:
+def per_sample_grads(
+    model: LSTMLanguageModel, ids: torch.Tensor, mask: torch.Tensor
+) -> tuple[torch.Tensor, dict[torch.Tensor, torch.Tensor]]:
     """Each note's mean next-token cross-entropy ``[batch]`` and, per parameter, the gradient of
     each note's own loss ``[batch, *shape]`` (tied weights: the sum over both uses).
 

@@ -87,8 +87,11 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
     out_dir = Path(out_dir)
     ckpt = load_checkpoint(out_dir / MODEL)
     if ckpt is None or not (out_dir / CONFIG).exists():
-        raise InputError("no trained LSTM here (model.pt or config.json is missing)", path=out_dir,
-                         fix="train it first (the train stage), or point the generate stage at the right model")
+        raise InputError(
+            "no trained LSTM here (model.pt or config.json is missing)",
+            path=out_dir,
+            fix="train it first (the train stage), or point the generate stage at the right model",
+        )
     config = LSTMConfig.from_dict(json.loads((out_dir / CONFIG).read_text(encoding="utf-8")), warn=False)
     vocab = Vocab.load(out_dir / VOCAB)
     torch.set_num_threads(threads or config.threads)
@@ -96,6 +99,9 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
     try:
         model.load_state_dict(ckpt["model"])
     except (RuntimeError, KeyError) as e:
-        raise InputError(f"model.pt does not match config.json and vocab.json ({e})", path=out_dir / MODEL,
-                         fix="delete the model directory and train again") from None
+        raise InputError(
+            f"model.pt does not match config.json and vocab.json ({e})",
+            path=out_dir / MODEL,
+            fix="delete the model directory and train again",
+        ) from None
     return LSTMSampler(model, vocab, config)

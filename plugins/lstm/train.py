@@ -107,8 +107,9 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
     try:
         return torch.load(path, map_location="cpu", weights_only=True)
     except Exception as e:  # noqa: BLE001 - a truncated or foreign file: say which and what to do
-        raise InputError(f"cannot read the LSTM checkpoint ({e})", path=path,
-                         fix="delete the model directory and train again") from None
+        raise InputError(
+            f"cannot read the LSTM checkpoint ({e})", path=path, fix="delete the model directory and train again"
+        ) from None
 
 
 def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, path: Path) -> None:
@@ -117,11 +118,17 @@ def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, pat
     now = {k: v for k, v in config.to_dict().items() if k not in RESUMABLE}
     changed = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
     if changed:
-        raise InputError(f"the checkpoint was trained with other settings ({', '.join(changed)})", path=path,
-                         fix="restore those settings to resume, or delete the model directory to start over")
+        raise InputError(
+            f"the checkpoint was trained with other settings ({', '.join(changed)})",
+            path=path,
+            fix="restore those settings to resume, or delete the model directory to start over",
+        )
     if ckpt["vocab"] != vocab.tokens:
-        raise InputError("the checkpoint was trained on other data (its vocabulary differs)", path=path,
-                         fix="delete the model directory to train on the new data")
+        raise InputError(
+            "the checkpoint was trained on other data (its vocabulary differs)",
+            path=path,
+            fix="delete the model directory to train on the new data",
+        )
 
 
 def evaluate(model: LSTMLanguageModel, data: torch.Tensor, seq_len: int) -> float:
@@ -182,12 +189,17 @@ class StreamEpochs:
 def _streams(vocab: Vocab, data: TrainingData, config: LSTMConfig) -> tuple[torch.Tensor, torch.Tensor]:
     train_ids, dev_ids = _stream(vocab, data.train), _stream(vocab, data.dev)
     if len(train_ids) < 2 * config.batch_size:
-        raise InputError(f"too little training text for the LSTM: {len(train_ids)} tokens for batch_size "
-                         f"{config.batch_size}", path="data/inline/train.txt",
-                         fix="use more notes or a smaller batch_size")
+        raise InputError(
+            f"too little training text for the LSTM: {len(train_ids)} tokens for batch_size {config.batch_size}",
+            path="data/inline/train.txt",
+            fix="use more notes or a smaller batch_size",
+        )
     if len(dev_ids) < 2:
-        raise InputError("the LSTM needs validation text, and the dev split is empty", path="data/inline/dev.txt",
-                         fix="give prepare.split a non-zero dev share")
+        raise InputError(
+            "the LSTM needs validation text, and the dev split is empty",
+            path="data/inline/dev.txt",
+            fix="give prepare.split a non-zero dev share",
+        )
     dev_columns = min(config.eval_batch_size, len(dev_ids) // 2)
     return batchify(train_ids, config.batch_size), batchify(dev_ids, dev_columns)
 
@@ -205,16 +217,21 @@ def train_lstm(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[st
 def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, Any]:
     out_dir.mkdir(parents=True, exist_ok=True)
     if not data.pretokenized:
-        log.warning("the LSTM splits its text on spaces, but this text is not tokenized "
-                    "(set inline.tokenize: true): punctuation stays attached to words")
+        log.warning(
+            "the LSTM splits its text on spaces, but this text is not tokenized "
+            "(set inline.tokenize: true): punctuation stays attached to words"
+        )
     vocab = Vocab.build(data.train, data.special_tokens, config.min_count)
     train_data, dev_data = _streams(vocab, data, config)
     ckpt = load_checkpoint(out_dir / CHECKPOINT)
     if ckpt is not None:
         _check_resumable(ckpt, config, vocab, out_dir / CHECKPOINT)
         if not (out_dir / MODEL).exists():
-            raise InputError("the model directory has a checkpoint but no model.pt", path=out_dir,
-                             fix="delete the model directory and train again")
+            raise InputError(
+                "the model directory has a checkpoint but no model.pt",
+                path=out_dir,
+                fix="delete the model directory and train again",
+            )
 
     torch.manual_seed(config.seed)
     model = LSTMLanguageModel(len(vocab), config)
@@ -244,19 +261,38 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         trained_tokens += tokens
         val_loss = evaluate(model, dev_data, config.seq_len)
         if not math.isfinite(val_loss):
-            raise SynthdeidError(f"LSTM training diverged in epoch {epoch} (validation loss {val_loss}); "
-                                 "lower learning_rate or grad_clip in the lstm settings")
+            raise SynthdeidError(
+                f"LSTM training diverged in epoch {epoch} (validation loss {val_loss}); "
+                "lower learning_rate or grad_clip in the lstm settings"
+            )
         if val_loss < best:
             _save({"model": model.state_dict(), "epoch": epoch, "val_loss": val_loss}, out_dir / MODEL)
         history.append({"epoch": epoch, "lr": lr, "train_loss": train_loss, "val_loss": val_loss})
         lr = next_lr(lr, val_loss, best, config.lr_backoff, config.min_lr)
         best = min(best, val_loss)
-        _save({"model": model.state_dict(), **runner.state_dict(), "epoch": epoch, "lr": lr,
-               "best_val_loss": best, "history": history, "rng": torch.get_rng_state(),
-               "vocab": vocab.tokens, "config": config.to_dict()}, out_dir / CHECKPOINT)
+        _save(
+            {
+                "model": model.state_dict(),
+                **runner.state_dict(),
+                "epoch": epoch,
+                "lr": lr,
+                "best_val_loss": best,
+                "history": history,
+                "rng": torch.get_rng_state(),
+                "vocab": vocab.tokens,
+                "config": config.to_dict(),
+            },
+            out_dir / CHECKPOINT,
+        )
         _save(history, out_dir / HISTORY)
-        log.info("lstm epoch %d: lr %g, train loss %.3f, validation loss %.3f (ppl %.1f)",
-                 epoch, history[-1]["lr"], train_loss, val_loss, math.exp(val_loss))
+        log.info(
+            "lstm epoch %d: lr %g, train loss %.3f, validation loss %.3f (ppl %.1f)",
+            epoch,
+            history[-1]["lr"],
+            train_loss,
+            val_loss,
+            math.exp(val_loss),
+        )
 
     best_entry = min(history, key=lambda h: h["val_loss"])
     return {

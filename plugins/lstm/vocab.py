@@ -33,8 +33,9 @@ class Vocab:
         counts = Counter(t for line in lines for t in line.split())
         specials = list(dict.fromkeys([UNK, PAR, EOD, *special_tokens]))
         taken = set(specials)
-        words = sorted((w for w, c in counts.items() if c >= min_count and w not in taken),
-                       key=lambda w: (-counts[w], w))
+        words = sorted(
+            (w for w, c in counts.items() if c >= min_count and w not in taken), key=lambda w: (-counts[w], w)
+        )
         return cls(specials + words)
 
     def __len__(self) -> int:
@@ -59,8 +60,9 @@ class Vocab:
         try:
             return cls(json.loads(Path(path).read_text(encoding="utf-8")))
         except FileNotFoundError:
-            raise InputError("the LSTM model directory has no vocabulary", path=path,
-                             fix="train the model first (dvc repro train)") from None
+            raise InputError(
+                "the LSTM model directory has no vocabulary", path=path, fix="train the model first (dvc repro train)"
+            ) from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Vocab) and self.tokens == other.tokens

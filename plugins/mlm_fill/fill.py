@@ -65,8 +65,9 @@ class Job:
         return self.k >= len(self.blocks)
 
 
-def refill(model: Any, vocab: Vocab, jobs: Sequence[Job], choose: Choose, rng: torch.Generator,
-           mode: str, window: int) -> None:
+def refill(
+    model: Any, vocab: Vocab, jobs: Sequence[Job], choose: Choose, rng: torch.Generator, mode: str, window: int
+) -> None:
     """Fill every job's masks in place, the jobs batched together (one row per job per pass)."""
     first = torch.tensor([vocab.cls_id] if vocab.cls_id is not None else [], dtype=torch.long)
     last = torch.tensor([vocab.sep_id] if vocab.sep_id is not None else [], dtype=torch.long)
@@ -104,10 +105,15 @@ def refill(model: Any, vocab: Vocab, jobs: Sequence[Job], choose: Choose, rng: t
                     active[rows[i]].ids[owner[i]] = t
                     active[rows[i]].todo[owner[i]] = False
         else:
-            confidence = torch.cat([torch.log_softmax(allowed(torch.arange(a, min(a + CHUNK, len(rows)))), dim=-1)
-                                    .amax(dim=-1) for a in range(0, len(rows), CHUNK)])
-            best = torch.tensor([int((rows_t == r).nonzero().squeeze(1)[confidence[rows_t == r].argmax()])
-                                 for r in range(len(active))])
+            confidence = torch.cat(
+                [
+                    torch.log_softmax(allowed(torch.arange(a, min(a + CHUNK, len(rows)))), dim=-1).amax(dim=-1)
+                    for a in range(0, len(rows), CHUNK)
+                ]
+            )
+            best = torch.tensor(
+                [int((rows_t == r).nonzero().squeeze(1)[confidence[rows_t == r].argmax()]) for r in range(len(active))]
+            )
             for r, (i, t) in enumerate(zip(best.tolist(), choose(allowed(best), rng).tolist())):
                 active[r].ids[owner[i]] = t
                 active[r].todo[owner[i]] = False
@@ -126,8 +132,10 @@ class MLMFillModel:
 
     def __init__(self, model: Any, tokenizer: Any, notes: Sequence[Document], cfg: MLMFillConfig, window: int) -> None:
         if not notes:
-            raise InputError("the mlm_fill model has no source notes to refill",
-                             fix="retrain it: generators.mlm_fill needs non-empty training notes")
+            raise InputError(
+                "the mlm_fill model has no source notes to refill",
+                fix="retrain it: generators.mlm_fill needs non-empty training notes",
+            )
         self.model = model.eval()
         # not ``vocab``: to AutoregressiveLM that name means a list of token strings
         self.codec = Vocab(tokenizer, model.config.vocab_size)
@@ -136,8 +144,10 @@ class MLMFillModel:
         self.window = window
         self._pieces: dict[int, tuple[list[Piece], list[list[int]]]] = {}
         if not any(count_tokens(encode(d)) for d in self.notes):
-            raise InputError("no source note has a countable word: generation could never reach its target",
-                             fix="check the training notes (generate.count_tokens skips <...> tokens)")
+            raise InputError(
+                "no source note has a countable word: generation could never reach its target",
+                fix="check the training notes (generate.count_tokens skips <...> tokens)",
+            )
 
     def _tokens(self, idx: int) -> tuple[list[Piece], list[list[int]]]:
         if idx not in self._pieces:
@@ -173,16 +183,24 @@ class MLMFillModel:
             out.append(rebuild(self.notes[idx], pieces, fills))
         return out
 
-    def generate_corpus(self, decoder: Decoder, prompts: Sequence[str], settings: GenerationSettings,
-                        target_tokens: int, seed: int,
-                        progress: Callable[[int], None] | None = None) -> list[tuple[str, str]]:
+    def generate_corpus(
+        self,
+        decoder: Decoder,
+        prompts: Sequence[str],
+        settings: GenerationSettings,
+        target_tokens: int,
+        seed: int,
+        progress: Callable[[int], None] | None = None,
+    ) -> list[tuple[str, str]]:
         """(source note id, refilled inline-tag text) pairs until ``target_tokens`` tokens
         (``count_tokens``). ``prompts`` are not used: the source notes are the prompts. Notes are
         taken in a seeded order (shuffled, then again); batches are seeded by their index."""
         decoder.check(self)
         if not isinstance(decoder, TokenChooser):
-            raise SynthdeidError(f"decoder {decoder.name!r} cannot drive mlm_fill: it has no "
-                                 "choose(logits, rng); use greedy, temperature, top_k or nucleus")
+            raise SynthdeidError(
+                f"decoder {decoder.name!r} cannot drive mlm_fill: it has no "
+                "choose(logits, rng); use greedy, temperature, top_k or nucleus"
+            )
         choose = decoder.choose
         torch.set_num_threads(self.cfg.threads)
         stream = _note_stream(len(self.notes), seed)

@@ -33,8 +33,11 @@ class MLMFillGenerator:
         this generator's config, so changing them needs no retraining."""
         out = Path(out_dir)
         if not (out / CONFIG).exists():
-            raise InputError("no trained mlm_fill model here", path=out,
-                             fix="run the train_lm stage for mlm_fill first (it writes mlm_fill.json)")
+            raise InputError(
+                "no trained mlm_fill model here",
+                path=out,
+                fix="run the train_lm stage for mlm_fill first (it writes mlm_fill.json)",
+            )
         saved = json.loads((out / CONFIG).read_text(encoding="utf-8"))
         model = load_model(out / "model")
         tokenizer = load_tokenizer(out / "tokenizer")

@@ -20,9 +20,11 @@ from .notes import Piece, clean_fill
 SPECIALS = ["<s>", "<pad>", "</s>", "<unk>", "<mask>"]
 # position-embedding rows a model family reserves (RoBERTa counts from padding_idx + 1)
 _POSITION_OFFSET = {"roberta": 2, "xlm-roberta": 2, "camembert": 2, "longformer": 2}
-FIX = ("save the masked LM and its tokenizer with save_pretrained() (safetensors weights; a trained mlm_fill "
-       "folder: retrain it); convert pickled weights (pytorch_model.bin) where you trust them: "
-       "AutoModelForMaskedLM.from_pretrained(dir).save_pretrained(dir)")
+FIX = (
+    "save the masked LM and its tokenizer with save_pretrained() (safetensors weights; a trained mlm_fill "
+    "folder: retrain it); convert pickled weights (pytorch_model.bin) where you trust them: "
+    "AutoModelForMaskedLM.from_pretrained(dir).save_pretrained(dir)"
+)
 
 
 def build_tokenizer(texts: Sequence[str], cfg: MLMFillConfig) -> Any:
@@ -34,12 +36,25 @@ def build_tokenizer(texts: Sequence[str], cfg: MLMFillConfig) -> Any:
     from transformers import PreTrainedTokenizerFast
 
     bpe = ByteLevelBPETokenizer(add_prefix_space=False, trim_offsets=True)
-    bpe.train_from_iterator(list(texts), vocab_size=cfg.vocab_size, min_frequency=cfg.min_count,
-                            special_tokens=SPECIALS, show_progress=False)
+    bpe.train_from_iterator(
+        list(texts),
+        vocab_size=cfg.vocab_size,
+        min_frequency=cfg.min_count,
+        special_tokens=SPECIALS,
+        show_progress=False,
+    )
     # wrap the inner Tokenizer (passing the wrapper raises a TypeError in transformers 4.57)
-    return PreTrainedTokenizerFast(tokenizer_object=bpe._tokenizer, bos_token="<s>", eos_token="</s>",
-                                   cls_token="<s>", sep_token="</s>", unk_token="<unk>", pad_token="<pad>",
-                                   mask_token="<mask>", model_max_length=cfg.block_size)
+    return PreTrainedTokenizerFast(
+        tokenizer_object=bpe._tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        cls_token="<s>",
+        sep_token="</s>",
+        unk_token="<unk>",
+        pad_token="<pad>",
+        mask_token="<mask>",
+        model_max_length=cfg.block_size,
+    )
 
 
 def build_model(cfg: MLMFillConfig, tokenizer: Any) -> Any:
@@ -47,12 +62,20 @@ def build_model(cfg: MLMFillConfig, tokenizer: Any) -> Any:
     from transformers import RobertaConfig, RobertaForMaskedLM
 
     torch.manual_seed(cfg.seed)
-    config = RobertaConfig(vocab_size=len(tokenizer), hidden_size=cfg.hidden_size, num_hidden_layers=cfg.layers,
-                           num_attention_heads=cfg.heads, intermediate_size=cfg.intermediate_size,
-                           hidden_dropout_prob=cfg.dropout, attention_probs_dropout_prob=cfg.dropout,
-                           max_position_embeddings=cfg.block_size + 2, type_vocab_size=1,
-                           pad_token_id=tokenizer.pad_token_id, bos_token_id=tokenizer.bos_token_id,
-                           eos_token_id=tokenizer.eos_token_id)
+    config = RobertaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=cfg.hidden_size,
+        num_hidden_layers=cfg.layers,
+        num_attention_heads=cfg.heads,
+        intermediate_size=cfg.intermediate_size,
+        hidden_dropout_prob=cfg.dropout,
+        attention_probs_dropout_prob=cfg.dropout,
+        max_position_embeddings=cfg.block_size + 2,
+        type_vocab_size=1,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=tokenizer.bos_token_id,
+        eos_token_id=tokenizer.eos_token_id,
+    )
     return RobertaForMaskedLM(config)
 
 
@@ -60,9 +83,12 @@ def local_dir(path: str | Path, what: str) -> Path:
     """``path`` as an existing local directory; hub ids are refused (offline by construction)."""
     p = Path(path)
     if not p.is_dir():
-        raise InputError(f"{what} {str(path)!r} is not a local directory", path=p,
-                         fix="point generators.mlm_fill.pretrained at a folder holding a transformers "
-                         "masked LM (config.json, weights, tokenizer files); hub ids are not downloaded")
+        raise InputError(
+            f"{what} {str(path)!r} is not a local directory",
+            path=p,
+            fix="point generators.mlm_fill.pretrained at a folder holding a transformers "
+            "masked LM (config.json, weights, tokenizer files); hub ids are not downloaded",
+        )
     return p
 
 
@@ -71,8 +97,11 @@ def load_tokenizer(path: str | Path) -> Any:
 
     tok = tokenizer_from(AutoTokenizer.from_pretrained, local_dir(path, "tokenizer"), FIX)
     if not tok.is_fast:
-        raise InputError("the tokenizer has no fast (Rust) version", path=path,
-                         fix="save the tokenizer with tokenizers/transformers so tokenizer.json exists")
+        raise InputError(
+            "the tokenizer has no fast (Rust) version",
+            path=path,
+            fix="save the tokenizer with tokenizers/transformers so tokenizer.json exists",
+        )
     if tok.mask_token_id is None:
         raise InputError("the tokenizer has no mask token", path=path, fix="use a masked LM's tokenizer")
     return tok
@@ -112,8 +141,9 @@ class Vocab:
     def encode_pieces(self, doc: Document, pieces: Sequence[Piece]) -> list[list[int]]:
         """Token ids of each piece, tokenized on its own (with a leading space when the piece starts
         a word, so byte-level BPE sees the same tokens as in running text)."""
-        texts = [(" " if p.start > 0 and doc.text[p.start - 1].isspace() else "") + doc.text[p.start : p.end]
-                 for p in pieces]
+        texts = [
+            (" " if p.start > 0 and doc.text[p.start - 1].isspace() else "") + doc.text[p.start : p.end] for p in pieces
+        ]
         if not texts:
             return []
         return self.tok(texts, add_special_tokens=False)["input_ids"]

@@ -109,22 +109,25 @@ def _map(old: int, pieces: Sequence[Piece], new_pos: Sequence[tuple[int, int]], 
     return old + shift
 
 
-def source_notes(lines: Sequence[str], prefix: str,
-                 ids: Sequence[str] | None = None) -> tuple[list[Document], dict[str, int]]:
+def source_notes(
+    lines: Sequence[str], prefix: str, ids: Sequence[str] | None = None
+) -> tuple[list[Document], dict[str, int]]:
     """Decode inline-tag training lines into Documents.
 
     Notes without any word are skipped and counted (``skipped_empty``); malformed tags are removed by
     the decoder (their words kept) and counted (``malformed_tags``)."""
     if ids is not None and len(ids) != len(lines):
-        raise InputError(f"{len(ids)} note ids for {len(lines)} {prefix} lines",
-                         fix="give TrainingData.extra one id per line")
+        raise InputError(
+            f"{len(ids)} note ids for {len(lines)} {prefix} lines", fix="give TrainingData.extra one id per line"
+        )
     docs: list[Document] = []
     stats = {"notes": 0, "skipped_empty": 0, "malformed_tags": 0, "phi_spans": 0}
     for n, line in enumerate(lines):
         doc_id = ids[n] if ids is not None else f"{prefix}-{n:06d}"
         decoded = decode(line, doc_id)
-        stats["malformed_tags"] += sum(decoded.count(k) for k in ("unclosed", "unopened", "nested",
-                                                                  "crossing", "empty", "unknown"))
+        stats["malformed_tags"] += sum(
+            decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")
+        )
         if not decoded.document.text.strip():
             stats["skipped_empty"] += 1
             continue

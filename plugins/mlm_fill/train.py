@@ -69,8 +69,9 @@ def encode_notes(vocab: Vocab, docs: Sequence[Document], size: int) -> tuple[lis
             spans += [n_spans + p.span if p.span >= 0 else -1] * len(toks)
         n_spans += len(doc.spans)
         for a in range(0, len(ids), size):
-            chunks.append((torch.tensor(ids[a : a + size], dtype=torch.long),
-                           torch.tensor(spans[a : a + size], dtype=torch.long)))
+            chunks.append(
+                (torch.tensor(ids[a : a + size], dtype=torch.long), torch.tensor(spans[a : a + size], dtype=torch.long))
+            )
     return chunks, n_spans
 
 
@@ -104,8 +105,15 @@ def _batches(lengths: Sequence[int], size: int, g: torch.Generator) -> list[list
     return [batches[i] for i in torch.randperm(len(batches), generator=g).tolist()]
 
 
-def mask_batch(vocab: Vocab, ids: torch.Tensor, content: torch.Tensor, spans: torch.Tensor, span_masked: torch.Tensor,
-               cfg: MLMFillConfig, g: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+def mask_batch(
+    vocab: Vocab,
+    ids: torch.Tensor,
+    content: torch.Tensor,
+    spans: torch.Tensor,
+    span_masked: torch.Tensor,
+    cfg: MLMFillConfig,
+    g: torch.Generator,
+) -> tuple[torch.Tensor, torch.Tensor]:
     """(inputs, labels) for one batch: whole PHI spans (``span_masked``) plus random tokens."""
     phi = (spans >= 0) & span_masked[spans.clamp(min=0)] if len(span_masked) else torch.zeros_like(content)
     rand = (torch.rand(ids.shape, generator=g) < cfg.mlm_probability) & content & ~phi
@@ -170,8 +178,10 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
     if state is not None:
         changed = cfg.training_changes(state["config"])
         if changed:
-            raise SynthdeidError(f"{ckpt_path} was trained with other settings ({', '.join(changed)}); "
-                                 "delete the folder to start again, or restore those settings to resume")
+            raise SynthdeidError(
+                f"{ckpt_path} was trained with other settings ({', '.join(changed)}); "
+                "delete the folder to start again, or restore those settings to resume"
+            )
         tokenizer = load_tokenizer(out_dir / "tokenizer")
     elif cfg.pretrained:
         tokenizer = load_tokenizer(cfg.pretrained)
@@ -179,8 +189,11 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
         tokenizer = build_tokenizer([d.text for d in train_docs], cfg)
     model = load_model(cfg.pretrained) if cfg.pretrained else build_model(cfg, tokenizer)
     if len(tokenizer) > model.get_input_embeddings().num_embeddings:
-        raise InputError(f"the tokenizer has {len(tokenizer)} tokens, the model's embeddings fewer",
-                         path=cfg.pretrained, fix="point pretrained at a folder holding a model and its own tokenizer")
+        raise InputError(
+            f"the tokenizer has {len(tokenizer)} tokens, the model's embeddings fewer",
+            path=cfg.pretrained,
+            fix="point pretrained at a folder holding a model and its own tokenizer",
+        )
     if state is not None:
         model.load_state_dict(state["model"])
     _save_dir(tokenizer, out_dir / "tokenizer")
@@ -203,8 +216,10 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
         model.train()
         loss_sum, loss_n = 0.0, 0
         started = time.perf_counter()
-        for step, batch in enumerate(track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.max_epochs}", total=len(batches)),
-                                     start=epoch * len(batches) + 1):
+        for step, batch in enumerate(
+            track(batches, f"mlm_fill epoch {epoch + 1}/{cfg.max_epochs}", total=len(batches)),
+            start=epoch * len(batches) + 1,
+        ):
             for group in optim.param_groups:  # a function of the global step: resuming keeps the schedule
                 group["lr"] = warmup_lr(cfg, step)
             ids, attention, content, spans = _batch(vocab, [chunks[i] for i in batch])
@@ -221,17 +236,25 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
             loss_sum += loss.item() * n
             loss_n += n
         seconds += time.perf_counter() - started
-        history.append({"epoch": epoch + 1, "train_loss": loss_sum / loss_n if loss_n else None,
-                        "val_loss": evaluate(model, vocab, dev_chunks, dev_spans, cfg)})
-        _atomic_save({"config": cfg.to_dict(), "model": model.state_dict(), "optim": optim.state_dict(),
-                      "history": history}, ckpt_path)
+        history.append(
+            {
+                "epoch": epoch + 1,
+                "train_loss": loss_sum / loss_n if loss_n else None,
+                "val_loss": evaluate(model, vocab, dev_chunks, dev_spans, cfg),
+            }
+        )
+        _atomic_save(
+            {"config": cfg.to_dict(), "model": model.state_dict(), "optim": optim.state_dict(), "history": history},
+            ckpt_path,
+        )
 
     _save_dir(model, out_dir / "model")
     write_jsonl(train_docs, out_dir / NOTES)
     resolved = {**cfg.to_dict(), "window": window, "model_type": model.config.model_type}
     (out_dir / CONFIG).write_text(json.dumps(resolved, indent=2) + "\n", encoding="utf-8")
-    last = history[-1] if history else {"train_loss": None,
-                                        "val_loss": evaluate(model, vocab, dev_chunks, dev_spans, cfg)}
+    last = (
+        history[-1] if history else {"train_loss": None, "val_loss": evaluate(model, vocab, dev_chunks, dev_spans, cfg)}
+    )
     val = last["val_loss"]
     metrics = {
         "val_loss": val,

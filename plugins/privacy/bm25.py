@@ -33,7 +33,13 @@ class BM25Metric:
         c = self.config
         corpus = audit_corpus(self.name, data, c)
         _, _, best = corpus.bm25(float(c.k1), float(c.b), float(c.epsilon), c.chunk_cells)
-        rows = [{"synthetic_id": d.id, "bm25_real_id": corpus.real_docs[int(best.index[i])].id,
-                 "bm25_score": float(best.score[i])} for i, d in enumerate(corpus.synthetic_docs)]
+        rows = [
+            {
+                "synthetic_id": d.id,
+                "bm25_real_id": corpus.real_docs[int(best.index[i])].id,
+                "bm25_score": float(best.score[i]),
+            }
+            for i, d in enumerate(corpus.synthetic_docs)
+        ]
         out = {"synthetic_notes": corpus.n_synthetic, "real_notes": corpus.n_real, "score": summary(best.score)}
         return PrivacyResult(out, rows)

@@ -68,37 +68,57 @@ class CanaryExposureMetric:
             raise SynthdeidError(
                 f"canary_exposure: {len(unencodable)} of {len(texts)} candidates do not survive the model's "
                 f"tokenizer (words outside its vocabulary?), e.g. {unencodable[0]!r}; see "
-                f"{data.model_dir / CANARY_FILE} and retrain with canaries.min_count at least the generator's min_count")
-        scores = score_sequences(lm, [p[1] for p in pairs], [p[0] for p in pairs], c.batch_size, "canary exposure",
-                                 c.threads)
+                f"{data.model_dir / CANARY_FILE} and retrain with canaries.min_count at least the generator's min_count"
+            )
+        scores = score_sequences(
+            lm, [p[1] for p in pairs], [p[0] for p in pairs], c.batch_size, "canary exposure", c.threads
+        )
         if any(s.masked or s.truncated for s in scores):
-            raise SynthdeidError("canary_exposure: the model masks or cuts tokens of some candidates, so their "
-                                 "likelihoods are not comparable; use a shorter canaries.template")
+            raise SynthdeidError(
+                "canary_exposure: the model masks or cuts tokens of some candidates, so their "
+                "likelihoods are not comparable; use a shorter canaries.template"
+            )
         lp = [s.log_perplexity_bits for s in scores]
-        canary_lp, reference = lp[: len(canaries)], lp[len(canaries):]
+        canary_lp, reference = lp[: len(canaries)], lp[len(canaries) :]
         rows: list[dict[str, Any]] = []
         for i, k in enumerate(canaries):
             # exhaustive: the reference is all of R but this canary, so the other canaries count too
             ref = reference + [x for j, x in enumerate(canary_lp) if j != i] if exhaustive else reference
             ex = extrapolated_exposure(canary_lp[i], ref, space.size) if c.extrapolate and not exhaustive else None
-            rows.append({"id": k.id, "repetitions": k.repetitions, "text": k.text,
-                         "log_perplexity": rounded(canary_lp[i]),
-                         "candidates_at_or_below": lower_or_equal(canary_lp[i], ref),
-                         "exposure": rounded(sampled_exposure(canary_lp[i], ref)),
-                         "exposure_extrapolated": rounded(ex)})
-        return PrivacyResult({
-            "space_size": space.size, "log2_space_size": rounded(math.log2(space.size)),
-            "candidates": len(secrets), "exhaustive": exhaustive,
-            "max_measurable_exposure": rounded(math.log2(len(secrets) + 1 + (len(canaries) - 1) * exhaustive)),
-            "candidate_log_perplexity": {"mean": rounded(np.mean(reference)), "std": rounded(np.std(reference)),
-                                         "min": rounded(min(reference))} if reference else None,
-            "by_repetition": by_repetition(rows, reference, dict(zip([k.id for k in canaries], canary_lp))),
-            "canaries": rows,
-        })
+            rows.append(
+                {
+                    "id": k.id,
+                    "repetitions": k.repetitions,
+                    "text": k.text,
+                    "log_perplexity": rounded(canary_lp[i]),
+                    "candidates_at_or_below": lower_or_equal(canary_lp[i], ref),
+                    "exposure": rounded(sampled_exposure(canary_lp[i], ref)),
+                    "exposure_extrapolated": rounded(ex),
+                }
+            )
+        return PrivacyResult(
+            {
+                "space_size": space.size,
+                "log2_space_size": rounded(math.log2(space.size)),
+                "candidates": len(secrets),
+                "exhaustive": exhaustive,
+                "max_measurable_exposure": rounded(math.log2(len(secrets) + 1 + (len(canaries) - 1) * exhaustive)),
+                "candidate_log_perplexity": {
+                    "mean": rounded(np.mean(reference)),
+                    "std": rounded(np.std(reference)),
+                    "min": rounded(min(reference)),
+                }
+                if reference
+                else None,
+                "by_repetition": by_repetition(rows, reference, dict(zip([k.id for k in canaries], canary_lp))),
+                "canaries": rows,
+            }
+        )
 
 
-def by_repetition(rows: list[dict[str, Any]], reference: list[float],
-                  log_perplexity: dict[str, float]) -> dict[str, dict[str, Any]]:
+def by_repetition(
+    rows: list[dict[str, Any]], reference: list[float], log_perplexity: dict[str, float]
+) -> dict[str, dict[str, Any]]:
     """Mean and range of the exposures of the canaries inserted the same number of times, and the
     share of them an attacker flags at 1% and 0.1% false positives among the ``reference``
     candidates' log-perplexities (``log_perplexity``: each canary's, by id; lower: more likely a member)."""
@@ -109,11 +129,16 @@ def by_repetition(rows: list[dict[str, Any]], reference: list[float],
     for reps, group in sorted(groups.items()):
         values = [r["exposure"] for r in group]
         extra = [r["exposure_extrapolated"] for r in group if r["exposure_extrapolated"] is not None]
-        out[str(reps)] = {"canaries": len(group), "exposure_mean": rounded(np.mean(values)),
-                          "exposure_min": min(values), "exposure_max": max(values),
-                          "exposure_extrapolated_mean": rounded(np.mean(extra)) if extra else None}
+        out[str(reps)] = {
+            "canaries": len(group),
+            "exposure_mean": rounded(np.mean(values)),
+            "exposure_min": min(values),
+            "exposure_max": max(values),
+            "exposure_extrapolated_mean": rounded(np.mean(extra)) if extra else None,
+        }
         if reference:
             members = [-log_perplexity[r["id"]] for r in group]
-            out[str(reps)].update({key: rounded(tpr_at_fpr(members, [-x for x in reference], fpr))
-                                   for fpr, key in LOW_FPRS.items()})
+            out[str(reps)].update(
+                {key: rounded(tpr_at_fpr(members, [-x for x in reference], fpr)) for fpr, key in LOW_FPRS.items()}
+            )
     return out

@@ -38,18 +38,24 @@ def ns_setting(name: str, key: str, value: Any) -> tuple[int, ...]:
     """A list of n-gram sizes from params (an int or a list of ints >= 1) as a sorted tuple (a
     bound on every element of a list, which ``setting`` cannot declare)."""
     values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-    if (not isinstance(values, (list, tuple)) or not values
-            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)):
-        raise SynthdeidError(f"privacy metric {name!r}: setting {key!r} must be a list of whole numbers >= 1, "
-                             f"got {value!r}")
+    if (
+        not isinstance(values, (list, tuple))
+        or not values
+        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)
+    ):
+        raise SynthdeidError(
+            f"privacy metric {name!r}: setting {key!r} must be a list of whole numbers >= 1, got {value!r}"
+        )
     return tuple(sorted(set(values)))
 
 
 def audit_corpus(name: str, data: PrivacyInput, settings: TokenSettings, lowercase: bool | None = None) -> AuditCorpus:
     """The tokenized corpus of ``data``; an error when there are no real notes to compare with."""
     if not len(data.real):
-        raise SynthdeidError(f"privacy metric {name!r} needs the real training notes, and got none; "
-                             "point the privacy stage at the generator's training split")
+        raise SynthdeidError(
+            f"privacy metric {name!r} needs the real training notes, and got none; "
+            "point the privacy stage at the generator's training split"
+        )
     lower = settings.lowercase if lowercase is None else lowercase
     # metrics run on the same input share one tokenized corpus (and its cached matrices)
     cache = data.extra.setdefault("audit_corpora", {})

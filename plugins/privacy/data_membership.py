@@ -59,8 +59,9 @@ class DataMembershipMetric:
         c = self.config
         canaries = read_data_canaries(data.data_canaries) if data.data_canaries is not None else None
         if canaries is None:
-            return skipped("no data canaries: the corpus's generator was trained without them "
-                           "(set generators.NAME.data_canaries)")
+            return skipped(
+                "no data canaries: the corpus's generator was trained without them (set generators.NAME.data_canaries)"
+            )
         notes = [n.tokens for n in tokenize_documents(data.synthetic, data.tokenize, c.lowercase, c.paragraph_token)]
         model = LaplaceNgramLM(notes, c.n, c.k)
         scored: dict[int, list[float]] = defaultdict(list)
@@ -69,15 +70,21 @@ class DataMembershipMetric:
         for canary in canaries:
             prefix, suffix = _tokens(canary.prefix, data, c), _tokens(canary.suffix, data, c)
             if not suffix:
-                raise SynthdeidError(f"data_membership_inference: canary {canary.id!r} has no suffix tokens "
-                                     f"after tokenization; see {data.data_canaries}")
+                raise SynthdeidError(
+                    f"data_membership_inference: canary {canary.id!r} has no suffix tokens "
+                    f"after tokenization; see {data.data_canaries}"
+                )
             scored[canary.repetitions].append(model.mean_logprob(prefix + suffix, len(prefix)))
             if len(suffix) not in runs:
-                runs[len(suffix)] = {tuple(t[i : i + len(suffix)]) for t in notes for i in range(len(t) - len(suffix) + 1)}
+                runs[len(suffix)] = {
+                    tuple(t[i : i + len(suffix)]) for t in notes for i in range(len(t) - len(suffix) + 1)
+                }
             verbatim[canary.repetitions] += tuple(suffix) in runs[len(suffix)]
         nonmembers = scored.pop(0, [])
         if not nonmembers or not scored:
-            raise SynthdeidError(f"data_membership_inference: {data.data_canaries} needs member and non-member canaries")
+            raise SynthdeidError(
+                f"data_membership_inference: {data.data_canaries} needs member and non-member canaries"
+            )
 
         def group(members: list[float], reps: list[int]) -> dict[str, Any]:
             out = attack_summary(members, nonmembers, c.bootstrap, c.seed)
@@ -85,13 +92,15 @@ class DataMembershipMetric:
             return out
 
         members = [s for r in sorted(scored) for s in scored[r]]
-        return PrivacyResult({
-            "threat_model": "the attacker sees only the synthetic corpus",
-            "attack": f"{c.n}-gram model with add-{c.k:g} smoothing fitted on the synthetic text; score: mean "
-                      "log-probability of each canary's suffix",
-            "synthetic_tokens": sum(len(t) for t in notes),
-            "nonmember_suffixes_verbatim": verbatim[0],
-            "nonmember_mean_score": rounded(sum(nonmembers) / len(nonmembers)),
-            "all": group(members, sorted(scored)),
-            "by_repetition": {str(r): group(scored[r], [r]) for r in sorted(scored)},
-        })
+        return PrivacyResult(
+            {
+                "threat_model": "the attacker sees only the synthetic corpus",
+                "attack": f"{c.n}-gram model with add-{c.k:g} smoothing fitted on the synthetic text; score: mean "
+                "log-probability of each canary's suffix",
+                "synthetic_tokens": sum(len(t) for t in notes),
+                "nonmember_suffixes_verbatim": verbatim[0],
+                "nonmember_mean_score": rounded(sum(nonmembers) / len(nonmembers)),
+                "all": group(members, sorted(scored)),
+                "by_repetition": {str(r): group(scored[r], [r]) for r in sorted(scored)},
+            }
+        )

@@ -48,8 +48,16 @@ class HighRiskPairsMetric:
     def compute(self, data: PrivacyInput) -> PrivacyResult:
         c = self.config
         corpus = audit_corpus(self.name, data, c)
-        result = high_risk_pairs(corpus, k=c.k, ns=c.n, max_chars=c.max_chars,
-                                 structure_pattern=c.structure_pattern, filter_first=c.filter_first,
-                                 k1=float(c.k1), b=float(c.b), epsilon=float(c.epsilon),
-                                 chunk_cells=c.chunk_cells)
+        result = high_risk_pairs(
+            corpus,
+            k=c.k,
+            ns=c.n,
+            max_chars=c.max_chars,
+            structure_pattern=c.structure_pattern,
+            filter_first=c.filter_first,
+            k1=float(c.k1),
+            b=float(c.b),
+            epsilon=float(c.epsilon),
+            chunk_cells=c.chunk_cells,
+        )
         return PrivacyResult(result.summary, result.rows, rows_are_pairs=True)

@@ -69,16 +69,19 @@ class LeakageConfig(TokenSettings):
     def __post_init__(self) -> None:
         self.check("leakage")  # the declared bounds, and lowercase and paragraph_token
         if not isinstance(self.common_labels, tuple) or not all(
-                isinstance(label, str) and label for label in self.common_labels):
-            raise SynthdeidError(f"privacy metric 'leakage': common_labels must be a list of labels, "
-                                 f"got {self.common_labels!r}")
+            isinstance(label, str) and label for label in self.common_labels
+        ):
+            raise SynthdeidError(
+                f"privacy metric 'leakage': common_labels must be a list of labels, got {self.common_labels!r}"
+            )
         direct = sorted(DIRECT_IDENTIFIERS.intersection(self.common_labels))
         if direct:
             raise SynthdeidError(
                 f"privacy metric 'leakage': common_labels lists {', '.join(direct)}, a direct identifier: how many "
                 "notes hold a name says nothing about how many people share it (one patient's notes repeat it), so "
                 "its values always count as identifying; give it fresh surrogates instead "
-                "(corpora.NAME.fresh_surrogates: {labels: [...]})")
+                "(corpora.NAME.fresh_surrogates: {labels: [...]})"
+            )
 
     def rule(self) -> IdentifyingRule:
         return IdentifyingRule(self.common_notes, frozenset(self.common_labels), self.age_below)
@@ -97,10 +100,14 @@ class LeakageMetric:
         syn_docs, real_docs = corpus.synthetic_docs, corpus.real_docs
         duplicates = exact_duplicates([d.text for d in syn_docs], [d.text for d in real_docs])
         # PHI strings are compared case-insensitively whatever ``lowercase`` says
-        lower = corpus.synthetic_notes if c.lowercase else tokenize_documents(
-            syn_docs, data.tokenize, True, c.paragraph_token)
-        phi = phi_leakage(real_phi_strings(real_docs, data.tokenize, c.paragraph_token),
-                          [t.tokens for t in lower], c.multi_token_min)
+        lower = (
+            corpus.synthetic_notes
+            if c.lowercase
+            else tokenize_documents(syn_docs, data.tokenize, True, c.paragraph_token)
+        )
+        phi = phi_leakage(
+            real_phi_strings(real_docs, data.tokenize, c.paragraph_token), [t.tokens for t in lower], c.multi_token_min
+        )
         rule = c.rule()
         identifying = rule.identifying(phi.phi)
         excluded = [rule.reason(p) for p in phi.phi]
@@ -110,27 +117,36 @@ class LeakageMetric:
             r = int(best.index[i])
             length, start, _ = longest_common_run(corpus.synthetic_ids[i], corpus.real_ids[r])
             offsets = corpus.synthetic_notes[i].offsets
-            text = doc.text[offsets[start][0]: offsets[start + length - 1][1]] if length else ""
+            text = doc.text[offsets[start][0] : offsets[start + length - 1][1]] if length else ""
             runs.append(length)
             dup = duplicates[i]
-            rows.append({
-                "synthetic_id": doc.id, "real_id": real_docs[r].id,
-                f"rouge{c.rouge_n}_recall": float(best.recall[i]),
-                "longest_run": length, "longest_run_share": length / len(offsets) if offsets else 0.0,
-                "longest_run_text": text,
-                "exact_duplicate_of": None if dup is None else real_docs[dup].id,
-                "phi_leaked": int(phi.per_note[i]), "phi_leaked_multi_token": int(phi.per_note_multi[i]),
-            })
+            rows.append(
+                {
+                    "synthetic_id": doc.id,
+                    "real_id": real_docs[r].id,
+                    f"rouge{c.rouge_n}_recall": float(best.recall[i]),
+                    "longest_run": length,
+                    "longest_run_share": length / len(offsets) if offsets else 0.0,
+                    "longest_run_text": text,
+                    "exact_duplicate_of": None if dup is None else real_docs[dup].id,
+                    "phi_leaked": int(phi.per_note[i]),
+                    "phi_leaked_multi_token": int(phi.per_note_multi[i]),
+                }
+            )
         n_dup = sum(d is not None for d in duplicates)
         out: dict[str, Any] = {
-            "synthetic_notes": len(syn_docs), "real_notes": len(real_docs),
+            "synthetic_notes": len(syn_docs),
+            "real_notes": len(real_docs),
             "longest_run": summary(runs),
             "exact_duplicates": n_dup,
             "exact_duplicate_share": n_dup / len(syn_docs) if syn_docs else None,
             "synthetic_distinct_texts": distinct_texts([d.text for d in syn_docs]),
-            "phi": {**phi.rates(), **phi.identifying_rates(identifying),
-                    "not_identifying": {"age": excluded.count("age"), "common": excluded.count("common")},
-                    "identifying_rule": rule.describe()},
+            "phi": {
+                **phi.rates(),
+                **phi.identifying_rates(identifying),
+                "not_identifying": {"age": excluded.count("age"), "common": excluded.count("common")},
+                "identifying_rule": rule.describe(),
+            },
             "phi_by_label": leakage_by_label(phi, identifying),
             "phi_top_leaked": phi.top(c.top),
             "phi_top_leaked_identifying": phi.top(c.top, identifying & phi.multi_token()),

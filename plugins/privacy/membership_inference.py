@@ -62,16 +62,23 @@ class MembershipInferenceMetric:
     def __init__(self, config: MembershipInferenceConfig) -> None:
         self.config = config
 
-    def _side(self, lm: AutoregressiveLM, data: PrivacyInput,
-              split: str) -> tuple[list[str], list[SequenceScore], list[float]]:
+    def _side(
+        self, lm: AutoregressiveLM, data: PrivacyInput, split: str
+    ) -> tuple[list[str], list[SequenceScore], list[float]]:
         """The ids, scores and zlib-calibrated scores (higher: member) of one side's notes."""
         lines = lm_lines(self.name, data, split)
         ids = note_ids(data.real if split == "train" else data.heldout, lines, split)
         rng = random.Random(f"membership-{split}-{self.config.seed}")
         picked = sorted(rng.sample(range(len(lines)), min(len(lines), self.config.max_notes)))
         pairs = texts_to_score(lm, [lines[i] for i in picked])
-        scores = score_sequences(lm, [p[1] for p in pairs], [p[0] for p in pairs], self.config.batch_size,
-                                 f"membership inference ({split})", self.config.threads)
+        scores = score_sequences(
+            lm,
+            [p[1] for p in pairs],
+            [p[0] for p in pairs],
+            self.config.batch_size,
+            f"membership inference ({split})",
+            self.config.threads,
+        )
         kept = [(ids[i], s, zlib_calibrated(s, lines[i])) for i, s in zip(picked, scores) if s.tokens]
         return [k[0] for k in kept], [k[1] for k in kept], [k[2] for k in kept]
 
@@ -92,14 +99,20 @@ class MembershipInferenceMetric:
         low_fpr = attack_summary(a, b, c.bootstrap, c.seed)
         lowest = sorted(zip(member_ids, members), key=lambda x: (x[1].mean_nll, x[0]))[: c.top]
         summary: dict[str, Any] = {
-            "members": len(members), "nonmembers": len(nonmembers),
-            "auc": rounded(auc(a, b)), "auc_ci95": None if ci is None else [rounded(x) for x in ci],
-            "advantage": rounded(best.advantage), "tpr": rounded(best.tpr), "fpr": rounded(best.fpr),
+            "members": len(members),
+            "nonmembers": len(nonmembers),
+            "auc": rounded(auc(a, b)),
+            "auc_ci95": None if ci is None else [rounded(x) for x in ci],
+            "advantage": rounded(best.advantage),
+            "tpr": rounded(best.tpr),
+            "fpr": rounded(best.fpr),
             "threshold_mean_nll": None if best.threshold is None else rounded(-best.threshold),
             **{k: v for k, v in low_fpr.items() if k.startswith("tpr_at_fpr")},
             "zlib_calibrated": attack_summary(zlib_a, zlib_b, c.bootstrap, c.seed),
-            "mean_nll": {"members": rounded(np.mean([s.mean_nll for s in members])),
-                         "nonmembers": rounded(np.mean([s.mean_nll for s in nonmembers]))},
+            "mean_nll": {
+                "members": rounded(np.mean([s.mean_nll for s in members])),
+                "nonmembers": rounded(np.mean([s.mean_nll for s in nonmembers])),
+            },
             "tokens_scored": sum(s.tokens for s in members + nonmembers),
             "tokens_masked": sum(s.masked for s in members + nonmembers),
             "notes_truncated": sum(s.truncated for s in members + nonmembers),

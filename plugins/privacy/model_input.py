@@ -23,12 +23,16 @@ def skipped(reason: str) -> PrivacyResult:
 def language_model(name: str, data: PrivacyInput) -> AutoregressiveLM | str:
     """The generator to audit, or why there is none to score with (a "skipped" reason)."""
     if LM not in data.extra:
-        raise SynthdeidError(f"privacy metric {name!r} needs a trained generator: run it from the audit_lm stage "
-                             "(privacy.model_metrics), not from privacy.metrics")
+        raise SynthdeidError(
+            f"privacy metric {name!r} needs a trained generator: run it from the audit_lm stage "
+            "(privacy.model_metrics), not from privacy.metrics"
+        )
     lm = data.extra[LM]
     if not isinstance(lm, AutoregressiveLM):
-        return (f"the generator ({type(lm).__name__}) is not an autoregressive language model: "
-                "it gives no per-token likelihoods to score")
+        return (
+            f"the generator ({type(lm).__name__}) is not an autoregressive language model: "
+            "it gives no per-token likelihoods to score"
+        )
     return lm
 
 

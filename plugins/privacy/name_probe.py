@@ -48,7 +48,9 @@ class NameProbeConfig:
     def __post_init__(self) -> None:
         check_bounds(self, "privacy metric 'name_probe'")
         if self.labels is not None and (not self.labels or not all(isinstance(x, str) for x in self.labels)):
-            raise SynthdeidError(f"privacy metric 'name_probe': labels must be a list of tags or null, not {self.labels!r}")
+            raise SynthdeidError(
+                f"privacy metric 'name_probe': labels must be a list of tags or null, not {self.labels!r}"
+            )
 
 
 def _rate(hits: int, total: int) -> float | None:
@@ -79,8 +81,10 @@ class NameProbeMetric:
         vocab = set(lm.vocab)
         probes = [p for p in probes if start_tag(p.label) in vocab]
         if not probes:
-            return skipped("no START tag of the probed labels in the held-out notes or the model's vocabulary "
-                           "(a generator trained without tags cannot be probed)")
+            return skipped(
+                "no START tag of the probed labels in the held-out notes or the model's vocabulary "
+                "(a generator trained without tags cannot be probed)"
+            )
         phi = {p.key: p for p in real_phi_strings(data.real, data.tokenize)}
         preds = predict(lm, probes, c.k, c.max_tokens, c.batch_size)
         per_label: dict[str, Counter[str]] = {}
@@ -105,22 +109,35 @@ class NameProbeMetric:
                 totals[name] += hit
                 totals[f"{name}_multi_token"] += hit and multi
         n = totals["predictions"]
-        top = sorted(predicted, key=lambda key: (-predicted[key], phi[key].text))[:c.top]
+        top = sorted(predicted, key=lambda key: (-predicted[key], phi[key].text))[: c.top]
         summary: dict[str, Any] = {
-            "probes": len(probes), "k": c.k, "predictions": n,
-            "finished": totals["finished"], "multi_token_predictions": totals["multi_token"],
+            "probes": len(probes),
+            "k": c.k,
+            "predictions": n,
+            "finished": totals["finished"],
+            "multi_token_predictions": totals["multi_token"],
             "train_phi_rate": _rate(totals["train_phi"], n),
             "train_phi_same_label_rate": _rate(totals["train_phi_same_label"], n),
             "train_phi_multi_token_rate": _rate(totals["train_phi_multi_token"], totals["multi_token"]),
             "distinct_train_phi_predicted": len(predicted),
             "train_phi_strings": len(phi),
-            "per_label": {label: {"probes": sum(p.label == label for p in probes),
-                                  "predictions": counts["predictions"],
-                                  "train_phi_rate": _rate(counts["train_phi"], counts["predictions"]),
-                                  "train_phi_same_label_rate": _rate(counts["train_phi_same_label"],
-                                                                     counts["predictions"])}
-                          for label, counts in sorted(per_label.items())},
-            "top_predicted": [{"text": phi[key].text, "labels": list(phi[key].labels), "predicted": predicted[key],
-                               "real_spans": phi[key].real_count} for key in top],
+            "per_label": {
+                label: {
+                    "probes": sum(p.label == label for p in probes),
+                    "predictions": counts["predictions"],
+                    "train_phi_rate": _rate(counts["train_phi"], counts["predictions"]),
+                    "train_phi_same_label_rate": _rate(counts["train_phi_same_label"], counts["predictions"]),
+                }
+                for label, counts in sorted(per_label.items())
+            },
+            "top_predicted": [
+                {
+                    "text": phi[key].text,
+                    "labels": list(phi[key].labels),
+                    "predicted": predicted[key],
+                    "real_spans": phi[key].real_count,
+                }
+                for key in top
+            ],
         }
         return PrivacyResult(summary)

@@ -44,14 +44,20 @@ class ReinjectionMetric:
 
     def compute(self, data: PrivacyInput) -> PrivacyResult:
         if not data.sources:
-            return PrivacyResult({"applicable": False,
-                                  "reason": "no synthetic note names a real training note as its source: the "
-                                            "generator writes notes from prompts, it does not refill real notes"})
+            return PrivacyResult(
+                {
+                    "applicable": False,
+                    "reason": "no synthetic note names a real training note as its source: the "
+                    "generator writes notes from prompts, it does not refill real notes",
+                }
+            )
         real = {d.id: d for d in data.real}
         missing = sorted(set(data.sources.values()) - set(real))
         if missing:
-            raise SynthdeidError(f"privacy metric 'phi_reinjection': source notes {missing[:3]} are not among the "
-                                 "real training notes; run the privacy stage on the generator's training split")
+            raise SynthdeidError(
+                f"privacy metric 'phi_reinjection': source notes {missing[:3]} are not among the "
+                "real training notes; run the privacy stage on the generator's training split"
+            )
         counts: Counter[str] = Counter()
         by_label: dict[str, Counter[str]] = {}
         rows: list[dict[str, Any]] = []
@@ -59,10 +65,10 @@ class ReinjectionMetric:
             source = data.sources.get(doc.id)
             if source is None:
                 continue
-            originals = {(s.label, _norm(real[source].text[s.start:s.end])) for s in real[source].spans}
+            originals = {(s.label, _norm(real[source].text[s.start : s.end])) for s in real[source].spans}
             hits = 0
             for s in doc.spans:
-                text = doc.text[s.start:s.end]
+                text = doc.text[s.start : s.end]
                 again = (s.label, _norm(text)) in originals
                 multi = len(data.tokenize(text)) >= self.config.multi_token_min
                 counts.update({"spans": 1, "reinjected": again, "multi": multi, "multi_reinjected": again and multi})
@@ -70,13 +76,18 @@ class ReinjectionMetric:
                 hits += again
             rows.append({"synthetic_id": doc.id, "source_id": source, "phi_reinjected": hits})
         summary = {
-            "applicable": True, "notes_with_source": len(rows),
-            "spans": counts["spans"], "reinjected": counts["reinjected"],
+            "applicable": True,
+            "notes_with_source": len(rows),
+            "spans": counts["spans"],
+            "reinjected": counts["reinjected"],
             "rate": _rate(counts["reinjected"], counts["spans"]),
             "multi_token_min": self.config.multi_token_min,
-            "multi_token_spans": counts["multi"], "multi_token_reinjected": counts["multi_reinjected"],
+            "multi_token_spans": counts["multi"],
+            "multi_token_reinjected": counts["multi_reinjected"],
             "multi_token_rate": _rate(counts["multi_reinjected"], counts["multi"]),
-            "per_label": {label: {"spans": c["spans"], "reinjected": c["reinjected"],
-                                  "rate": _rate(c["reinjected"], c["spans"])} for label, c in sorted(by_label.items())},
+            "per_label": {
+                label: {"spans": c["spans"], "reinjected": c["reinjected"], "rate": _rate(c["reinjected"], c["spans"])}
+                for label, c in sorted(by_label.items())
+            },
         }
         return PrivacyResult(summary, rows)

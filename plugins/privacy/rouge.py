@@ -30,13 +30,19 @@ class RougeMetric:
 
     def compute(self, data: PrivacyInput) -> PrivacyResult:
         corpus = audit_corpus(self.name, data, self.config)
-        out: dict[str, Any] = {"reference": "synthetic", "synthetic_notes": corpus.n_synthetic,
-                               "real_notes": corpus.n_real}
+        out: dict[str, Any] = {
+            "reference": "synthetic",
+            "synthetic_notes": corpus.n_synthetic,
+            "real_notes": corpus.n_real,
+        }
         rows: list[dict[str, Any]] = [{"synthetic_id": d.id} for d in corpus.synthetic_docs]
         for n in self.config.n:
             best = corpus.rouge(n, self.config.chunk_cells)
-            out[f"rouge{n}"] = {"recall": summary(best.recall), "precision": summary(best.precision),
-                                "fmeasure": summary(best.fmeasure)}
+            out[f"rouge{n}"] = {
+                "recall": summary(best.recall),
+                "precision": summary(best.precision),
+                "fmeasure": summary(best.fmeasure),
+            }
             for i, row in enumerate(rows):
                 row[f"rouge{n}_real_id"] = corpus.real_docs[int(best.index[i])].id
                 row[f"rouge{n}_recall"] = float(best.recall[i])

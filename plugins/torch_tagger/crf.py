@@ -63,7 +63,7 @@ class CRF(nn.Module):
         alpha = start.unsqueeze(0) + per_step[0]
         for t in range(1, steps):
             new = torch.logsumexp(alpha.unsqueeze(2) + trans.unsqueeze(0), dim=1) + per_step[t]
-            alpha = torch.where(mask[:, t:t + 1], new, alpha)
+            alpha = torch.where(mask[:, t : t + 1], new, alpha)
         log_z = torch.logsumexp(alpha + self.end.unsqueeze(0), dim=1)
         return (log_z - gold).sum()
 
@@ -79,7 +79,7 @@ class CRF(nn.Module):
         for t in range(1, steps):
             best, arg = (score.unsqueeze(2) + trans.unsqueeze(0)).max(dim=1)
             new = best + per_step[t]
-            keep = mask[:, t:t + 1]
+            keep = mask[:, t : t + 1]
             score = torch.where(keep, new, score)
             # past an item's end its best tag stays put: a pointer to itself
             back.append(torch.where(keep, arg, torch.arange(arg.size(1), device=arg.device).unsqueeze(0)))
@@ -102,7 +102,7 @@ class CRF(nn.Module):
         alphas = [start.unsqueeze(0) + per_step[0]]
         for t in range(1, steps):
             new = torch.logsumexp(alphas[-1].unsqueeze(2) + trans.unsqueeze(0), dim=1) + per_step[t]
-            alphas.append(torch.where(mask[:, t:t + 1], new, alphas[-1]))
+            alphas.append(torch.where(mask[:, t : t + 1], new, alphas[-1]))
         # beta at an item's last token is the end score; past the end it stays there
         last = (lengths - 1).unsqueeze(1)
         betas = [self.end.unsqueeze(0).expand(batch, n)]

@@ -46,8 +46,9 @@ class Window:
     line_starts: list[bool]
 
 
-def doc_windows(docs: Sequence[Document], tokenize: W.Tokenize, context: str, max_tokens: int,
-                labelled: bool) -> list[Window]:
+def doc_windows(
+    docs: Sequence[Document], tokenize: W.Tokenize, context: str, max_tokens: int, labelled: bool
+) -> list[Window]:
     """The windows of every document, in document order (``labelled``: words cut at span edges)."""
     out: list[Window] = []
     for i, d in enumerate(docs):
@@ -96,14 +97,24 @@ class Vocab:
         return vocab
 
     def to_json(self) -> dict[str, Any]:
-        return {"words": list(self.words), "shapes": list(self.shapes), "chars": list(self.chars),
-                "tags": self.tags, "max_word_chars": self.max_word_chars}
+        return {
+            "words": list(self.words),
+            "shapes": list(self.shapes),
+            "chars": list(self.chars),
+            "tags": self.tags,
+            "max_word_chars": self.max_word_chars,
+        }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Vocab:
         index = lambda items: {x: i for i, x in enumerate(items)}  # noqa: E731
-        return cls(index(data["words"]), index(data["shapes"]), index(data["chars"]), list(data["tags"]),
-                   int(data["max_word_chars"]))
+        return cls(
+            index(data["words"]),
+            index(data["shapes"]),
+            index(data["chars"]),
+            list(data["tags"]),
+            int(data["max_word_chars"]),
+        )
 
     def encode(self, text: str, window: Window) -> tuple[list[int], list[int], list[list[int]]]:
         """Word, shape and character ids of a window of ``text``."""
@@ -112,5 +123,5 @@ class Vocab:
             word = text[a:b]
             w_ids.append(self.words.get(normal_word(word), 1))
             s_ids.append(self.shapes.get(shape(word, start), 1))
-            c_ids.append([self.chars.get(c, 1) for c in word[:self.max_word_chars]])
+            c_ids.append([self.chars.get(c, 1) for c in word[: self.max_word_chars]])
         return w_ids, s_ids, c_ids

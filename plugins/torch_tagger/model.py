@@ -40,30 +40,38 @@ def _network(vocab: Vocab, cfg: TorchTaggerConfig) -> BiLSTMCRF:
     return BiLSTMCRF(len(vocab.words), len(vocab.shapes), len(vocab.chars), vocab.tags, cfg)
 
 
-def predict_windows(net: BiLSTMCRF, items: Sequence[Encoded], batch_size: int,
-                    min_confidence: float | None = None, tags: Sequence[str] = ()) -> list[list[int]]:
+def predict_windows(
+    net: BiLSTMCRF,
+    items: Sequence[Encoded],
+    batch_size: int,
+    min_confidence: float | None = None,
+    tags: Sequence[str] = (),
+) -> list[list[int]]:
     """Tag ids of every encoded window (batched by length; results in input order): the best
     path, or with ``min_confidence`` the recall-biased tags (names ``tags``) of the CRF's marginals."""
     order = sorted(range(len(items)), key=lambda i: (len(items[i][0]), i))
     out: list[list[int]] = [[] for _ in items]
     with torch.inference_mode():
         for k in range(0, len(order), batch_size):
-            idx = order[k:k + batch_size]
+            idx = order[k : k + batch_size]
             batch = make_batch([items[i] for i in idx])
             emissions = net.emissions(batch)
             if min_confidence is None:
                 best = net.crf.decode(emissions, batch.lengths)
             else:
                 probs = net.crf.marginals(emissions, batch.lengths)
-                best = [recall_biased_tags(probs[j, :n].tolist(), tags, min_confidence)
-                        for j, n in enumerate(batch.lengths.tolist())]
+                best = [
+                    recall_biased_tags(probs[j, :n].tolist(), tags, min_confidence)
+                    for j, n in enumerate(batch.lengths.tolist())
+                ]
             for i, t in zip(idx, best):
                 out[i] = t
     return out
 
 
-def spans_of(docs: Sequence[Document], windows: Sequence[Window], tag_ids: Sequence[Sequence[int]],
-             vocab: Vocab) -> list[list[Span]]:
+def spans_of(
+    docs: Sequence[Document], windows: Sequence[Window], tag_ids: Sequence[Sequence[int]], vocab: Vocab
+) -> list[list[Span]]:
     """Character spans per document from the windows' tag ids."""
     labels = {t[2:] for t in vocab.tags if t != "O"}
     spans: list[list[Span]] = [[] for _ in docs]
@@ -117,15 +125,18 @@ class TorchTagger:
         self.config = config
         self.trained: TrainedTorchTagger | None = None
 
-    def train(self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path,
-              tokenize: W.Tokenize) -> dict[str, Any]:
+    def train(
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+    ) -> dict[str, Any]:
         cfg = self.config
         out_dir = Path(out_dir)
         labels, dev, dropped = W.training_labels(NAME, train, dev)
-        wins = doc_windows(train, W.split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens,
-                           labelled=True)
-        vocab = Vocab.build(((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
-                            labels, cfg.max_word_chars)
+        wins = doc_windows(train, W.split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens, labelled=True)
+        vocab = Vocab.build(
+            ((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
+            labels,
+            cfg.max_word_chars,
+        )
         tag_index = {t: i for i, t in enumerate(vocab.tags)}
         items = [vocab.encode(train[w.doc].text, w) for w in wins]
         gold = [[tag_index[t] for t in W.bio_tags(w.words, train[w.doc].spans)] for w in wins]
@@ -146,13 +157,17 @@ class TorchTagger:
         self.trained = trained
         started = time.perf_counter()
         metrics: dict[str, Any] = {
-            "tagger": NAME, "labels": labels, "parameters": sum(p.numel() for p in net.parameters()),
+            "tagger": NAME,
+            "labels": labels,
+            "parameters": sum(p.numel() for p in net.parameters()),
             "vocabulary": {"words": len(vocab.words), "shapes": len(vocab.shapes), "chars": len(vocab.chars)},
-            "train_windows": len(wins), "train_tokens": sum(len(w.words) for w in wins),
+            "train_windows": len(wins),
+            "train_tokens": sum(len(w.words) for w in wins),
             "train_spans": sum(len(d.spans) for d in train),
-            "train_spans_without_tokens": sum(len(d.spans) for d in train) - sum(
-                W.covered_spans(words, train[i].spans) for i, words in _words_by_doc(wins).items()),
-            "dev_labels_unseen_in_training": dropped, **run,
+            "train_spans_without_tokens": sum(len(d.spans) for d in train)
+            - sum(W.covered_spans(words, train[i].spans) for i, words in _words_by_doc(wins).items()),
+            "dev_labels_unseen_in_training": dropped,
+            **run,
         }
         if dev:
             metrics["dev"] = W.entity_f1([d.spans for d in dev], self.trained.predict(dev))
@@ -175,8 +190,9 @@ class TorchTagger:
         missing = [f for f in (WEIGHTS, VOCAB) if not (out_dir / f).exists()]
         if missing:
             raise InputError(f"has no {', '.join(missing)}", path=out_dir, fix=RETRAIN)
-        config = saved_config(TorchTaggerConfig, meta, NAME, out_dir=out_dir,
-                              token_split="pack")  # saved before token_split: pack
+        config = saved_config(
+            TorchTaggerConfig, meta, NAME, out_dir=out_dir, token_split="pack"
+        )  # saved before token_split: pack
         vocab = read_json(out_dir / VOCAB, RETRAIN, Vocab.from_json)
         net = _network(vocab, config)
         load_weights(net, out_dir / WEIGHTS, RETRAIN, f"{CONFIG_FILE} and {VOCAB}")

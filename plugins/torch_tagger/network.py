@@ -18,9 +18,9 @@ Encoded = tuple[list[int], list[int], list[list[int]]]  # word ids, shape ids, c
 
 @dataclass
 class Batch:
-    words: torch.Tensor   # batch x time
+    words: torch.Tensor  # batch x time
     shapes: torch.Tensor  # batch x time
-    chars: torch.Tensor   # batch x time x characters
+    chars: torch.Tensor  # batch x time x characters
     lengths: torch.Tensor  # batch
     tags: torch.Tensor | None = None  # batch x time
 
@@ -33,16 +33,16 @@ def make_batch(items: Sequence[Encoded], tags: Sequence[Sequence[int]] | None = 
     shapes = torch.zeros(n, steps, dtype=torch.long)
     chars = torch.zeros(n, steps, width, dtype=torch.long)
     for i, (w, s, cs) in enumerate(items):
-        words[i, :len(w)] = torch.tensor(w)
-        shapes[i, :len(s)] = torch.tensor(s)
+        words[i, : len(w)] = torch.tensor(w)
+        shapes[i, : len(s)] = torch.tensor(s)
         for t, c in enumerate(cs):
             if c:
-                chars[i, t, :len(c)] = torch.tensor(c)
+                chars[i, t, : len(c)] = torch.tensor(c)
     gold = None
     if tags is not None:
         gold = torch.zeros(n, steps, dtype=torch.long)
         for i, row in enumerate(tags):
-            gold[i, :len(row)] = torch.tensor(row)
+            gold[i, : len(row)] = torch.tensor(row)
     return Batch(words, shapes, chars, torch.tensor([len(w) for w, _, _ in items]), gold)
 
 
@@ -52,11 +52,20 @@ class BiLSTMCRF(nn.Module):
         self.word = nn.Embedding(n_words, cfg.embedding_size, padding_idx=0)
         self.shape = nn.Embedding(n_shapes, cfg.shape_dim, padding_idx=0) if cfg.shape_dim else None
         self.char = nn.Embedding(n_chars, cfg.char_dim, padding_idx=0) if cfg.uses_chars else None
-        self.conv = (nn.Conv1d(cfg.char_dim, cfg.char_filters, cfg.char_width, padding=cfg.char_width // 2)
-                     if cfg.uses_chars else None)
+        self.conv = (
+            nn.Conv1d(cfg.char_dim, cfg.char_filters, cfg.char_width, padding=cfg.char_width // 2)
+            if cfg.uses_chars
+            else None
+        )
         size = cfg.embedding_size + cfg.shape_dim + (cfg.char_filters if cfg.uses_chars else 0)
-        self.lstm = nn.LSTM(size, cfg.hidden_size, num_layers=cfg.layers, bidirectional=True, batch_first=True,
-                            dropout=cfg.dropout if cfg.layers > 1 else 0.0)
+        self.lstm = nn.LSTM(
+            size,
+            cfg.hidden_size,
+            num_layers=cfg.layers,
+            bidirectional=True,
+            batch_first=True,
+            dropout=cfg.dropout if cfg.layers > 1 else 0.0,
+        )
         self.drop = nn.Dropout(cfg.dropout)
         self.out = nn.Linear(2 * cfg.hidden_size, len(tags))
         self.crf = CRF(tags)

@@ -24,17 +24,25 @@ def bucketed_batches(lengths: Sequence[int], size: int, generator: torch.Generat
     order = torch.randperm(len(lengths), generator=generator).tolist()
     batches: list[list[int]] = []
     for i in range(0, len(order), size * POOL):
-        chunk = sorted(order[i:i + size * POOL], key=lambda k: (lengths[k], k))
-        batches.extend(chunk[j:j + size] for j in range(0, len(chunk), size))
+        chunk = sorted(order[i : i + size * POOL], key=lambda k: (lengths[k], k))
+        batches.extend(chunk[j : j + size] for j in range(0, len(chunk), size))
     return [batches[b] for b in torch.randperm(len(batches), generator=generator).tolist()]
 
 
-def fit(net: BiLSTMCRF, items: Sequence[Encoded], tags: Sequence[Sequence[int]], singletons: set[int],
-        cfg: TorchTaggerConfig, evaluate: Callable[[], dict[str, float]] | None) -> dict[str, Any]:
+def fit(
+    net: BiLSTMCRF,
+    items: Sequence[Encoded],
+    tags: Sequence[Sequence[int]],
+    singletons: set[int],
+    cfg: TorchTaggerConfig,
+    evaluate: Callable[[], dict[str, float]] | None,
+) -> dict[str, Any]:
     """Train ``net`` in place; returns the per-epoch history and the selected epoch."""
     generator = torch.Generator().manual_seed(cfg.seed)
-    batches: list[Batch] = [make_batch([items[i] for i in b], [tags[i] for i in b])
-                            for b in bucketed_batches([len(w) for w, _, _ in items], cfg.batch_size, generator)]
+    batches: list[Batch] = [
+        make_batch([items[i] for i in b], [tags[i] for i in b])
+        for b in bucketed_batches([len(w) for w, _, _ in items], cfg.batch_size, generator)
+    ]
     is_singleton = torch.zeros(len(net.word.weight), dtype=torch.bool)
     if singletons:
         is_singleton[torch.tensor(sorted(singletons))] = True
@@ -79,6 +87,11 @@ def fit(net: BiLSTMCRF, items: Sequence[Encoded], tags: Sequence[Sequence[int]],
         net.load_state_dict(best_state)
     net.eval()
     epochs = len(history)
-    return {"history": history, "epochs_run": epochs, "best_epoch": best_epoch or epochs, "stopped_by": stopped,
-            "train_seconds": round(train_seconds, 2),
-            "train_tokens_per_s": round(tokens * epochs / train_seconds, 1) if train_seconds else None}
+    return {
+        "history": history,
+        "epochs_run": epochs,
+        "best_epoch": best_epoch or epochs,
+        "stopped_by": stopped,
+        "train_seconds": round(train_seconds, 2),
+        "train_tokens_per_s": round(tokens * epochs / train_seconds, 1) if train_seconds else None,
+    }

@@ -44,8 +44,13 @@ WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
     "xml_inline": write_xml_inline,
 }
 READER_OPTIONS: dict[str, tuple[str, ...]] = {
-    "i2b2": I2B2_OPTIONS, "xml_inline": XML_INLINE_OPTIONS, "inline": INLINE_OPTIONS}
+    "i2b2": I2B2_OPTIONS,
+    "xml_inline": XML_INLINE_OPTIONS,
+    "inline": INLINE_OPTIONS,
+}
 """The options each reader takes (``read_documents(..., options=...)``); other readers take none."""
+
+
 def check_format(fmt: str) -> str:
     if fmt not in READERS:
         raise InputError(f"unknown format {fmt!r}", fix="use one of " + ", ".join(READERS))
@@ -75,14 +80,18 @@ def read_documents(
 def check_options(fmt: str, options: Mapping[str, Any] | None) -> None:
     """Refuse reader options that ``fmt`` does not take, naming those it does."""
     if options is not None and not isinstance(options, Mapping):
-        raise InputError(f"format options must be a mapping, not {options!r}"[:120],
-                         fix="write corpus.format_options: {key: value} (or --format-option KEY=VALUE)")
+        raise InputError(
+            f"format options must be a mapping, not {options!r}"[:120],
+            fix="write corpus.format_options: {key: value} (or --format-option KEY=VALUE)",
+        )
     accepted = READER_OPTIONS.get(fmt, ())
     unknown = sorted(str(k) for k in (options or {}) if k not in accepted)
     if unknown:
         takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
-        raise InputError(f"format {fmt!r} has no option {unknown[0]!r}",
-                         fix=f"remove it from corpus.format_options (or --format-option): {takes}")
+        raise InputError(
+            f"format {fmt!r} has no option {unknown[0]!r}",
+            fix=f"remove it from corpus.format_options (or --format-option): {takes}",
+        )
 
 
 def _not_empty(docs: Iterator[Document], path: Path, errors: list[InputError] | None) -> Iterator[Document]:
@@ -92,8 +101,11 @@ def _not_empty(docs: Iterator[Document], path: Path, errors: list[InputError] | 
         n += 1
         yield doc
     if n == 0 and (errors is None or len(errors) == n_errors):
-        raise InputError("holds no documents", path=path,
-                         fix="check that this is the corpus you meant (an empty file or folder is not a corpus)")
+        raise InputError(
+            "holds no documents",
+            path=path,
+            fix="check that this is the corpus you meant (an empty file or folder is not a corpus)",
+        )
 
 
 def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None = None) -> int:
@@ -102,8 +114,11 @@ def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None 
     p = Path(path)
     fmt = check_format(fmt or guess_format(p, for_writing=True))
     if fmt not in WRITERS:
-        raise InputError(f"{fmt!r} is read only: it cannot hold PHI spans", path=p,
-                         fix="write " + ", ".join(WRITERS) + " (by the output's name or --to)")
+        raise InputError(
+            f"{fmt!r} is read only: it cannot hold PHI spans",
+            path=p,
+            fix="write " + ", ".join(WRITERS) + " (by the output's name or --to)",
+        )
     return WRITERS[fmt](_unique_ids(docs), p)
 
 
@@ -119,7 +134,8 @@ def _check_ids(docs: Iterable[Document]) -> Iterator[Document]:
     seen: set[str] = set()
     for doc in docs:
         if doc.id in seen:
-            raise InputError("a second document with this id", doc_id=doc.id,
-                             fix="give every document a unique id before writing")
+            raise InputError(
+                "a second document with this id", doc_id=doc.id, fix="give every document a unique id before writing"
+            )
         seen.add(doc.id)
         yield doc

@@ -57,17 +57,26 @@ def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None, ann
         if not m:
             raise InputError(
                 f"unreadable annotation line {line[:60]!r}",
-                path=ann, line=lineno,
+                path=ann,
+                line=lineno,
                 fix="write text-bound annotations as 'T<n><TAB><label> <start> <end>[;<start> <end>...]<TAB><text>' "
                 "(other BRAT lines start with R, E, A, M, N, * or #, then a tab)",
             )
         if m.group(1) in seen:
-            raise InputError(f"annotation id {m.group(1)} is used twice (first on line {seen[m.group(1)]})",
-                             path=ann, line=lineno, fix="give every T annotation its own number")
+            raise InputError(
+                f"annotation id {m.group(1)} is used twice (first on line {seen[m.group(1)]})",
+                path=ann,
+                line=lineno,
+                fix="give every T annotation its own number",
+            )
         seen[m.group(1)] = lineno
         if any(len(x) > _MAX_DIGITS for x in re.split(r"[ ;]", m.group(3))):
-            raise InputError(f"{m.group(1)}: an offset of more than {_MAX_DIGITS} digits",
-                             path=ann, line=lineno, fix="offsets count characters of the .txt file")
+            raise InputError(
+                f"{m.group(1)}: an offset of more than {_MAX_DIGITS} digits",
+                path=ann,
+                line=lineno,
+                fix="offsets count characters of the .txt file",
+            )
         fragments = []
         for frag in m.group(3).split(";"):
             a, b = (int(x) - shift for x in frag.split())
@@ -75,16 +84,17 @@ def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None, ann
                 raise InputError(
                     f"{m.group(1)}: offsets {a + shift}-{b + shift} are outside the text "
                     f"({len(text) + shift} characters) or empty",
-                    path=ann, line=lineno,
+                    path=ann,
+                    line=lineno,
                     fix="offsets count characters (not bytes) of the UTF-8 .txt file, end exclusive",
                 )
             fragments.append((a, b))
         surface = " ".join(text[a:b] for a, b in fragments)
         if m.group(4) and _norm(surface) != _norm(m.group(4)):
             raise InputError(
-                f"{m.group(1)}: the annotated text {m.group(4)!r} differs from the .txt at "
-                f"{m.group(3)}: {surface!r}",
-                path=ann, line=lineno,
+                f"{m.group(1)}: the annotated text {m.group(4)!r} differs from the .txt at {m.group(3)}: {surface!r}",
+                path=ann,
+                line=lineno,
                 fix="the .ann offsets do not match the .txt: re-export the pair from the annotation tool",
             )
         spans.extend(Span(a, b, m.group(2)) for a, b in fragments)
@@ -102,19 +112,25 @@ def read_brat(
     and skipped."""
     root = Path(folder)
     if not root.is_dir():
-        raise InputError("BRAT folder not found", path=root,
-                         fix="name a folder holding .txt and .ann files")
-    files = scan_folder(root, (".txt", ".ann"), "BRAT",
-                        belongs=lambda f: f.suffix.lower() == ".conf" or f.name in _OWN_FILES)
+        raise InputError("BRAT folder not found", path=root, fix="name a folder holding .txt and .ann files")
+    files = scan_folder(
+        root, (".txt", ".ann"), "BRAT", belongs=lambda f: f.suffix.lower() == ".conf" or f.name in _OWN_FILES
+    )
     if not files[".txt"]:
-        raise InputError("no .txt files in the BRAT folder", path=root,
-                         fix="put each note in NAME.txt with its annotations in NAME.ann")
+        raise InputError(
+            "no .txt files in the BRAT folder",
+            path=root,
+            fix="put each note in NAME.txt with its annotations in NAME.ann",
+        )
     txts = by_id(root, files[".txt"], errors)
     anns = by_id(root, files[".ann"], errors)
     for key, ann in anns.items():
         if key not in txts:
-            e = InputError("an .ann file without its .txt: its annotations have no text", path=ann,
-                           fix=f"put the note's text in {ann.with_suffix('.txt').name}, or remove the .ann file")
+            e = InputError(
+                "an .ann file without its .txt: its annotations have no text",
+                path=ann,
+                fix=f"put the note's text in {ann.with_suffix('.txt').name}, or remove the .ann file",
+            )
             if errors is None:
                 raise e
             errors.append(e)

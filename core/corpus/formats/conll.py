@@ -78,24 +78,31 @@ def to_bio(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> list[list
 def check_conll(doc: Document, tokenize: Tokenize = whitespace_tokenize) -> None:
     """Refuse what a CoNLL file cannot hold (see the module docstring)."""
     if any(c.isspace() for c in doc.id):
-        raise InputError("the document id contains whitespace", doc_id=doc.id,
-                         fix="CoNLL keeps the id on the -DOCSTART- line: use ids without spaces")
+        raise InputError(
+            "the document id contains whitespace",
+            doc_id=doc.id,
+            fix="CoNLL keeps the id on the -DOCSTART- line: use ids without spaces",
+        )
     if doc.id in {"", "O"} or doc.id.startswith("-X-"):
-        raise InputError("the document id reads as no id on a -DOCSTART- line (empty, CoNLL-2003's '-X-' "
-                         "columns or tag 'O')", doc_id=doc.id, fix="give the document another id")
+        raise InputError(
+            "the document id reads as no id on a -DOCSTART- line (empty, CoNLL-2003's '-X-' columns or tag 'O')",
+            doc_id=doc.id,
+            fix="give the document another id",
+        )
     for s in doc.spans:
         no_whitespace(s.label, doc.id, "a CoNLL tag column")
     for sentence in to_bio(doc, tokenize):
         for token, _ in sentence:
             if token.startswith((DOCSTART, BOM)):
-                raise InputError(f"the word {token[:40]!r} starts a line of the CoNLL file, where it reads as "
-                                 + ("a -DOCSTART- line" if token.startswith(DOCSTART) else "a stray byte-order mark"),
-                                 doc_id=doc.id, fix="remove or rewrite it, or write another format (jsonl keeps "
-                                 "any text)")
+                raise InputError(
+                    f"the word {token[:40]!r} starts a line of the CoNLL file, where it reads as "
+                    + ("a -DOCSTART- line" if token.startswith(DOCSTART) else "a stray byte-order mark"),
+                    doc_id=doc.id,
+                    fix="remove or rewrite it, or write another format (jsonl keeps any text)",
+                )
 
 
-def write_conll(docs: Iterable[Document], path: str | Path,
-                tokenize: Tokenize = whitespace_tokenize) -> int:
+def write_conll(docs: Iterable[Document], path: str | Path, tokenize: Tokenize = whitespace_tokenize) -> int:
     n = 0
     docs = checked(docs, lambda doc, i: check_conll(doc, tokenize))
     with atomic_write(path) as f:
@@ -133,8 +140,7 @@ class _DocBuilder:
             return
         prefix, _, label = tag.partition("-")
         if prefix not in {"B", "I", "E", "S"} or not label:
-            raise InputError(f"unknown tag {tag!r}", **where,
-                             fix="use O, B-<label>, I-<label> (or BIOES: E-, S-)")
+            raise InputError(f"unknown tag {tag!r}", **where, fix="use O, B-<label>, I-<label> (or BIOES: E-, S-)")
         continues = prefix in {"I", "E"} and self.open is not None and self.open[2] == label
         if continues and self.open is not None:  # (continues implies an open span)
             self.open = (self.open[0], self.length, label)
@@ -191,8 +197,13 @@ def read_conll(
                     doc_id, failed = None, True
                 doc, start_line = _DocBuilder(doc_id or f"{stem}-{count}"), lineno
                 if doc.id in seen and not failed:
-                    duplicate = InputError(f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-                                           path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id")
+                    duplicate = InputError(
+                        f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
+                        path=path,
+                        line=lineno,
+                        doc_id=doc.id,
+                        fix="give every document a unique id",
+                    )
                     if errors is None:
                         raise duplicate
                     errors.append(duplicate)
@@ -222,16 +233,24 @@ def read_conll(
 def _docstart_id(line: str, path: str | Path, lineno: int) -> str | None:
     """The id a ``-DOCSTART-`` line gives, or None (none, CoNLL-2003's ``-X-`` columns, or an
     ``O`` tag column)."""
-    rest = line[len(DOCSTART):]
+    rest = line[len(DOCSTART) :]
     if rest and not rest[0].isspace():
-        raise InputError(f"a -DOCSTART- line runs on into {rest[:30]!r}", path=path, line=lineno,
-                         fix="write '-DOCSTART-<TAB><document id>'")
+        raise InputError(
+            f"a -DOCSTART- line runs on into {rest[:30]!r}",
+            path=path,
+            line=lineno,
+            fix="write '-DOCSTART-<TAB><document id>'",
+        )
     rest = rest.strip()
     if not rest or rest.startswith("-X-") or rest == "O":
         return None
     if any(c.isspace() for c in rest):
-        raise InputError(f"the -DOCSTART- line's id {rest[:40]!r} holds whitespace", path=path, line=lineno,
-                         fix="write '-DOCSTART-<TAB><document id>' with an id without spaces")
+        raise InputError(
+            f"the -DOCSTART- line's id {rest[:40]!r} holds whitespace",
+            path=path,
+            line=lineno,
+            fix="write '-DOCSTART-<TAB><document id>' with an id without spaces",
+        )
     return rest
 
 
@@ -239,22 +258,36 @@ def _columns(line: str, columns: list[int], path: str | Path, lineno: int) -> tu
     """(token, tag) of a token line; the first token line fixes the file's column count."""
     parts = [p.strip() for p in line.split("\t")] if "\t" in line else line.split()
     if len(parts) < 2 or not parts[0] or not parts[-1]:
-        raise InputError(f"expected a token and a tag, got {line[:60]!r}", path=path, line=lineno,
-                         fix="write '<token><TAB><tag>' on each line, a blank line between sentences")
+        raise InputError(
+            f"expected a token and a tag, got {line[:60]!r}",
+            path=path,
+            line=lineno,
+            fix="write '<token><TAB><tag>' on each line, a blank line between sentences",
+        )
     if "\t" in line and any(c.isspace() for c in parts[-1]):
-        raise InputError(f"the tag column {parts[-1][:40]!r} holds a space: the line separates its columns with "
-                         "both tabs and spaces", path=path, line=lineno,
-                         fix="separate every column with a tab, or every column with spaces")
+        raise InputError(
+            f"the tag column {parts[-1][:40]!r} holds a space: the line separates its columns with "
+            "both tabs and spaces",
+            path=path,
+            line=lineno,
+            fix="separate every column with a tab, or every column with spaces",
+        )
     if any(c.isspace() for c in parts[0]):
-        raise InputError(f"the token {parts[0][:40]!r} holds whitespace", path=path, line=lineno,
-                         fix="put each word on its own line (one token per line)")
+        raise InputError(
+            f"the token {parts[0][:40]!r} holds whitespace",
+            path=path,
+            line=lineno,
+            fix="put each word on its own line (one token per line)",
+        )
     if not columns:
         columns.extend((len(parts), lineno))
     elif len(parts) != columns[0]:
         raise InputError(
             f"{len(parts)} columns where the file's first token line (line {columns[1]}) has {columns[0]}",
-            path=path, line=lineno,
-            fix="give every token line the same columns; a token holding a space must become two lines")
+            path=path,
+            line=lineno,
+            fix="give every token line the same columns; a token holding a space must become two lines",
+        )
     return parts[0], parts[-1]
 
 

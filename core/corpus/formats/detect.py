@@ -16,10 +16,18 @@ from synthdeid.corpus.inline import find_reserved, find_tag_like
 from synthdeid.errors import InputError
 
 SUFFIXES = {
-    ".jsonl": "jsonl", ".json": "jsonl", ".ndjson": "jsonl",
-    ".conll": "conll", ".bio": "conll", ".iob": "conll", ".conllu": "conll",
-    ".inline": "inline", ".ann": "brat", ".txt": "text",
-    ".xml": "i2b2", ".xmltags": "xml_inline",
+    ".jsonl": "jsonl",
+    ".json": "jsonl",
+    ".ndjson": "jsonl",
+    ".conll": "conll",
+    ".bio": "conll",
+    ".iob": "conll",
+    ".conllu": "conll",
+    ".inline": "inline",
+    ".ann": "brat",
+    ".txt": "text",
+    ".xml": "i2b2",
+    ".xmltags": "xml_inline",
 }
 SNIFFED_BYTES = 1 << 16
 """How much of a file is looked at for tags."""
@@ -76,11 +84,14 @@ def folder_format(root: Path, default: str) -> str:
             return "xml_inline"
         if found:
             m = found[1]
-            raise InputError(f"the folder's .txt files hold inline tags ({m.group()[:60]!r}), which no folder "
-                             "format reads: plain text would keep them as words, their PHI unmarked", path=f,
-                             line=m.string.count("\n", 0, m.start()) + 1,
-                             fix="join the notes into one inline-tag file (id<TAB>text lines, *.inline.txt), or "
-                             "pass --format text (--from text) if the tags are part of the notes")
+            raise InputError(
+                f"the folder's .txt files hold inline tags ({m.group()[:60]!r}), which no folder "
+                "format reads: plain text would keep them as words, their PHI unmarked",
+                path=f,
+                line=m.string.count("\n", 0, m.start()) + 1,
+                fix="join the notes into one inline-tag file (id<TAB>text lines, *.inline.txt), or "
+                "pass --format text (--from text) if the tags are part of the notes",
+            )
     return default
 
 
@@ -105,6 +116,9 @@ def _refuse_tagged(path: Path) -> None:
         what, suffix = _LOOKS_LIKE[fmt]
         raise InputError(
             f"looks like {what}, not plain notes: it holds the tag {m.group()[:60]!r}, which plain text would keep "
-            "as words, its PHI unmarked", path=path, line=m.string.count("\n", 0, m.start()) + 1,
+            "as words, its PHI unmarked",
+            path=path,
+            line=m.string.count("\n", 0, m.start()) + 1,
             fix=f"pass --format {fmt} (convert, deidentify: --from {fmt}; params.yaml: corpus.format: {fmt}), or "
-            f"name the file *{suffix}; pass --format text (--from text) if the tags are part of the notes")
+            f"name the file *{suffix}; pass --format text (--from text) if the tags are part of the notes",
+        )

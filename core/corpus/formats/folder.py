@@ -13,8 +13,9 @@ LISTED = 10
 """Files named in the warning about files not read (the rest are counted)."""
 
 
-def scan_folder(root: Path, suffixes: Iterable[str], what: str,
-                belongs: Callable[[Path], bool] = lambda _: False) -> dict[str, list[Path]]:
+def scan_folder(
+    root: Path, suffixes: Iterable[str], what: str, belongs: Callable[[Path], bool] = lambda _: False
+) -> dict[str, list[Path]]:
     """The files under ``root`` (sorted) by suffix, for each of ``suffixes`` (lower case, with the
     dot), matched in any case. Any other file, unless ``belongs`` says it is part of the format, is
     named in one ``InputWarning``."""
@@ -31,9 +32,12 @@ def scan_folder(root: Path, suffixes: Iterable[str], what: str,
     if other:
         names = ", ".join(f.relative_to(root).as_posix() for f in other[:LISTED])
         more = f" and {len(other) - LISTED} more" if len(other) > LISTED else ""
-        warn(f"{len(other)} file(s) not read: {names}{more}", path=root,
-             fix=f"the folder is read as {what}, through its {', '.join(sorted(found))} files (in any case): move "
-             "the others out, or name the format the folder is in (--format, --from, corpus.format)")
+        warn(
+            f"{len(other)} file(s) not read: {names}{more}",
+            path=root,
+            fix=f"the folder is read as {what}, through its {', '.join(sorted(found))} files (in any case): move "
+            "the others out, or name the format the folder is in (--format, --from, corpus.format)",
+        )
     return found
 
 
@@ -49,8 +53,11 @@ def by_id(root: Path, files: list[Path], errors: list[InputError] | None) -> dic
     for f in files:
         key = doc_id(root, f)
         if key in out:
-            e = InputError(f"{out[key].name} and {f.name} give one document id {key!r}", path=f,
-                           fix="rename or remove one of them (suffixes are read in any case)")
+            e = InputError(
+                f"{out[key].name} and {f.name} give one document id {key!r}",
+                path=f,
+                fix="rename or remove one of them (suffixes are read in any case)",
+            )
             if errors is None:
                 raise e
             errors.append(e)

@@ -47,13 +47,27 @@ NEWLINES = ("keep", "xml")
 CATEGORIES: dict[str, str] = {
     **dict.fromkeys(("PATIENT", "DOCTOR", "USERNAME"), "NAME"),
     "PROFESSION": "PROFESSION",
-    **dict.fromkeys(("ROOM", "DEPARTMENT", "HOSPITAL", "ORGANIZATION", "STREET", "CITY", "STATE", "COUNTRY",
-                     "ZIP", "LOCATION-OTHER"), "LOCATION"),
+    **dict.fromkeys(
+        (
+            "ROOM",
+            "DEPARTMENT",
+            "HOSPITAL",
+            "ORGANIZATION",
+            "STREET",
+            "CITY",
+            "STATE",
+            "COUNTRY",
+            "ZIP",
+            "LOCATION-OTHER",
+        ),
+        "LOCATION",
+    ),
     "AGE": "AGE",
     "DATE": "DATE",
     **dict.fromkeys(("PHONE", "FAX", "EMAIL", "URL", "IPADDR"), "CONTACT"),
-    **dict.fromkeys(("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID",
-                     "IDNUM"), "ID"),
+    **dict.fromkeys(
+        ("SSN", "MEDICALRECORD", "HEALTHPLAN", "ACCOUNT", "LICENSE", "VEHICLE", "DEVICE", "BIOID", "IDNUM"), "ID"
+    ),
 }
 """The i2b2-2014 category (element name) of each TYPE; the writer looks labels up in upper case."""
 ROOT = "deIdi2b2"
@@ -67,10 +81,12 @@ def newlines_option(options: Mapping[str, Any] | None) -> str:
     """The ``newlines`` option (``keep`` unless given), checked."""
     value = (options or {}).get("newlines", "keep")
     if value not in NEWLINES:
-        raise InputError(f"format option newlines is {value!r}",
-                         fix="set corpus.format_options.newlines (or --format-option newlines=...) to keep "
-                         "(the text's CRs as in the file, the default) or xml (line endings as an XML parser "
-                         "reads them: CRLF and CR become LF)")
+        raise InputError(
+            f"format option newlines is {value!r}",
+            fix="set corpus.format_options.newlines (or --format-option newlines=...) to keep "
+            "(the text's CRs as in the file, the default) or xml (line endings as an XML parser "
+            "reads them: CRLF and CR become LF)",
+        )
     return value
 
 
@@ -79,8 +95,10 @@ def _marker(data: str) -> str:
     an XML parser would otherwise turn into LF."""
     free = next((chr(c) for c in range(0xE000, 0xF900) if chr(c) not in data), None)
     if free is None:  # a file holding every private-use character
-        raise InputError("the file holds every private-use character: its CRs cannot be kept",
-                         fix="read it with corpus.format_options: {newlines: xml}")
+        raise InputError(
+            "the file holds every private-use character: its CRs cannot be kept",
+            fix="read it with corpus.format_options: {newlines: xml}",
+        )
     return free
 
 
@@ -107,13 +125,17 @@ class _Tree:
         return InputError(problem, path=self.path, line=line or self.parser.CurrentLineNumber, fix=fix)
 
     def _doctype(self, *_: Any) -> None:
-        raise self.error("the file has a DOCTYPE declaration", "i2b2 files have none: remove it (synthdeid "
-                         "does not read DTDs or expand the entities they declare)")
+        raise self.error(
+            "the file has a DOCTYPE declaration",
+            "i2b2 files have none: remove it (synthdeid does not read DTDs or expand the entities they declare)",
+        )
 
     def _declaration(self, version: str, encoding: str | None, standalone: int) -> None:
         if encoding and encoding.lower() not in _UTF8 and not self.ascii:
-            raise self.error(f"the file declares encoding {encoding!r}",
-                             "synthdeid reads UTF-8: re-save the file as UTF-8 and declare encoding=\"UTF-8\"")
+            raise self.error(
+                f"the file declares encoding {encoding!r}",
+                'synthdeid reads UTF-8: re-save the file as UTF-8 and declare encoding="UTF-8"',
+            )
 
     def _start(self, name: str, attrs: dict[str, str]) -> None:
         line = self.parser.CurrentLineNumber
@@ -121,31 +143,42 @@ class _Tree:
         self.stack.append(name)
         if depth == 1 and name == "TEXT":
             if attrs:
-                raise self.error(f"TEXT has attributes ({', '.join(sorted(attrs))})",
-                                 "write <TEXT><![CDATA[the note]]></TEXT> without attributes")
+                raise self.error(
+                    f"TEXT has attributes ({', '.join(sorted(attrs))})",
+                    "write <TEXT><![CDATA[the note]]></TEXT> without attributes",
+                )
             self.texts.append(line)
             if len(self.texts) > 1:
-                raise self.error(f"a second TEXT element (the first is on line {self.texts[0]})",
-                                 "put each note in its own file: one TEXT per document")
+                raise self.error(
+                    f"a second TEXT element (the first is on line {self.texts[0]})",
+                    "put each note in its own file: one TEXT per document",
+                )
             self.text_bytes = (self.parser.CurrentByteIndex, self.parser.CurrentByteIndex)
         elif depth == 1 and name == "TAGS":
             self.tags_elements.append(line)
             if len(self.tags_elements) > 1:
-                raise self.error(f"a second TAGS element (the first is on line {self.tags_elements[0]})",
-                                 "put all tags of the note in one <TAGS> element")
+                raise self.error(
+                    f"a second TAGS element (the first is on line {self.tags_elements[0]})",
+                    "put all tags of the note in one <TAGS> element",
+                )
         elif depth == 1:
-            raise self.error(f"unexpected element <{name}> in <{self.stack[0]}>",
-                             "an i2b2 document holds <TEXT> and <TAGS> only: remove it or move it into TAGS")
+            raise self.error(
+                f"unexpected element <{name}> in <{self.stack[0]}>",
+                "an i2b2 document holds <TEXT> and <TAGS> only: remove it or move it into TAGS",
+            )
         elif depth == 2 and self.stack[1] == "TAGS":
             self.tags.append((name, attrs, line))
         elif depth == 2:
-            raise self.error(f"the TEXT holds an element <{name}>",
-                             "write the note as character data: <TEXT><![CDATA[the note]]></TEXT> "
-                             "(PHI tags go in <TAGS>, with offsets)")
+            raise self.error(
+                f"the TEXT holds an element <{name}>",
+                "write the note as character data: <TEXT><![CDATA[the note]]></TEXT> "
+                "(PHI tags go in <TAGS>, with offsets)",
+            )
         elif depth > 2:
-            raise self.error(f"element <{name}> inside {'/'.join(self.stack[:-1])}",
-                             "i2b2 tags are empty elements: <NAME id=\"P1\" start=\"0\" end=\"3\" text=\"Jan\" "
-                             "TYPE=\"PATIENT\" />")
+            raise self.error(
+                f"element <{name}> inside {'/'.join(self.stack[:-1])}",
+                'i2b2 tags are empty elements: <NAME id="P1" start="0" end="3" text="Jan" TYPE="PATIENT" />',
+            )
 
     def _end(self, name: str) -> None:
         if self.stack[1:] == ["TEXT"]:
@@ -158,23 +191,28 @@ class _Tree:
             return
         if data.strip():
             where = "a tag" if len(self.stack) > 2 else "/".join(self.stack) or "the file"
-            raise self.error(f"text outside TEXT, in {where}: {data.strip()[:40]!r}",
-                             "the note goes in <TEXT><![CDATA[...]]></TEXT> only: remove the stray text "
-                             "(a tag's text goes in its text=\"...\" attribute)")
+            raise self.error(
+                f"text outside TEXT, in {where}: {data.strip()[:40]!r}",
+                "the note goes in <TEXT><![CDATA[...]]></TEXT> only: remove the stray text "
+                '(a tag\'s text goes in its text="..." attribute)',
+            )
 
     def parse(self, data: bytes) -> None:
         self.ascii = data.isascii()
         try:
             self.parser.Parse(data, True)
         except expat.ExpatError as e:
-            raise self.error(f"malformed XML ({expat.ErrorString(e.code)} at column {e.offset + 1})",
-                             "repair the XML (each <TAG> closed, '&' written as &amp; outside CDATA)",
-                             line=e.lineno) from None
+            raise self.error(
+                f"malformed XML ({expat.ErrorString(e.code)} at column {e.offset + 1})",
+                "repair the XML (each <TAG> closed, '&' written as &amp; outside CDATA)",
+                line=e.lineno,
+            ) from None
         if not self.texts:
             raise self.error("no <TEXT> element", "write the note in <TEXT><![CDATA[...]]></TEXT>", line=1)
         if not self.tags_elements:
-            raise self.error("no <TAGS> element", "add <TAGS></TAGS> (empty for a note without PHI) after "
-                             "the TEXT", line=1)
+            raise self.error(
+                "no <TAGS> element", "add <TAGS></TAGS> (empty for a note without PHI) after the TEXT", line=1
+            )
 
     def text(self) -> str:
         return "".join(self.text_parts)
@@ -205,25 +243,37 @@ def read_i2b2_document(path: Path, doc_id: str, tagset: TagSet | None = None, ne
     tree = _Tree(path)
     tree.parse(raw)
     text = _text_as_distributed(raw, tree) if newlines == "keep" else tree.text()
-    has_cr = b"\r" in raw[tree.text_bytes[0]:tree.text_bytes[1]]
+    has_cr = b"\r" in raw[tree.text_bytes[0] : tree.text_bytes[1]]
     spans: list[Span] = []
     seen: dict[str, int] = {}
     for i, (element, attrs, line) in enumerate(tree.tags):
         spans.append(_span(element, attrs, line, i, text, path, seen, has_cr, newlines))
     if has_cr and newlines == "keep" and tree.tags and not any("text" in attrs for _, attrs, _ in tree.tags):
-        warn("the TEXT has CR line endings and no tag has a text= attribute to check its offsets against: if "
-             "they count LF line endings (as a tool that parsed the XML counts them), every span after the first "
-             "line break is shifted", path=path,
-             fix="look at a few spans (synthdeid convert FILE out.jsonl); if they are shifted, read with "
-             "corpus.format_options: {newlines: xml} (--format-option newlines=xml)")
+        warn(
+            "the TEXT has CR line endings and no tag has a text= attribute to check its offsets against: if "
+            "they count LF line endings (as a tool that parsed the XML counts them), every span after the first "
+            "line break is shifted",
+            path=path,
+            fix="look at a few spans (synthdeid convert FILE out.jsonl); if they are shifted, read with "
+            "corpus.format_options: {newlines: xml} (--format-option newlines=xml)",
+        )
     try:
         return Document.create(doc_id, text, spans, tagset=tagset)
     except InputError as e:
         raise e.located(path=path) from None
 
 
-def _span(element: str, attrs: dict[str, str], line: int, i: int, text: str, path: Path,
-          seen: dict[str, int], has_cr: bool, newlines: str) -> Span:
+def _span(
+    element: str,
+    attrs: dict[str, str],
+    line: int,
+    i: int,
+    text: str,
+    path: Path,
+    seen: dict[str, int],
+    has_cr: bool,
+    newlines: str,
+) -> Span:
     name = f"tag {attrs['id']!r}" if attrs.get("id") else f"tag #{i + 1} <{element}>"
 
     def error(problem: str, fix: str) -> InputError:
@@ -231,34 +281,47 @@ def _span(element: str, attrs: dict[str, str], line: int, i: int, text: str, pat
 
     unknown = sorted(set(attrs) - set(TAG_ATTRIBUTES))
     if unknown:
-        raise error(f"attribute {unknown[0]!r} is not read",
-                    "i2b2 tags have the attributes " + ", ".join(TAG_ATTRIBUTES) + ": remove the others")
+        raise error(
+            f"attribute {unknown[0]!r} is not read",
+            "i2b2 tags have the attributes " + ", ".join(TAG_ATTRIBUTES) + ": remove the others",
+        )
     if "id" in attrs:
         if attrs["id"] in seen:
             raise error(f"the id is used twice (first on line {seen[attrs['id']]})", "give every tag its own id")
         seen[attrs["id"]] = line
     missing = [k for k in ("start", "end", "TYPE") if not attrs.get(k)]
     if missing:
-        raise error(f"no {' or '.join(missing)} attribute (or an empty one)",
-                    'every tag needs start and end (character offsets into TEXT) and its TYPE, e.g. '
-                    '<NAME id="P1" start="0" end="3" text="Jan" TYPE="PATIENT" comment="" />')
+        raise error(
+            f"no {' or '.join(missing)} attribute (or an empty one)",
+            "every tag needs start and end (character offsets into TEXT) and its TYPE, e.g. "
+            '<NAME id="P1" start="0" end="3" text="Jan" TYPE="PATIENT" comment="" />',
+        )
     if not (_OFFSET.fullmatch(attrs["start"]) and _OFFSET.fullmatch(attrs["end"])):
-        raise error(f"offsets start={attrs['start'][:20]!r} end={attrs['end'][:20]!r} are not whole numbers "
-                    "(of at most 15 digits)", "offsets count characters of the TEXT from 0, end exclusive")
+        raise error(
+            f"offsets start={attrs['start'][:20]!r} end={attrs['end'][:20]!r} are not whole numbers "
+            "(of at most 15 digits)",
+            "offsets count characters of the TEXT from 0, end exclusive",
+        )
     start, end = int(attrs["start"]), int(attrs["end"])
     if not 0 <= start < end <= len(text):
-        raise error(f"offsets {start}-{end} are outside the TEXT ({len(text)} characters) or empty",
-                    "offsets count characters (not bytes) of the TEXT from 0, end exclusive")
+        raise error(
+            f"offsets {start}-{end} are outside the TEXT ({len(text)} characters) or empty",
+            "offsets count characters (not bytes) of the TEXT from 0, end exclusive",
+        )
     surface = text[start:end]
     if "text" in attrs and _norm(attrs["text"]) != _norm(surface):
         hint = ""
         if has_cr:
             other = "xml" if newlines == "keep" else "keep"
-            hint = (f"; the file has CR line endings, which these offsets may "
-                    f"{'not ' if newlines == 'keep' else ''}count: try corpus.format_options: {{newlines: {other}}}")
-        raise error(f"text={attrs['text'][:60]!r} but TEXT[{start}:{end}] is {surface[:60]!r}",
-                    "the offsets do not match the text: correct start/end (they count characters of the "
-                    f"TEXT), or the text attribute{hint}")
+            hint = (
+                f"; the file has CR line endings, which these offsets may "
+                f"{'not ' if newlines == 'keep' else ''}count: try corpus.format_options: {{newlines: {other}}}"
+            )
+        raise error(
+            f"text={attrs['text'][:60]!r} but TEXT[{start}:{end}] is {surface[:60]!r}",
+            "the offsets do not match the text: correct start/end (they count characters of the "
+            f"TEXT), or the text attribute{hint}",
+        )
     return Span(start, end, attrs["TYPE"])
 
 
@@ -279,15 +342,25 @@ def read_i2b2(
         raise InputError("not found", path=root, fix="name an i2b2 .xml file or a folder of them")
     files = scan_folder(root, (".xml",), "i2b2")[".xml"]
     if not files:
-        raise InputError("no .xml files in the folder", path=root,
-                         fix="put each note in its own NAME.xml (i2b2 layout: <TEXT> and <TAGS>)")
+        raise InputError(
+            "no .xml files in the folder",
+            path=root,
+            fix="put each note in its own NAME.xml (i2b2 layout: <TEXT> and <TAGS>)",
+        )
     items = ((f, key, tagset, newlines) for key, f in by_id(root, files, errors).items())
     return each_record(items, read_i2b2_document, errors)
 
 
 def _escape_attribute(value: str) -> str:
-    return (value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
-            .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
+    return (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
 
 
 def _cdata(text: str) -> str:
@@ -302,9 +375,12 @@ def _cdata(text: str) -> str:
 def _check_xml_chars(value: str, what: str, doc_id: str) -> None:
     bad = _NOT_XML.search(value)
     if bad:
-        raise InputError(f"{what} holds U+{ord(bad.group()):04X} at character {bad.start()}, which XML 1.0 "
-                         "cannot hold (not even as a character reference)", doc_id=doc_id,
-                         fix="remove or replace the control character, or write another format (jsonl keeps it)")
+        raise InputError(
+            f"{what} holds U+{ord(bad.group()):04X} at character {bad.start()}, which XML 1.0 "
+            "cannot hold (not even as a character reference)",
+            doc_id=doc_id,
+            fix="remove or replace the control character, or write another format (jsonl keeps it)",
+        )
 
 
 def check_i2b2(doc: Document, index: int = 0) -> None:
@@ -320,8 +396,10 @@ def to_i2b2_xml(doc: Document) -> str:
     lines = ['<?xml version="1.0" encoding="UTF-8" ?>', f"<{ROOT}>", f"<TEXT>{_cdata(doc.text)}</TEXT>", "<TAGS>"]
     for i, s in enumerate(doc.spans):
         element = CATEGORIES.get(s.label.upper(), "PHI")
-        lines.append(f'<{element} id="P{i}" start="{s.start}" end="{s.end}" text="{_escape_attribute(doc.surface(s))}" '
-                     f'TYPE="{_escape_attribute(s.label)}" comment="" />')
+        lines.append(
+            f'<{element} id="P{i}" start="{s.start}" end="{s.end}" text="{_escape_attribute(doc.surface(s))}" '
+            f'TYPE="{_escape_attribute(s.label)}" comment="" />'
+        )
     lines += ["</TAGS>", f"</{ROOT}>"]
     return "\n".join(lines) + "\n"
 
@@ -330,7 +408,16 @@ def write_i2b2(docs: Iterable[Document], folder: str | Path) -> int:
     """One ``ID.xml`` per document into a new or empty folder; returns the count."""
     root = Path(folder)
     if root.suffix.lower() == ".xml" and not root.is_dir():
-        raise InputError("i2b2 output is a folder (one ID.xml per document), not one .xml file", path=root,
-                         fix="name a new or empty folder (e.g. without the .xml suffix)")
-    return write_each(docs, root, ".xml", lambda doc, out: out.write_text(to_i2b2_xml(doc), encoding="utf-8",
-                                                                           newline="\n"), "i2b2", check=check_i2b2)
+        raise InputError(
+            "i2b2 output is a folder (one ID.xml per document), not one .xml file",
+            path=root,
+            fix="name a new or empty folder (e.g. without the .xml suffix)",
+        )
+    return write_each(
+        docs,
+        root,
+        ".xml",
+        lambda doc, out: out.write_text(to_i2b2_xml(doc), encoding="utf-8", newline="\n"),
+        "i2b2",
+        check=check_i2b2,
+    )

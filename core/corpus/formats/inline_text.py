@@ -24,8 +24,7 @@ from synthdeid.errors import InputError
 
 OPTIONS = ("unknown_tags",)
 UNKNOWN_TAGS = ("error", "keep")
-UNKNOWN_TAGS_FIX = ("error refuses a token that looks like a tag but is none (<Name START>), keep reads it as "
-                    "text")
+UNKNOWN_TAGS_FIX = "error refuses a token that looks like a tag but is none (<Name START>), keep reads it as text"
 
 
 def unknown_tags_option(options: Mapping[str, Any] | None) -> bool:
@@ -47,43 +46,67 @@ def read_inline(
     return each_record(lines, _parse, errors)
 
 
-def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int],
-           keep: bool = False) -> Document:
+def _parse(
+    line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int], keep: bool = False
+) -> Document:
     doc_id, tab, body = line.partition("\t")
     if not tab or not doc_id.strip():
-        raise InputError("expected '<id><TAB><inline text>'", path=path, line=lineno,
-                         fix="start each line with the document id and a tab")
+        raise InputError(
+            "expected '<id><TAB><inline text>'",
+            path=path,
+            line=lineno,
+            fix="start each line with the document id and a tab",
+        )
     if doc_id in seen:
-        raise InputError(f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
-                         path=path, line=lineno, doc_id=doc_id, fix="give every document a unique id")
+        raise InputError(
+            f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
+            fix="give every document a unique id",
+        )
     seen[doc_id] = lineno
     eod = body.find(EOD)
-    if eod >= 0 and body[eod + len(EOD):].strip():
-        raise InputError(f"text after {EOD} at column {len(doc_id) + 2 + eod}: {body[eod:eod + 40]!r}",
-                         path=path, line=lineno, doc_id=doc_id,
-                         fix=f"{EOD} ends a document: put the rest on its own line with its own id, or remove {EOD}")
+    if eod >= 0 and body[eod + len(EOD) :].strip():
+        raise InputError(
+            f"text after {EOD} at column {len(doc_id) + 2 + eod}: {body[eod : eod + 40]!r}",
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
+            fix=f"{EOD} ends a document: put the rest on its own line with its own id, or remove {EOD}",
+        )
     decoded = decode(body, doc_id, trim=False)
     # first: a tag-like token leaves its partner unpaired (a left-over real tag token is reported below)
     odd = None if keep or find_reserved(decoded.document.text) else find_tag_like(decoded.document.text)
     if odd:
-        raise InputError(f"{odd.group()[:60]!r} looks like an inline tag but is none: its PHI would stay unmarked",
-                         path=path, line=lineno, doc_id=doc_id,
-                         fix="write <LabelSTART> text <LabelEND>, the label of ASCII letters, digits and '_' with "
-                         "no space before START/END; or read such tokens as text with corpus.format_options: "
-                         "{unknown_tags: keep} (--format-option unknown_tags=keep)")
+        raise InputError(
+            f"{odd.group()[:60]!r} looks like an inline tag but is none: its PHI would stay unmarked",
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
+            fix="write <LabelSTART> text <LabelEND>, the label of ASCII letters, digits and '_' with "
+            "no space before START/END; or read such tokens as text with corpus.format_options: "
+            "{unknown_tags: keep} (--format-option unknown_tags=keep)",
+        )
     bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
     bad = {k: v for k, v in bad.items() if v}
     if bad:
         raise InputError(
             "malformed inline tags: " + ", ".join(f"{v} {k}" for k, v in bad.items()),
-            path=path, line=lineno, doc_id=doc_id,
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
             fix="every <XSTART> needs its own <XEND> after it, not nested or crossing another tag",
         )
     clash = find_reserved(decoded.document.text)
     if clash:
-        raise InputError(f"the text still reads as holding the tag {clash.group()!r} once its tags are taken out",
-                         path=path, line=lineno, doc_id=doc_id,
-                         fix="remove the stray '<', '>' or tag pieces around the tags")
+        raise InputError(
+            f"the text still reads as holding the tag {clash.group()!r} once its tags are taken out",
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
+            fix="remove the stray '<', '>' or tag pieces around the tags",
+        )
     try:
         return decoded.document.validate(tagset)
     except InputError as e:
@@ -93,19 +116,26 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
 def check_inline(doc: Document, index: int) -> None:
     """Refuse what an inline-tag line cannot hold (see the module docstring)."""
     if "\t" in doc.id or "\n" in doc.id or not doc.id.strip():
-        raise InputError("the document id is empty or holds a tab or newline", doc_id=doc.id,
-                         fix="use ids without tabs or newlines")
+        raise InputError(
+            "the document id is empty or holds a tab or newline", doc_id=doc.id, fix="use ids without tabs or newlines"
+        )
     if index and doc.id.startswith(BOM):
-        raise InputError("the id starts with U+FEFF, which only the first line may (a reader takes it for a "
-                         "byte-order mark left by joining files)", doc_id=doc.id,
-                         fix="remove the U+FEFF from the id, or write this document first")
+        raise InputError(
+            "the id starts with U+FEFF, which only the first line may (a reader takes it for a "
+            "byte-order mark left by joining files)",
+            doc_id=doc.id,
+            fix="remove the U+FEFF from the id, or write this document first",
+        )
     for s in doc.spans:
         check_label(s.label, doc.id)
     clash = find_reserved(doc.text) or find_tag_like(doc.text)
     if clash:
-        raise InputError(f"the text holds {clash.group()[:60]!r}, which reads as an inline tag (or one malformed) "
-                         f"at offset {clash.start()}", doc_id=doc.id,
-                         fix="remove or rewrite it, or write another format (jsonl keeps any text)")
+        raise InputError(
+            f"the text holds {clash.group()[:60]!r}, which reads as an inline tag (or one malformed) "
+            f"at offset {clash.start()}",
+            doc_id=doc.id,
+            fix="remove or rewrite it, or write another format (jsonl keeps any text)",
+        )
 
 
 def write_inline(docs: Iterable[Document], path: str | Path) -> int:

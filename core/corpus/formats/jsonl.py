@@ -38,8 +38,9 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     keys = [k for k, _ in pairs]
     twice = sorted({k for k in keys if keys.count(k) > 1})
     if twice:
-        raise InputError(f"key {twice[0]!r} appears twice in one object (JSON keeps only the last)",
-                         fix="write each key once")
+        raise InputError(
+            f"key {twice[0]!r} appears twice in one object (JSON keeps only the last)", fix="write each key once"
+        )
     return dict(pairs)
 
 
@@ -49,16 +50,20 @@ def parse_json_line(line: str) -> Any:
     try:
         return json.loads(line, object_pairs_hook=_no_duplicate_keys)
     except json.JSONDecodeError as e:
-        raise InputError(f"malformed JSON ({e.msg} at column {e.colno})",
-                         fix="write one complete JSON object per line") from None
+        raise InputError(
+            f"malformed JSON ({e.msg} at column {e.colno})", fix="write one complete JSON object per line"
+        ) from None
     except InputError:
         raise
     except RecursionError:
-        raise InputError("the JSON is nested too deeply to be a record",
-                         fix='write {"id": ..., "text": ..., "spans": [...]}') from None
+        raise InputError(
+            "the JSON is nested too deeply to be a record", fix='write {"id": ..., "text": ..., "spans": [...]}'
+        ) from None
     except ValueError as e:  # e.g. an integer of thousands of digits
-        raise InputError(f"unreadable JSON number ({str(e)[:80]})",
-                         fix="offsets are character positions: small non-negative integers") from None
+        raise InputError(
+            f"unreadable JSON number ({str(e)[:80]})",
+            fix="offsets are character positions: small non-negative integers",
+        ) from None
 
 
 def _unknown_key(key: str, known: tuple[str, ...], what: str) -> InputError:
@@ -66,8 +71,9 @@ def _unknown_key(key: str, known: tuple[str, ...], what: str) -> InputError:
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     return InputError(
         f"unknown key {key!r} in {what}{hint}",
-        fix="synthdeid reads only " + ", ".join(repr(k) for k in known)
-        + ": rename it (PHI spans go under \"spans\") or remove it",
+        fix="synthdeid reads only "
+        + ", ".join(repr(k) for k in known)
+        + ': rename it (PHI spans go under "spans") or remove it',
     )
 
 
@@ -82,11 +88,16 @@ def record_to_document(data: Any, tagset: TagSet | None = None) -> Document:
             raise _unknown_key(key, RECORD_KEYS, "the record").located(doc_id=doc_id)
     if "id" not in data or "text" not in data:
         missing = [k for k in ("id", "text") if k not in data]
-        raise InputError(f"missing key(s) {', '.join(missing)}", doc_id=doc_id,
-                         fix='every record needs "id" and "text" ("spans" may be empty)')
+        raise InputError(
+            f"missing key(s) {', '.join(missing)}",
+            doc_id=doc_id,
+            fix='every record needs "id" and "text" ("spans" may be empty)',
+        )
     if not isinstance(raw_id, str) or not raw_id.strip():
-        raise InputError(f'"id" must be a non-empty string, not {json.dumps(raw_id)[:40]}',
-                         fix='write the id as a JSON string, e.g. "id": "note-12"')
+        raise InputError(
+            f'"id" must be a non-empty string, not {json.dumps(raw_id)[:40]}',
+            fix='write the id as a JSON string, e.g. "id": "note-12"',
+        )
     check_unicode(raw_id, '"id"', doc_id=None)
     if not isinstance(data["text"], str):
         raise InputError('"text" must be a string', doc_id=doc_id, fix="store the note as a JSON string")
@@ -100,27 +111,41 @@ def record_to_document(data: Any, tagset: TagSet | None = None) -> Document:
 
 def _span(i: int, s: Any, text: str, doc_id: str) -> Span:
     if not isinstance(s, dict) or not {"start", "end", "label"} <= s.keys():
-        raise InputError(f"span #{i} needs start, end and label", doc_id=doc_id,
-                         fix='write each span as {"start": 0, "end": 3, "label": "Name"}')
+        raise InputError(
+            f"span #{i} needs start, end and label",
+            doc_id=doc_id,
+            fix='write each span as {"start": 0, "end": 3, "label": "Name"}',
+        )
     for key in s:
         if key not in SPAN_KEYS:
             raise _unknown_key(key, SPAN_KEYS, f"span #{i}").located(doc_id=doc_id)
     start, end = s["start"], s["end"]
     if type(start) is not int or type(end) is not int:
-        raise InputError(f"span #{i} has non-integer offsets {json.dumps(start)[:20]}-{json.dumps(end)[:20]}",
-                         doc_id=doc_id, fix="offsets are character positions (integers)")
+        raise InputError(
+            f"span #{i} has non-integer offsets {json.dumps(start)[:20]}-{json.dumps(end)[:20]}",
+            doc_id=doc_id,
+            fix="offsets are character positions (integers)",
+        )
     if not (0 <= start <= len(text) and 0 <= end <= len(text)):
-        raise InputError(f"span #{i} offsets {str(start)[:20]}-{str(end)[:20]} are outside the text "
-                         f"(length {len(text)})", doc_id=doc_id,
-                         fix="correct the offsets: they count characters of the text, end exclusive")
+        raise InputError(
+            f"span #{i} offsets {str(start)[:20]}-{str(end)[:20]} are outside the text (length {len(text)})",
+            doc_id=doc_id,
+            fix="correct the offsets: they count characters of the text, end exclusive",
+        )
     if not isinstance(s["label"], str) or not s["label"]:
-        raise InputError(f"span #{i} label must be a non-empty string, not {json.dumps(s['label'])[:40]}",
-                         doc_id=doc_id, fix='write the label as a string, e.g. "label": "Name"')
+        raise InputError(
+            f"span #{i} label must be a non-empty string, not {json.dumps(s['label'])[:40]}",
+            doc_id=doc_id,
+            fix='write the label as a string, e.g. "label": "Name"',
+        )
     check_unicode(s["label"], f"span #{i} label", doc_id)
     if "text" in s and s["text"] != text[start:end]:
-        raise InputError(f"span #{i} says its text is {str(s['text'])[:40]!r} but the note has "
-                         f"{text[start:end][:40]!r} at {start}-{end}", doc_id=doc_id,
-                         fix="the offsets do not match the text: fix them, or drop the span's \"text\"")
+        raise InputError(
+            f"span #{i} says its text is {str(s['text'])[:40]!r} but the note has "
+            f"{text[start:end][:40]!r} at {start}-{end}",
+            doc_id=doc_id,
+            fix='the offsets do not match the text: fix them, or drop the span\'s "text"',
+        )
     return Span(start, end, s["label"])
 
 
@@ -132,7 +157,10 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
     if doc.id in seen:
         raise InputError(
             f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-            path=path, line=lineno, doc_id=doc.id, fix="give every document a unique id",
+            path=path,
+            line=lineno,
+            doc_id=doc.id,
+            fix="give every document a unique id",
         )
     seen[doc.id] = lineno
     return doc

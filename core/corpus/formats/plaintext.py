@@ -43,5 +43,12 @@ def read_plain(
 def write_plain(docs: Iterable[Document], folder: str | Path) -> int:
     """One ``ID.txt`` per document, into a new or empty folder; spans are not written."""
     # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
-    return write_each(docs, folder, ".txt", lambda doc, out: out.write_text(
-        "\ufeff" * doc.text.startswith("\ufeff") + doc.text, encoding="utf-8", newline=""), "plain-text")
+    return write_each(
+        docs,
+        folder,
+        ".txt",
+        lambda doc, out: out.write_text(
+            "\ufeff" * doc.text.startswith("\ufeff") + doc.text, encoding="utf-8", newline=""
+        ),
+        "plain-text",
+    )

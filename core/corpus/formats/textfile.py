@@ -33,7 +33,7 @@ def read_text(path: str | Path) -> str:
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
         raise InputError(
-            f"undecodable bytes {data[e.start:e.end]!r} at byte {e.start}: the file is not UTF-8",
+            f"undecodable bytes {data[e.start : e.end]!r} at byte {e.start}: the file is not UTF-8",
             path=p,
             line=line,
             fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
@@ -55,8 +55,10 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
                 raise InputError(
-                    f"undecodable bytes {raw[e.start:e.end]!r} at byte {offset + e.start}: the file is not UTF-8",
-                    path=p, line=i, fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
+                    f"undecodable bytes {raw[e.start : e.end]!r} at byte {offset + e.start}: the file is not UTF-8",
+                    path=p,
+                    line=i,
+                    fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
                 ) from None
             offset += len(raw)
             if i == 1 and line.startswith("\ufeff"):
@@ -73,10 +75,14 @@ def check_line_start(line: str, path: str | Path, lineno: int) -> None:
     """A byte-order mark starts a file, never a later line: there it is the mark of a file joined
     on (``cat a b``), and would become part of an id or token. Refused, naming the line."""
     if lineno > 1 and line.startswith(BOM):
-        raise InputError(f"a byte-order mark (U+FEFF) starts line {lineno}, not the file: it would become part "
-                         "of the line's id or first token", path=path, line=lineno,
-                         fix="files joined with `cat` keep each one's mark: remove it from the start of the line "
-                         "(e.g. `sed -i '2,$ s/^\\xEF\\xBB\\xBF//' FILE`)")
+        raise InputError(
+            f"a byte-order mark (U+FEFF) starts line {lineno}, not the file: it would become part "
+            "of the line's id or first token",
+            path=path,
+            line=lineno,
+            fix="files joined with `cat` keep each one's mark: remove it from the start of the line "
+            "(e.g. `sed -i '2,$ s/^\\xEF\\xBB\\xBF//' FILE`)",
+        )
 
 
 def warn(problem: str, *, path: str | Path | None = None, line: int | None = None, fix: str | None = None) -> None:
@@ -88,8 +94,10 @@ def choice_option(options: Mapping[str, Any] | None, key: str, choices: tuple[st
     """Reader option ``key``: one of ``choices`` (the first unless given)."""
     value = (options or {}).get(key, choices[0])
     if value not in choices:
-        raise InputError(f"format option {key} is {value!r}", fix=f"set corpus.format_options.{key} (or "
-                         f"--format-option {key}=...) to {' or '.join(choices)}: {fix}")
+        raise InputError(
+            f"format option {key} is {value!r}",
+            fix=f"set corpus.format_options.{key} (or --format-option {key}=...) to {' or '.join(choices)}: {fix}",
+        )
     return value
 
 
@@ -113,9 +121,11 @@ def atomic_write(path: str | Path) -> Iterator[IO[str]]:
     without an error: a writer that fails half-way leaves nothing behind (nor a half file)."""
     p = Path(os.path.abspath(path))  # "." and ".." have no name to put beside
     if p.is_dir():
-        raise InputError("is a folder: this format is written to one file", path=path,
-                         fix="name a new file (e.g. out.jsonl), or write a folder format (--to brat, i2b2 or "
-                         "xml_inline)")
+        raise InputError(
+            "is a folder: this format is written to one file",
+            path=path,
+            fix="name a new file (e.g. out.jsonl), or write a folder format (--to brat, i2b2 or xml_inline)",
+        )
     p.parent.mkdir(parents=True, exist_ok=True)
     tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")  # opened like any file: the umask applies
     try:
@@ -165,9 +175,12 @@ def check_unicode(value: str, what: str, doc_id: str | None) -> None:
     try:
         value.encode("utf-8")
     except UnicodeEncodeError as e:
-        raise InputError(f"{what} holds a lone surrogate {value[e.start]!r} at character {e.start}",
-                         doc_id=doc_id, fix="replace the \\udXXX escape with the character it should be "
-                         "(a surrogate pair, or the character itself)") from None
+        raise InputError(
+            f"{what} holds a lone surrogate {value[e.start]!r} at character {e.start}",
+            doc_id=doc_id,
+            fix="replace the \\udXXX escape with the character it should be "
+            "(a surrogate pair, or the character itself)",
+        ) from None
 
 
 def check_writable(doc: Document) -> None:
@@ -176,8 +189,11 @@ def check_writable(doc: Document) -> None:
     check_unicode(doc.text, "the text", doc.id)
     for s in doc.spans:
         if not isinstance(s.label, str) or not s.label:
-            raise InputError(f"span {s.start}-{s.end} has the label {s.label!r}", doc_id=doc.id,
-                             fix="give every span a non-empty label")
+            raise InputError(
+                f"span {s.start}-{s.end} has the label {s.label!r}",
+                doc_id=doc.id,
+                fix="give every span a non-empty label",
+            )
         check_unicode(s.label, f"the label {s.label[:40]!r}", doc.id)
 
 
@@ -203,14 +219,22 @@ def _checking(docs: Iterable[Document], check: Callable[[Document, int], None]) 
 def no_whitespace(label: str, doc_id: str, what: str) -> None:
     """Refuse a label that a whitespace-separated format would split or cut."""
     if any(c.isspace() for c in label):
-        raise InputError(f"the label {label[:40]!r} holds whitespace, which {what} cannot hold", doc_id=doc_id,
-                         fix="map the label onto one without spaces or line breaks (params: tags.mapping), or "
-                         "write jsonl, i2b2 or xml_inline, which keep any label")
+        raise InputError(
+            f"the label {label[:40]!r} holds whitespace, which {what} cannot hold",
+            doc_id=doc_id,
+            fix="map the label onto one without spaces or line breaks (params: tags.mapping), or "
+            "write jsonl, i2b2 or xml_inline, which keep any label",
+        )
 
 
-def write_each(docs: Iterable[Document], folder: str | Path, suffix: str,
-               write: Callable[[Document, Path], object], what: str,
-               check: Callable[[Document, int], None] | None = None) -> int:
+def write_each(
+    docs: Iterable[Document],
+    folder: str | Path,
+    suffix: str,
+    write: Callable[[Document, Path], object],
+    what: str,
+    check: Callable[[Document, int], None] | None = None,
+) -> int:
     """Each document into its own ``ID{suffix}`` file (``write(doc, path)``, which may add files
     beside it) in a new or empty ``folder`` that appears only once all are written. Every document
     is checked first (``check``, and its id: no safe file name, or colliding with another ignoring
@@ -219,19 +243,27 @@ def write_each(docs: Iterable[Document], folder: str | Path, suffix: str,
     if root.exists() and not root.is_dir():
         raise InputError("is a file, not a folder", path=root, fix=f"name a new or empty folder for {what} output")
     if root.is_dir() and any(root.iterdir()):
-        raise InputError("the folder is not empty: writing would overwrite or mix notes", path=root,
-                         fix="write to a new or empty folder")
+        raise InputError(
+            "the folder is not empty: writing would overwrite or mix notes",
+            path=root,
+            fix="write to a new or empty folder",
+        )
     written: dict[str, str] = {}
 
     def check_all(doc: Document, i: int) -> None:
         if not SAFE_ID.fullmatch(doc.id) or ".." in doc.id.split("/"):
-            raise InputError("the document id cannot be used as a file name", doc_id=doc.id,
-                             fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)")
+            raise InputError(
+                "the document id cannot be used as a file name",
+                doc_id=doc.id,
+                fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)",
+            )
         key = doc.id.casefold()
         if key in written:
-            raise InputError(f"two documents would be written to the same file {doc.id}{suffix} (the first "
-                             f"is {written[key]!r})", doc_id=doc.id,
-                             fix="give every document a unique id (ids differing only in case collide)")
+            raise InputError(
+                f"two documents would be written to the same file {doc.id}{suffix} (the first is {written[key]!r})",
+                doc_id=doc.id,
+                fix="give every document a unique id (ids differing only in case collide)",
+            )
         written[key] = doc.id
         if check is not None:
             check(doc, i)

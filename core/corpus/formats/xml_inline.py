@@ -53,8 +53,10 @@ from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
 OPTIONS = ("labels", "unknown_tags")
-_NAME_START = (":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
-               "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff")
+_NAME_START = (
+    ":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
+    "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
 NAME = f"[{_NAME_START}][{_NAME_START}\\-.0-9\u00b7\u0300-\u036f\u203f\u2040]*"
 """An XML 1.0 name (the ``Name`` production): the element names that are tags."""
 _NAME = re.compile(NAME)
@@ -78,14 +80,17 @@ def labels_option(options: Mapping[str, Any] | None) -> frozenset[str] | None:
     if isinstance(value, str):
         value = [v.strip() for v in value.split(",")]
     if not isinstance(value, (list, tuple)) or not value:
-        raise InputError(f"format option labels is {value!r}",
-                         fix="list the tag names, e.g. corpus.format_options: {labels: [First_Name, Date]} "
-                         "(or --format-option labels=First_Name,Date); leave it out to read every tag")
+        raise InputError(
+            f"format option labels is {value!r}",
+            fix="list the tag names, e.g. corpus.format_options: {labels: [First_Name, Date]} "
+            "(or --format-option labels=First_Name,Date); leave it out to read every tag",
+        )
     for name in value:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
-            raise InputError(f"format option labels holds {name!r}, which is not an element name",
-                             fix="list element names (letters, digits, '_', '.', '-', ':'; not starting with a "
-                             "digit)")
+            raise InputError(
+                f"format option labels holds {name!r}, which is not an element name",
+                fix="list element names (letters, digits, '_', '.', '-', ':'; not starting with a digit)",
+            )
     return frozenset(value)
 
 
@@ -112,8 +117,9 @@ class _Where:
 
     def error(self, problem: str, offset: int, fix: str, doc_id: str) -> InputError:
         line, column = self.at(offset)
-        return InputError(f"{problem} (line {line}, column {column})", path=self.path, line=line, doc_id=doc_id,
-                          fix=fix)
+        return InputError(
+            f"{problem} (line {line}, column {column})", path=self.path, line=line, doc_id=doc_id, fix=fix
+        )
 
 
 def _label(name: str, attributes: str, where: _Where, offset: int, doc_id: str) -> str:
@@ -125,32 +131,49 @@ def _label(name: str, attributes: str, where: _Where, offset: int, doc_id: str) 
         found[key] = decode_entities(m.group(2) if m.group(2) is not None else m.group(3))
     other = sorted(set(found) - {"TYPE"})
     if other:
-        raise where.error(f"<{name}> has the attribute {other[0]!r}", offset,
-                          'only TYPE is read (<PHI TYPE="PATIENT">...</PHI>): remove the others; if this is no '
-                          f"PHI tag, {LABELS_FIX}", doc_id)
+        raise where.error(
+            f"<{name}> has the attribute {other[0]!r}",
+            offset,
+            'only TYPE is read (<PHI TYPE="PATIENT">...</PHI>): remove the others; if this is no '
+            f"PHI tag, {LABELS_FIX}",
+            doc_id,
+        )
     if "TYPE" in found and not found["TYPE"]:
         raise where.error(f"<{name}> has an empty TYPE", offset, 'write the label, e.g. TYPE="PATIENT"', doc_id)
     return found.get("TYPE", name)
 
 
-def _check_tag_like(body: str, start: int, end: int, labels: frozenset[str] | None, where: _Where,
-                    doc_id: str) -> None:
+def _check_tag_like(body: str, start: int, end: int, labels: frozenset[str] | None, where: _Where, doc_id: str) -> None:
     """Refuse a token in ``body[start:end]`` (text between tags) that looks like a tag but is none."""
     for m in _TAG_LIKE.finditer(body, start, end):
         if labels is not None and m.group(1) not in labels:
             continue  # with a label set, other names are text
         token = m.group()
-        why = ("an empty element marks no text" if token.rstrip("> \t\r\n").endswith("/")
-               else "no space may follow '<' or '</'" if re.match(r"<\s|</\s", token)
-               else "what follows the name is no attribute NAME=\"value\"")
-        raise where.error(f"{token[:40]!r} looks like a tag but is none ({why}): its PHI would stay unmarked",
-                          m.start(), "write PHI tags as <Name>text</Name> (or <PHI TYPE=\"Name\">text</PHI>) and a "
-                          "'<' that is text as &lt;; or read such tokens as text with corpus.format_options: "
-                          "{unknown_tags: keep} (--format-option unknown_tags=keep)", doc_id)
+        why = (
+            "an empty element marks no text"
+            if token.rstrip("> \t\r\n").endswith("/")
+            else "no space may follow '<' or '</'"
+            if re.match(r"<\s|</\s", token)
+            else 'what follows the name is no attribute NAME="value"'
+        )
+        raise where.error(
+            f"{token[:40]!r} looks like a tag but is none ({why}): its PHI would stay unmarked",
+            m.start(),
+            'write PHI tags as <Name>text</Name> (or <PHI TYPE="Name">text</PHI>) and a '
+            "'<' that is text as &lt;; or read such tokens as text with corpus.format_options: "
+            "{unknown_tags: keep} (--format-option unknown_tags=keep)",
+            doc_id,
+        )
 
 
-def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _Where,
-                 tagset: TagSet | None = None, keep_unknown: bool = False) -> Document:
+def parse_tagged(
+    body: str,
+    doc_id: str,
+    labels: frozenset[str] | None,
+    where: _Where,
+    tagset: TagSet | None = None,
+    keep_unknown: bool = False,
+) -> Document:
     """The document of one tagged text (see the module docstring); ``keep_unknown`` keeps tokens
     that look like tags but are none as text (else they are refused)."""
     text: list[str] = []
@@ -158,48 +181,60 @@ def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _
     spans: list[Span] = []
     open_tag: tuple[str, str, int, int] | None = None  # name, label, start in the text, offset in the body
     last = 0
-    unpaired_fix = "close every tag after its text: <Name>Jan</Name>" + ("" if labels else f"; if it is no PHI "
-                                                                           f"tag, {LABELS_FIX}")
+    unpaired_fix = "close every tag after its text: <Name>Jan</Name>" + (
+        "" if labels else f"; if it is no PHI tag, {LABELS_FIX}"
+    )
     for m in _TAG.finditer(body):
         closing, name, attributes = m.groups()
         if labels is not None and name not in labels:
             continue
         if not keep_unknown:
             _check_tag_like(body, last, m.start(), labels, where, doc_id)
-        piece = decode_entities(body[last:m.start()])
+        piece = decode_entities(body[last : m.start()])
         text.append(piece)
         length += len(piece)
         last = m.end()
         if closing and attributes.strip():
-            raise where.error(f"the closing tag {m.group()[:40]!r} has attributes", m.start(),
-                              f"write </{name}>", doc_id)
+            raise where.error(
+                f"the closing tag {m.group()[:40]!r} has attributes", m.start(), f"write </{name}>", doc_id
+            )
         if closing and open_tag is None:
-            raise where.error(f"the closing tag </{name}> has no opening tag <{name}>", m.start(), unpaired_fix,
-                              doc_id)
+            raise where.error(f"the closing tag </{name}> has no opening tag <{name}>", m.start(), unpaired_fix, doc_id)
         if closing and open_tag is not None and open_tag[0] != name:
             line, column = where.at(open_tag[3])
-            raise where.error(f"</{name}> closes <{open_tag[0]}> (opened at line {line}, column {column})",
-                              m.start(), f"close <{open_tag[0]}> with </{open_tag[0]}>; tags may not nest or cross",
-                              doc_id)
+            raise where.error(
+                f"</{name}> closes <{open_tag[0]}> (opened at line {line}, column {column})",
+                m.start(),
+                f"close <{open_tag[0]}> with </{open_tag[0]}>; tags may not nest or cross",
+                doc_id,
+            )
         if closing and open_tag is not None:
             if length == open_tag[2]:
-                raise where.error(f"the tag <{name}> is empty", open_tag[3],
-                                  "a PHI tag holds the PHI text: remove the empty tag", doc_id)
+                raise where.error(
+                    f"the tag <{name}> is empty",
+                    open_tag[3],
+                    "a PHI tag holds the PHI text: remove the empty tag",
+                    doc_id,
+                )
             spans.append(Span(open_tag[2], length, open_tag[1]))
             open_tag = None
         elif open_tag is not None:
             line, column = where.at(open_tag[3])
-            raise where.error(f"<{name}> inside <{open_tag[0]}> (opened at line {line}, column {column}): nested or "
-                              "crossing tags", m.start(),
-                              f"close <{open_tag[0]}> before the next tag opens (PHI spans are flat)"
-                              + ("" if labels else f"; if <{name}> is no PHI tag, {LABELS_FIX}"), doc_id)
+            raise where.error(
+                f"<{name}> inside <{open_tag[0]}> (opened at line {line}, column {column}): nested or crossing tags",
+                m.start(),
+                f"close <{open_tag[0]}> before the next tag opens (PHI spans are flat)"
+                + ("" if labels else f"; if <{name}> is no PHI tag, {LABELS_FIX}"),
+                doc_id,
+            )
         else:
             open_tag = (name, _label(name, attributes, where, m.start(), doc_id), length, m.start())
     if not keep_unknown:  # first: a closing tag that is tag-like leaves its opening tag unclosed
         _check_tag_like(body, last, len(body), labels, where, doc_id)
     if open_tag is not None:
-        raise where.error(f"the opening tag <{open_tag[0]}> has no closing tag </{open_tag[0]}>", open_tag[3],
-                          unpaired_fix, doc_id)
+        raise where.error(
+            f"the opening tag <{open_tag[0]}> has no closing tag </{open_tag[0]}>", open_tag[3], unpaired_fix, doc_id
+        )
     text.append(decode_entities(body[last:]))
     try:
         return Document.create(doc_id, "".join(text), spans, tagset=tagset)
@@ -207,21 +242,35 @@ def parse_tagged(body: str, doc_id: str, labels: frozenset[str] | None, where: _
         raise e.located(path=where.path, line=where.line) from None
 
 
-def _file_line(line: str, path: Path, lineno: int, labels: frozenset[str] | None, tagset: TagSet | None,
-               seen: dict[str, int], keep_unknown: bool) -> Document:
+def _file_line(
+    line: str,
+    path: Path,
+    lineno: int,
+    labels: frozenset[str] | None,
+    tagset: TagSet | None,
+    seen: dict[str, int],
+    keep_unknown: bool,
+) -> Document:
     check_line_start(line, path, lineno)
     m = _ID.match(line)
-    doc_id, body = (m.group(1), line[m.end():]) if m else (f"{path.stem}-{lineno}", line)
+    doc_id, body = (m.group(1), line[m.end() :]) if m else (f"{path.stem}-{lineno}", line)
     if doc_id in seen:
-        raise InputError(f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})", path=path,
-                         line=lineno, doc_id=doc_id, fix="give every document a unique id")
+        raise InputError(
+            f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
+            path=path,
+            line=lineno,
+            doc_id=doc_id,
+            fix="give every document a unique id",
+        )
     seen[doc_id] = lineno
-    return parse_tagged(body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset,
-                        keep_unknown)
+    return parse_tagged(
+        body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset, keep_unknown
+    )
 
 
-def _folder_file(path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None,
-                 keep_unknown: bool) -> Document:
+def _folder_file(
+    path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None, keep_unknown: bool
+) -> Document:
     text = read_text(path)
     text = text[1:] if text.startswith(BOM) else text
     return parse_tagged(text, doc_id, labels, _Where(path, 1, 1, text), tagset, keep_unknown)
@@ -243,15 +292,21 @@ def read_xml_inline(
     if root.is_dir():
         files = scan_folder(root, (".txt",), "xml_inline")[".txt"]
         if not files:
-            raise InputError("no .txt files in the folder", path=root,
-                             fix="put each tagged note in its own NAME.txt, or name a file with one note per line")
+            raise InputError(
+                "no .txt files in the folder",
+                path=root,
+                fix="put each tagged note in its own NAME.txt, or name a file with one note per line",
+            )
         items = ((f, key, labels, tagset, keep) for key, f in by_id(root, files, errors).items())
         return each_record(items, _folder_file, errors)
     data = read_text(root)
     data = data[1:] if data.startswith(BOM) else data
     seen: dict[str, int] = {}
-    lines = ((line, root, n, labels, tagset, seen, keep)
-             for n, line in enumerate(_LINE_BREAK.split(data), start=1) if line.strip())
+    lines = (
+        (line, root, n, labels, tagset, seen, keep)
+        for n, line in enumerate(_LINE_BREAK.split(data), start=1)
+        if line.strip()
+    )
     return each_record(lines, _file_line, errors)
 
 
@@ -265,7 +320,7 @@ def encode_tagged(doc: Document) -> str:
         else:
             value = escape_text(s.label).replace('"', "&quot;")
             opening, closing = f'<PHI TYPE="{value}">', "</PHI>"
-        out += [escape_text(doc.text[last:s.start]), opening, escape_text(doc.surface(s)), closing]
+        out += [escape_text(doc.text[last : s.start]), opening, escape_text(doc.surface(s)), closing]
         last = s.end
     out.append(escape_text(doc.text[last:]))
     return "".join(out)
@@ -291,19 +346,34 @@ def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
 def _check_line(doc: Document, index: int) -> None:
     """Refuse what one ``id<TAB>text`` line cannot hold."""
     if not _ID.fullmatch(doc.id + "\t"):
-        raise InputError("the document id is empty or holds whitespace, '<' or '>'", doc_id=doc.id,
-                         fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)")
+        raise InputError(
+            "the document id is empty or holds whitespace, '<' or '>'",
+            doc_id=doc.id,
+            fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)",
+        )
     if index and doc.id.startswith(BOM):
-        raise InputError("the id starts with U+FEFF, which only the first line may (a reader takes it for a "
-                         "byte-order mark left by joining files)", doc_id=doc.id,
-                         fix="remove the U+FEFF from the id, write this document first, or write the folder form")
+        raise InputError(
+            "the id starts with U+FEFF, which only the first line may (a reader takes it for a "
+            "byte-order mark left by joining files)",
+            doc_id=doc.id,
+            fix="remove the U+FEFF from the id, write this document first, or write the folder form",
+        )
     if _LINE_BREAK.search(doc.text) or any(_LINE_BREAK.search(s.label) for s in doc.spans):
-        raise InputError("the text holds a line break, which one line per document cannot hold",
-                         doc_id=doc.id, fix="write the folder form (one ID.txt per document): name a "
-                         "folder, a path without suffix, as the output")
+        raise InputError(
+            "the text holds a line break, which one line per document cannot hold",
+            doc_id=doc.id,
+            fix="write the folder form (one ID.txt per document): name a folder, a path without suffix, as the output",
+        )
 
 
 def _write_folder(docs: Iterable[Document], root: Path) -> int:
     # a text that starts with U+FEFF gets a byte-order mark before it, which the reader drops
-    return write_each(docs, root, ".txt", lambda doc, out: out.write_text(
-        BOM * doc.text.startswith(BOM) + encode_tagged(doc), encoding="utf-8", newline=""), "xml_inline")
+    return write_each(
+        docs,
+        root,
+        ".txt",
+        lambda doc, out: out.write_text(
+            BOM * doc.text.startswith(BOM) + encode_tagged(doc), encoding="utf-8", newline=""
+        ),
+        "xml_inline",
+    )

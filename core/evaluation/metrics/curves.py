@@ -30,8 +30,9 @@ from synthdeid.errors import InputError
 COLUMNS = ("fraction", "n", "mean", "std", "ci_low", "ci_high", "ci_half_width")
 
 
-def summarize(scores: Sequence[float], confidence: float = 0.95,
-              bounds: tuple[float, float] | None = None) -> dict[str, Any]:
+def summarize(
+    scores: Sequence[float], confidence: float = 0.95, bounds: tuple[float, float] | None = None
+) -> dict[str, Any]:
     """``{"n", "mean", "std", "ci_low", "ci_high", "ci_half_width"}`` of repeated scores; the
     interval is clipped to ``bounds`` when given."""
     if not 0 < confidence < 1:
@@ -40,13 +41,13 @@ def summarize(scores: Sequence[float], confidence: float = 0.95,
     if values.size == 0:
         raise InputError("no scores to summarize", fix="give at least one score per fraction")
     if not np.all(np.isfinite(values)):
-        raise InputError(f"non-finite score among {values.tolist()}",
-                         fix="check the run that produced a NaN or infinite score")
+        raise InputError(
+            f"non-finite score among {values.tolist()}", fix="check the run that produced a NaN or infinite score"
+        )
     n = int(values.size)
     mean = float(values.mean())
     if n < 2:
-        return {"n": n, "mean": mean, "std": None, "ci_low": None, "ci_high": None,
-                "ci_half_width": None}
+        return {"n": n, "mean": mean, "std": None, "ci_low": None, "ci_high": None, "ci_half_width": None}
     std = float(values.std(ddof=1))
     half = float(stats.t.ppf(1 - (1 - confidence) / 2, n - 1)) * std / math.sqrt(n)
     low, high = mean - half, mean + half
@@ -56,7 +57,8 @@ def summarize(scores: Sequence[float], confidence: float = 0.95,
 
 
 def curve_rows(
-    results: Mapping[float | str, Sequence[float]], confidence: float = 0.95,
+    results: Mapping[float | str, Sequence[float]],
+    confidence: float = 0.95,
     bounds: tuple[float, float] | None = None,
 ) -> list[dict[str, Any]]:
     """One summary row per training-set fraction, sorted by fraction (keys may be strings)."""
@@ -65,8 +67,9 @@ def curve_rows(
         try:
             fraction = float(key)
         except (TypeError, ValueError):
-            raise InputError(f"fraction {key!r} is not a number",
-                             fix="key the results by training-set fraction, e.g. 0.5") from None
+            raise InputError(
+                f"fraction {key!r} is not a number", fix="key the results by training-set fraction, e.g. 0.5"
+            ) from None
         try:
             row = summarize(scores, confidence, bounds)
         except InputError as e:
@@ -75,8 +78,9 @@ def curve_rows(
     rows.sort(key=lambda r: r["fraction"])
     fractions = [r["fraction"] for r in rows]
     if len(set(fractions)) != len(fractions):
-        raise InputError(f"a fraction appears twice among {fractions}",
-                         fix="merge the scores of equal fractions into one list")
+        raise InputError(
+            f"a fraction appears twice among {fractions}", fix="merge the scores of equal fractions into one list"
+        )
     return rows
 
 

@@ -125,9 +125,7 @@ def scores_from_counts(table: CountTable) -> dict[str, Any]:
     per_tag_totals = table.counts.sum(axis=0)
     return {
         "micro": prf(*(int(x) for x in micro)),
-        "per_tag": {
-            tag: prf(*(int(x) for x in per_tag_totals[i])) for i, tag in enumerate(table.tags)
-        },
+        "per_tag": {tag: prf(*(int(x) for x in per_tag_totals[i])) for i, tag in enumerate(table.tags)},
     }
 
 
@@ -139,21 +137,19 @@ def _check_span(span: Any, text_len: int, doc_id: str, what: str) -> Span:
             fix="give spans as synthdeid.Span(start, end, label)",
         )
     if not (isinstance(span.start, int) and isinstance(span.end, int)):
-        raise InputError(f"{what} {span} has non-integer offsets", doc_id=doc_id,
-                         fix="offsets are character positions (integers)")
+        raise InputError(
+            f"{what} {span} has non-integer offsets", doc_id=doc_id, fix="offsets are character positions (integers)"
+        )
     if not 0 <= span.start < span.end <= text_len:
         raise InputError(
-            f"{what} {span.start}-{span.end} ({span.label}) is empty or outside the text "
-            f"(length {text_len})",
+            f"{what} {span.start}-{span.end} ({span.label}) is empty or outside the text (length {text_len})",
             doc_id=doc_id,
             fix="offsets count characters of the document text, end exclusive",
         )
     return span
 
 
-def align_predictions(
-    gold: Sequence[Document], pred: Sequence[Prediction]
-) -> list[tuple[Document, list[Span]]]:
+def align_predictions(gold: Sequence[Document], pred: Sequence[Prediction]) -> list[tuple[Document, list[Span]]]:
     """Pair each gold document with its predicted spans, checking that the two line up.
 
     ``pred[i]`` belongs to ``gold[i]``. It is a list of spans, or a Document whose id (and text)
@@ -161,15 +157,19 @@ def align_predictions(
     when the lengths or ids differ, a document id repeats, or a span is outside its text.
     """
     if isinstance(gold, Document) or isinstance(pred, Document):
-        raise InputError("expected a sequence of documents, got a single Document",
-                         fix="wrap single documents in a list")
+        raise InputError(
+            "expected a sequence of documents, got a single Document", fix="wrap single documents in a list"
+        )
     if len(gold) != len(pred):
         i = min(len(gold), len(pred))
         if len(pred) < len(gold):
-            problem = (f"{len(gold)} gold documents but {len(pred)} predictions: no prediction "
-                       f"for the gold document at position {i}")
-            raise InputError(problem, doc_id=gold[i].id,
-                             fix="predict every gold document (an empty list for no PHI), in order")
+            problem = (
+                f"{len(gold)} gold documents but {len(pred)} predictions: no prediction "
+                f"for the gold document at position {i}"
+            )
+            raise InputError(
+                problem, doc_id=gold[i].id, fix="predict every gold document (an empty list for no PHI), in order"
+            )
         extra = pred[i]
         extra_id = extra.id if isinstance(extra, Document) else None
         raise InputError(
@@ -182,8 +182,9 @@ def align_predictions(
     pairs: list[tuple[Document, list[Span]]] = []
     for i, (g, p) in enumerate(zip(gold, pred)):
         if g.id in seen:
-            raise InputError(f"document id repeats (position {i})", doc_id=g.id,
-                             fix="give every gold document a unique id")
+            raise InputError(
+                f"document id repeats (position {i})", doc_id=g.id, fix="give every gold document a unique id"
+            )
         seen.add(g.id)
         try:
             g = g.validate(allow_empty=True)
@@ -192,18 +193,23 @@ def align_predictions(
         if isinstance(p, Document):
             if p.id != g.id:
                 raise InputError(
-                    f"prediction at position {i} is for document {p.id!r}, not the gold "
-                    f"document {g.id!r}",
+                    f"prediction at position {i} is for document {p.id!r}, not the gold document {g.id!r}",
                     doc_id=g.id,
                     fix="keep predictions in the order of the gold documents",
                 )
             if p.text != g.text:
-                raise InputError("the predicted document's text differs from the gold text",
-                                 doc_id=g.id, fix="predict on the gold documents' own text")
+                raise InputError(
+                    "the predicted document's text differs from the gold text",
+                    doc_id=g.id,
+                    fix="predict on the gold documents' own text",
+                )
             spans = list(p.spans)
         elif isinstance(p, (str, bytes)) or not isinstance(p, Sequence):
-            raise InputError(f"prediction at position {i} is a {type(p).__name__}", doc_id=g.id,
-                             fix="give each prediction as a list of Span (or a Document)")
+            raise InputError(
+                f"prediction at position {i} is a {type(p).__name__}",
+                doc_id=g.id,
+                fix="give each prediction as a list of Span (or a Document)",
+            )
         else:
             spans = list(p)
         n = len(g.text)

@@ -129,8 +129,13 @@ def _resolve(
 
 
 def _count_extreme(
-    masks: np.ndarray, diff: np.ndarray, tot_a: np.ndarray, tot_b: np.ndarray,
-    fn: MetricFn, shape: tuple[int, ...], threshold: float,
+    masks: np.ndarray,
+    diff: np.ndarray,
+    tot_a: np.ndarray,
+    tot_b: np.ndarray,
+    fn: MetricFn,
+    shape: tuple[int, ...],
+    threshold: float,
 ) -> int:
     """How many swap patterns (rows of ``masks``) give ``|metric difference| >= threshold``."""
     shifted = masks @ diff
@@ -141,7 +146,10 @@ def _count_extreme(
 
 
 def _run(
-    a: Counts, b: Counts, metric: str | MetricFn, tag: str | None,
+    a: Counts,
+    b: Counts,
+    metric: str | MetricFn,
+    tag: str | None,
     patterns: Callable[[int, int], Iterator[np.ndarray]],
 ) -> tuple[float, float, float, str, int, int]:
     arr_a, arr_b, fn, name = _resolve(a, b, metric, tag)
@@ -193,14 +201,27 @@ def randomization_test(
     score_a, score_b, difference, name, extreme, total = _run(a, b, metric, tag, patterns)
     p_value = (extreme + 1) / (total + 1)
     return RandomizationResult(
-        metric=name, score_a=score_a, score_b=score_b, difference=difference, p_value=p_value,
-        alpha=alpha, significant=p_value < alpha, marker=marker(difference, p_value, alpha),
-        trials=total, documents=_documents(a), seed=seed, exact=False,
+        metric=name,
+        score_a=score_a,
+        score_b=score_b,
+        difference=difference,
+        p_value=p_value,
+        alpha=alpha,
+        significant=p_value < alpha,
+        marker=marker(difference, p_value, alpha),
+        trials=total,
+        documents=_documents(a),
+        seed=seed,
+        exact=False,
     )
 
 
 def exact_randomization_test(
-    a: Counts, b: Counts, metric: str | MetricFn = "f1", *, tag: str | None = None,
+    a: Counts,
+    b: Counts,
+    metric: str | MetricFn = "f1",
+    *,
+    tag: str | None = None,
     alpha: float = 0.05,
 ) -> RandomizationResult:
     """The exact permutation test: all ``2 ** documents`` swap patterns (at most 20 documents).
@@ -210,8 +231,10 @@ def exact_randomization_test(
     """
     docs = _documents(a)
     if docs > _MAX_EXACT_DOCUMENTS:
-        raise ValueError(f"{docs} documents: the exact test enumerates 2 ** documents patterns; "
-                         f"use randomization_test above {_MAX_EXACT_DOCUMENTS} documents")
+        raise ValueError(
+            f"{docs} documents: the exact test enumerates 2 ** documents patterns; "
+            f"use randomization_test above {_MAX_EXACT_DOCUMENTS} documents"
+        )
 
     def patterns(n_docs: int, chunk: int) -> Iterator[np.ndarray]:
         bits = np.arange(n_docs)
@@ -222,9 +245,18 @@ def exact_randomization_test(
     score_a, score_b, difference, name, extreme, total = _run(a, b, metric, tag, patterns)
     p_value = extreme / total
     return RandomizationResult(
-        metric=name, score_a=score_a, score_b=score_b, difference=difference, p_value=p_value,
-        alpha=alpha, significant=p_value < alpha, marker=marker(difference, p_value, alpha),
-        trials=total, documents=docs, seed=None, exact=True,
+        metric=name,
+        score_a=score_a,
+        score_b=score_b,
+        difference=difference,
+        p_value=p_value,
+        alpha=alpha,
+        significant=p_value < alpha,
+        marker=marker(difference, p_value, alpha),
+        trials=total,
+        documents=docs,
+        seed=None,
+        exact=True,
     )
 
 

@@ -53,8 +53,7 @@ def _checked_tokens(text: str, tokenize: Tokenize, doc_id: str) -> list[tuple[in
     for a, b in tokens:
         if not 0 <= a < b <= n:
             raise InputError(
-                f"the tokenizer returned token {a}-{b}, which is empty or outside the text "
-                f"(length {n})",
+                f"the tokenizer returned token {a}-{b}, which is empty or outside the text (length {n})",
                 doc_id=doc_id,
                 fix="the tokenizer must return (start, end) character offsets with start < end",
             )
@@ -83,9 +82,7 @@ def _covers_a_token(span: Span, tokens: Sequence[tuple[int, int]]) -> bool:
     return any(a < span.end and span.start < b for a, b in tokens)
 
 
-def token_counts(
-    gold: Sequence[Document], pred: Sequence[Prediction], tokenize: Tokenize
-) -> CountTable:
+def token_counts(gold: Sequence[Document], pred: Sequence[Prediction], tokenize: Tokenize) -> CountTable:
     """Token-level tp/fp/fn per document and tag (see the module docstring)."""
     table, _, _ = _token_counts(gold, pred, tokenize)
     return table
@@ -120,9 +117,7 @@ def _token_counts(
     return table, n_tokens, uncovered
 
 
-def token_scores(
-    gold: Sequence[Document], pred: Sequence[Prediction], tokenize: Tokenize
-) -> dict[str, Any]:
+def token_scores(gold: Sequence[Document], pred: Sequence[Prediction], tokenize: Tokenize) -> dict[str, Any]:
     """Token-level scores as a JSON-able dict.
 
     ``{"micro": {"precision", "recall", "f1", "tp", "fp", "fn", "support"},

@@ -22,7 +22,18 @@ from synthdeid.generation.hf_lm.train_loop import (
 )
 
 __all__ = [
-    "HFCausalLM", "InlineCodec", "LoopSettings", "Stage", "State", "add_special_tokens", "apply_stage",
-    "config_dict", "fork_cache", "index_cache", "pack_blocks", "read_meta", "train_bpe",
+    "HFCausalLM",
+    "InlineCodec",
+    "LoopSettings",
+    "Stage",
+    "State",
+    "add_special_tokens",
+    "apply_stage",
+    "config_dict",
+    "fork_cache",
+    "index_cache",
+    "pack_blocks",
+    "read_meta",
+    "train_bpe",
     "train_stages",
 ]

@@ -66,8 +66,9 @@ def _growing_layer() -> Any:
 
         _storage: _Storage | None = None
 
-        def update(self, key_states: torch.Tensor, value_states: torch.Tensor,
-                   cache_kwargs: dict[str, Any] | None = None) -> tuple[torch.Tensor, torch.Tensor]:
+        def update(
+            self, key_states: torch.Tensor, value_states: torch.Tensor, cache_kwargs: dict[str, Any] | None = None
+        ) -> tuple[torch.Tensor, torch.Tensor]:
             if not self.is_initialized:
                 self.lazy_initialization(key_states)
             length = self.get_seq_length()
@@ -76,8 +77,9 @@ def _growing_layer() -> Any:
             if store is None or store.tip is not self.keys or new > store.keys.shape[-2]:
                 room = max(2 * new, 64)
                 b, h, _, d = key_states.shape
-                store = _Storage(key_states.new_empty(b, h, room, d),
-                                 value_states.new_empty(b, h, room, value_states.shape[-1]))
+                store = _Storage(
+                    key_states.new_empty(b, h, room, d), value_states.new_empty(b, h, room, value_states.shape[-1])
+                )
                 if length:  # initialized: keys and values are tensors
                     store.keys[..., :length, :] = cast(torch.Tensor, self.keys)
                     store.values[..., :length, :] = cast(torch.Tensor, self.values)
@@ -144,8 +146,7 @@ class HFCausalLM:
     ``torch.inference_mode``). ``max_length``: positions the model has (default: its config's);
     ``compact_at``: ``select`` copies the cache once fewer than this share of its rows are used."""
 
-    def __init__(self, model: Any, codec: InlineCodec, max_length: int | None = None,
-                 compact_at: float = 0.75) -> None:
+    def __init__(self, model: Any, codec: InlineCodec, max_length: int | None = None, compact_at: float = 0.75) -> None:
         self.model = model.eval()
         self.compact_at = compact_at
         self.codec = codec
@@ -168,7 +169,9 @@ class HFCausalLM:
     def decode(self, ids: list[int]) -> str:
         return self.codec.decode(ids)
 
-    def _logits(self, out: Any, pos: torch.Tensor, last: torch.Tensor, rows: torch.Tensor | None = None) -> torch.Tensor:
+    def _logits(
+        self, out: Any, pos: torch.Tensor, last: torch.Tensor, rows: torch.Tensor | None = None
+    ) -> torch.Tensor:
         """Next-token logits of ``rows`` of the batch (all when None); ``pos`` and ``last`` are
         already those of ``rows``."""
         logits = out.logits[:, -1, :] if rows is None else out.logits[rows.to(self.device), -1, :]
@@ -195,8 +198,10 @@ class HFCausalLM:
         rows = (room == 2).nonzero().squeeze(1)
         if rows.numel() and self._opens.numel():
             logits[rows[:, None], self._opens[None, :]] = inf
-        for rows, allowed in (((room == 1).nonzero().squeeze(1), self._closing),
-                              ((room <= 0).nonzero().squeeze(1), self._closing[-1:])):
+        for rows, allowed in (
+            ((room == 1).nonzero().squeeze(1), self._closing),
+            ((room <= 0).nonzero().squeeze(1), self._closing[-1:]),
+        ):
             if rows.numel():
                 keep = logits[rows[:, None], allowed[None, :]].clone()
                 logits[rows] = inf
@@ -209,21 +214,31 @@ class HFCausalLM:
             # (additive, [rows, 1, 1, length]) it skips transformers' per-step mask construction,
             # a quarter of a demo GPT-2 step
             dtype = self._mask_dtype
-            mask = torch.zeros(mask.shape, dtype=dtype).masked_fill_(mask == 0, torch.finfo(dtype).min)[:, None, None, :]
-        return self.model(input_ids=ids.to(self.device), attention_mask=mask.to(self.device),
-                          position_ids=pos_ids.to(self.device), past_key_values=cache, use_cache=True, **kwargs)
+            mask = torch.zeros(mask.shape, dtype=dtype).masked_fill_(mask == 0, torch.finfo(dtype).min)[
+                :, None, None, :
+            ]
+        return self.model(
+            input_ids=ids.to(self.device),
+            attention_mask=mask.to(self.device),
+            position_ids=pos_ids.to(self.device),
+            past_key_values=cache,
+            use_cache=True,
+            **kwargs,
+        )
 
     def start(self, prompts: list[list[int]]) -> tuple[State, torch.Tensor]:
         rows = [list(p) if p else [self.codec.start_id] for p in prompts]
         width = max(len(p) for p in rows)
         if self.max_length is not None and width > self.max_length:
-            raise SynthdeidError(f"a prompt has {width} tokens, more than the model's {self.max_length} positions; "
-                                 "use shorter prompts (inline.prompt_tokens)")
+            raise SynthdeidError(
+                f"a prompt has {width} tokens, more than the model's {self.max_length} positions; "
+                "use shorter prompts (inline.prompt_tokens)"
+            )
         ids = torch.full((len(rows), width), self.eod_id, dtype=torch.long)
         mask = torch.zeros((len(rows), width), dtype=torch.long)
         for r, p in enumerate(rows):
-            ids[r, width - len(p):] = torch.tensor(p, dtype=torch.long)
-            mask[r, width - len(p):] = 1
+            ids[r, width - len(p) :] = torch.tensor(p, dtype=torch.long)
+            mask[r, width - len(p) :] = 1
         pos_ids = (mask.cumsum(-1) - 1).clamp(min=0)
         with torch.inference_mode():
             out = self._forward(ids, mask, pos_ids, new_cache(self.model))
@@ -257,8 +272,9 @@ class HFCausalLM:
             return replace(state, rows=None)
         if in_order and rows.numel() >= self.compact_at * n:
             return replace(state, rows=rows)
-        return State(index_cache(state.cache, rows.to(self.device)), state.mask[rows], state.pos[rows],
-                     state.last[rows])
+        return State(
+            index_cache(state.cache, rows.to(self.device)), state.mask[rows], state.pos[rows], state.last[rows]
+        )
 
 
 def _accepts(model: Any, arg: str) -> bool:

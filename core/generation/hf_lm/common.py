@@ -17,7 +17,12 @@ from synthdeid.model_files import read_json
 from synthdeid.plugin_system.config import renames
 
 META_FILE = "generator.json"
-_NOT_TRAINING = {"threads", "merge", "backend", "tensor_parallel_size"}  # settings that do not change the trained weights
+_NOT_TRAINING = {
+    "threads",
+    "merge",
+    "backend",
+    "tensor_parallel_size",
+}  # settings that do not change the trained weights
 
 
 def config_dict(config: Any) -> dict[str, Any]:
@@ -28,9 +33,13 @@ def config_dict(config: Any) -> dict[str, Any]:
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     path = Path(out_dir) / META_FILE
     if not path.exists():
-        raise SynthdeidError(f"{out_dir} holds no trained {plugin} model ({META_FILE} is missing); "
-                             f"train it first (dvc repro the train stage)")
-    meta: dict[str, Any] = read_json(path, f"retrain the {plugin} model (dvc repro the train stage) or restore {META_FILE}")
+        raise SynthdeidError(
+            f"{out_dir} holds no trained {plugin} model ({META_FILE} is missing); "
+            f"train it first (dvc repro the train stage)"
+        )
+    meta: dict[str, Any] = read_json(
+        path, f"retrain the {plugin} model (dvc repro the train stage) or restore {META_FILE}"
+    )
     if meta.get("generator") != plugin:
         raise SynthdeidError(f"{out_dir} holds a {meta.get('generator')!r} model, not {plugin!r}")
     return meta
@@ -60,6 +69,8 @@ def set_threads(threads: int) -> None:
 
 def check_data(data: TrainingData, plugin: str) -> None:
     if not data.train:
-        raise SynthdeidError(f"generator {plugin!r}: the training text is empty",)
+        raise SynthdeidError(
+            f"generator {plugin!r}: the training text is empty",
+        )
     if "<EOD>" not in data.special_tokens:
         raise SynthdeidError(f"generator {plugin!r}: TrainingData.special_tokens must include <EOD>")

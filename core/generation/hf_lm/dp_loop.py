@@ -49,19 +49,31 @@ def per_note_loss(model: Any, ids: torch.Tensor, mask: torch.Tensor) -> torch.Te
     positions = torch.arange(ids.size(1), device=ids.device).unsqueeze(0).repeat(ids.size(0), 1)
     logits = model(input_ids=ids, attention_mask=mask, position_ids=positions).logits[:, :-1].float()
     labels = ids[:, 1:].masked_fill(mask[:, 1:] == 0, -100)
-    ce = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100,
-                         reduction="none").view_as(labels)
+    ce = F.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100, reduction="none"
+    ).view_as(labels)
     return ce.sum(1) / (labels != -100).sum(1).clamp(min=1)
 
 
-def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[Sequence[int]], epochs: int,
-             lr: float, settings: LoopSettings, dp: DPConfig, out_dir: Path, fingerprint: str,
-             truncated: int = 0) -> dict[str, Any]:
+def train_dp(
+    model: Any,
+    samples: Sequence[Sequence[int]],
+    dev_blocks: Sequence[Sequence[int]],
+    epochs: int,
+    lr: float,
+    settings: LoopSettings,
+    dp: DPConfig,
+    out_dir: Path,
+    fingerprint: str,
+    truncated: int = 0,
+) -> dict[str, Any]:
     """Train every parameter of ``model`` with DP-SGD (AdamW) for ``epochs``, resuming from
     ``out_dir/checkpoint.pt``; returns the metrics with the accountant's ``dp`` figures."""
     if distributed.world_size() > 1:
-        raise SynthdeidError("DP-SGD training runs in one process: its privacy accounting assumes one Poisson-"
-                             "sampled batch per step; run this stage without torchrun (or drop `dp`)")
+        raise SynthdeidError(
+            "DP-SGD training runs in one process: its privacy accounting assumes one Poisson-"
+            "sampled batch per step; run this stage without torchrun (or drop `dp`)"
+        )
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / CHECKPOINT
@@ -77,8 +89,10 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
     if path.exists():
         ckpt = torch.load(path, map_location="cpu", weights_only=True)  # its rng state must stay on the CPU
         if ckpt["fingerprint"] != fingerprint:
-            raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
-                                 "folder) to train from scratch")
+            raise SynthdeidError(
+                f"{path} was written for other data or settings; delete it (or use a new output "
+                "folder) to train from scratch"
+            )
         model.load_state_dict(ckpt["model"])
         opt.load_state_dict(ckpt["optimizer"])
         sched.load_state_dict(ckpt["scheduler"])
@@ -97,7 +111,7 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
                 if batch:
                     batch = sorted(batch, key=lambda i: (len(samples[i]), i))
                     for k in range(0, len(batch), PHYSICAL_BATCH):
-                        ids, mask = _collate([samples[i] for i in batch[k:k + PHYSICAL_BATCH]], device)
+                        ids, mask = _collate([samples[i] for i in batch[k : k + PHYSICAL_BATCH]], device)
                         loss = per_note_loss(gsm, ids, mask)
                         backward(loss.mean())
                         losses += loss.detach().tolist()
@@ -106,11 +120,22 @@ def train_dp(model: Any, samples: Sequence[Sequence[int]], dev_blocks: Sequence[
                     training.empty_step()
                 sched.step()
             val = evaluate(model, dev_blocks, settings.batch_size)
-            history.append({"stage": 0, "epoch": epoch, "train_loss": sum(losses) / max(len(losses), 1),
-                            "val_loss": val})
-            _save(path, {"fingerprint": fingerprint, "epoch": epoch + 1, "model": model.state_dict(),
-                         "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "dp": training.state_dict(),
-                         "history": history, "rng": torch.get_rng_state()})
+            history.append(
+                {"stage": 0, "epoch": epoch, "train_loss": sum(losses) / max(len(losses), 1), "val_loss": val}
+            )
+            _save(
+                path,
+                {
+                    "fingerprint": fingerprint,
+                    "epoch": epoch + 1,
+                    "model": model.state_dict(),
+                    "optimizer": opt.state_dict(),
+                    "scheduler": sched.state_dict(),
+                    "dp": training.state_dict(),
+                    "history": history,
+                    "rng": torch.get_rng_state(),
+                },
+            )
     finally:
         gsm.remove_hooks()
     model.eval()

@@ -37,8 +37,7 @@ def text_pieces(lines: Iterable[str], special_tokens: Sequence[str]) -> Iterator
                 yield " " + piece
 
 
-def train_bpe(lines: Sequence[str], special_tokens: Sequence[str], vocab_size: int,
-              min_frequency: int = 2) -> Any:
+def train_bpe(lines: Sequence[str], special_tokens: Sequence[str], vocab_size: int, min_frequency: int = 2) -> Any:
     """A byte-level BPE trained on ``lines`` as a ``PreTrainedTokenizerFast``; the special tokens
     come first (ids 0..k-1) and are never split; ``<EOD>`` doubles as end and padding token."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
@@ -48,16 +47,24 @@ def train_bpe(lines: Sequence[str], special_tokens: Sequence[str], vocab_size: i
     if EOD not in specials:
         raise SynthdeidError("the special tokens must include <EOD>")
     if vocab_size < len(specials) + 256:
-        raise SynthdeidError(f"vocab_size {vocab_size} is too small: a byte-level BPE needs 256 byte tokens "
-                             f"plus {len(specials)} special tokens")
+        raise SynthdeidError(
+            f"vocab_size {vocab_size} is too small: a byte-level BPE needs 256 byte tokens "
+            f"plus {len(specials)} special tokens"
+        )
     bpe = Tokenizer(models.BPE())
     bpe.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     bpe.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, min_frequency=min_frequency, special_tokens=specials,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        min_frequency=min_frequency,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     bpe.train_from_iterator(text_pieces(lines, specials), trainer=trainer)
-    return PreTrainedTokenizerFast(tokenizer_object=bpe, eos_token=EOD, pad_token=EOD,
-                                   additional_special_tokens=[s for s in specials if s != EOD])
+    return PreTrainedTokenizerFast(
+        tokenizer_object=bpe, eos_token=EOD, pad_token=EOD, additional_special_tokens=[s for s in specials if s != EOD]
+    )
 
 
 def add_special_tokens(tokenizer: Any, special_tokens: Sequence[str]) -> list[int]:
@@ -105,8 +112,11 @@ class InlineCodec:
         skip = set(self.id_to_special) | set(self.banned_ids)
         strings = self.tokenizer.convert_ids_to_tokens(list(range(len(self.tokenizer))))
         # decode only plausible candidates: short tokens and runs of white-space markers
-        candidates = [i for i, t in enumerate(strings) if i not in skip and t is not None
-                      and (len(t) <= 8 or set(t) <= _SPACE_MARKS)]
+        candidates = [
+            i
+            for i, t in enumerate(strings)
+            if i not in skip and t is not None and (len(t) <= 8 or set(t) <= _SPACE_MARKS)
+        ]
         return [i for i in candidates if not self.tokenizer.decode([i], clean_up_tokenization_spaces=False).strip()]
 
     def __len__(self) -> int:

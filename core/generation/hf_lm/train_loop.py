@@ -58,7 +58,11 @@ def pack_blocks(stream: Sequence[int], block_size: int) -> list[list[int]]:
     """Cut a token stream into blocks of ``block_size`` (the last one may be shorter)."""
     if block_size < 2:
         raise SynthdeidError("block_size must be at least 2")
-    return [list(stream[i:i + block_size]) for i in range(0, len(stream), block_size) if len(stream[i:i + block_size]) > 1]
+    return [
+        list(stream[i : i + block_size])
+        for i in range(0, len(stream), block_size)
+        if len(stream[i : i + block_size]) > 1
+    ]
 
 
 def _collate(blocks: Sequence[Sequence[int]], device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
@@ -66,8 +70,8 @@ def _collate(blocks: Sequence[Sequence[int]], device: torch.device) -> tuple[tor
     ids = torch.zeros((len(blocks), width), dtype=torch.long)
     mask = torch.zeros((len(blocks), width), dtype=torch.long)
     for r, b in enumerate(blocks):
-        ids[r, :len(b)] = torch.tensor(b, dtype=torch.long)
-        mask[r, :len(b)] = 1
+        ids[r, : len(b)] = torch.tensor(b, dtype=torch.long)
+        mask[r, : len(b)] = 1
     return ids.to(device), mask.to(device)
 
 
@@ -75,8 +79,9 @@ def lm_loss(model: Any, ids: torch.Tensor, mask: torch.Tensor, reduction: str = 
     """Next-token cross-entropy over the unpadded positions."""
     logits = model(input_ids=ids, attention_mask=mask).logits[:, :-1].float()
     labels = ids[:, 1:].masked_fill(mask[:, 1:] == 0, -100)
-    return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100,
-                           reduction=reduction)
+    return F.cross_entropy(
+        logits.reshape(-1, logits.shape[-1]), labels.reshape(-1), ignore_index=-100, reduction=reduction
+    )
 
 
 def batch_loss(model: Any, blocks: Sequence[Sequence[int]], device: torch.device) -> tuple[torch.Tensor | None, int]:
@@ -105,7 +110,7 @@ def evaluate(model: Any, blocks: Sequence[Sequence[int]], batch_size: int) -> fl
     total, count = 0.0, 0
     with torch.inference_mode():
         for i in range(0, len(blocks), batch_size):
-            ids, mask = _collate(blocks[i:i + batch_size], device)
+            ids, mask = _collate(blocks[i : i + batch_size], device)
             total += float(lm_loss(model, ids, mask, reduction="sum"))
             count += int(mask[:, 1:].sum())
     return total / max(count, 1)
@@ -124,8 +129,10 @@ def _optimizer(model: Any, stage: Stage, settings: LoopSettings) -> torch.optim.
     for names, lr in stage.groups:
         decay = [params[n] for n in names if params[n].ndim >= 2]
         no_decay = [params[n] for n in names if params[n].ndim < 2]
-        groups += [{"params": decay, "lr": lr, "weight_decay": settings.weight_decay},
-                   {"params": no_decay, "lr": lr, "weight_decay": 0.0}]
+        groups += [
+            {"params": decay, "lr": lr, "weight_decay": settings.weight_decay},
+            {"params": no_decay, "lr": lr, "weight_decay": 0.0},
+        ]
     return torch.optim.AdamW([g for g in groups if g["params"]])
 
 
@@ -134,13 +141,19 @@ def _scheduler(opt: torch.optim.Optimizer, steps: int, settings: LoopSettings) -
     if settings.schedule == "one_cycle":
         total = max(steps, 2)  # warm-up of at least 2 steps: OneCycleLR divides by (its steps - 1)
         return torch.optim.lr_scheduler.OneCycleLR(
-            opt, max_lr=[g["lr"] for g in opt.param_groups], total_steps=total,
-            pct_start=min(max(settings.warmup, 0.01, 2 / total), 0.99), anneal_strategy="cos")
+            opt,
+            max_lr=[g["lr"] for g in opt.param_groups],
+            total_steps=total,
+            pct_start=min(max(settings.warmup, 0.01, 2 / total), 0.99),
+            anneal_strategy="cos",
+        )
     if settings.schedule == "cosine":
+
         def factor(step: int) -> float:
             if step < warm:
                 return (step + 1) / warm
             return 0.5 * (1 + math.cos(math.pi * min(1.0, (step - warm) / max(1, steps - warm))))
+
         return torch.optim.lr_scheduler.LambdaLR(opt, factor)
     raise SynthdeidError(f"unknown schedule {settings.schedule!r}; use one_cycle or cosine")
 
@@ -160,8 +173,15 @@ def _after_epoch(out_dir: Path, stage: int, epoch: int) -> None:
     """Called after each checkpoint is written (tests patch it to simulate an interruption)."""
 
 
-def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: Sequence[Sequence[int]],
-                 stages: Sequence[Stage], settings: LoopSettings, out_dir: Path, fingerprint: str) -> dict[str, Any]:
+def train_stages(
+    model: Any,
+    train_blocks: Sequence[Sequence[int]],
+    dev_blocks: Sequence[Sequence[int]],
+    stages: Sequence[Stage],
+    settings: LoopSettings,
+    out_dir: Path,
+    fingerprint: str,
+) -> dict[str, Any]:
     """Train ``model`` through ``stages``, resuming from ``out_dir/checkpoint.pt``; returns metrics."""
     if not train_blocks:
         raise SynthdeidError("there is no training text to train on")
@@ -176,8 +196,10 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
     ckpt = torch.load(path, map_location="cpu", weights_only=True) if distributed.is_main() and path.exists() else None
     ckpt = distributed.broadcast(ckpt)  # every process resumes from the main process's checkpoint
     if ckpt is not None and ckpt["fingerprint"] != fingerprint:
-        raise SynthdeidError(f"{path} was written for other data or settings; delete it (or use a new output "
-                             "folder) to train from scratch")
+        raise SynthdeidError(
+            f"{path} was written for other data or settings; delete it (or use a new output "
+            "folder) to train from scratch"
+        )
     history: list[dict[str, Any]] = []
     pos = (0, 0)
     if ckpt is None:
@@ -205,12 +227,17 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
             first = pos[1]
         for epoch in range(first, stage.epochs):
             model.train()
-            order = torch.randperm(len(train_blocks), generator=torch.Generator().manual_seed(
-                settings.seed * 1_000_003 + s * 1_009 + epoch)).tolist()
-            batches = [order[i:i + settings.batch_size] for i in range(0, len(order), settings.batch_size)]
+            order = torch.randperm(
+                len(train_blocks),
+                generator=torch.Generator().manual_seed(settings.seed * 1_000_003 + s * 1_009 + epoch),
+            ).tolist()
+            batches = [order[i : i + settings.batch_size] for i in range(0, len(order), settings.batch_size)]
             losses, t0 = [], time.perf_counter()
-            label = f"stage {s + 1}/{len(stages)} epoch {epoch + 1}/{stage.epochs}" if len(stages) > 1 \
+            label = (
+                f"stage {s + 1}/{len(stages)} epoch {epoch + 1}/{stage.epochs}"
+                if len(stages) > 1
                 else f"epoch {epoch + 1}/{stage.epochs}"
+            )
             for batch in track(batches, f"training {label}", total=len(batches)):
                 loss, tokens = batch_loss(model, [train_blocks[i] for i in batch], device)
                 if loss is not None:
@@ -229,9 +256,18 @@ def train_stages(model: Any, train_blocks: Sequence[Sequence[int]], dev_blocks: 
             history.append({"stage": s, "epoch": epoch, "train_loss": sum(losses) / len(losses), "val_loss": val})
             if distributed.is_main():
                 state = {k: v for k, v in model.state_dict().items() if k in keep}
-                _save(path, {"fingerprint": fingerprint, "position": (s, epoch + 1), "model": state,
-                             "optimizer": opt.state_dict(), "scheduler": sched.state_dict(), "history": history,
-                             "rng": {"torch": torch.get_rng_state(), "python": random.getstate()}})
+                _save(
+                    path,
+                    {
+                        "fingerprint": fingerprint,
+                        "position": (s, epoch + 1),
+                        "model": state,
+                        "optimizer": opt.state_dict(),
+                        "scheduler": sched.state_dict(),
+                        "history": history,
+                        "rng": {"torch": torch.get_rng_state(), "python": random.getstate()},
+                    },
+                )
             epochs_run += 1
             _after_epoch(out_dir, s, epoch)
     model.eval()

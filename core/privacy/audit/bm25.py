@@ -45,8 +45,9 @@ class BM25Best:
 class BM25Index:
     """BM25Okapi over the real notes (token-id arrays of one shared vocabulary)."""
 
-    def __init__(self, real: Sequence[np.ndarray], vocab_size: int, k1: float = 1.2, b: float = 0.75,
-                 epsilon: float = 0.25) -> None:
+    def __init__(
+        self, real: Sequence[np.ndarray], vocab_size: int, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25
+    ) -> None:
         if not len(real):
             raise ValueError("BM25 needs at least one real note")
         self.k1, self.b, self.epsilon = k1, b, epsilon
@@ -99,8 +100,9 @@ class BM25Index:
             score[rows] = s[np.arange(len(idx)), idx]
         return BM25Best(index, score)
 
-    def pair_score_rank(self, queries: sp.csr_matrix, q_idx: np.ndarray, r_idx: np.ndarray
-                        ) -> tuple[np.ndarray, np.ndarray]:
+    def pair_score_rank(
+        self, queries: sp.csr_matrix, q_idx: np.ndarray, r_idx: np.ndarray
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Score of each pair (query q_idx[k], real note r_idx[k]) and the real note's rank among
         all real notes for that query (1 = top; notes with an equal score share the better rank)."""
         q_idx = np.asarray(q_idx, dtype=np.int64)

@@ -31,13 +31,18 @@ class AuditCorpus:
     """Synthetic and real notes as token ids. In every n-gram index the synthetic notes come
     first (rows ``0 .. n_synthetic - 1``), then the real notes."""
 
-    def __init__(self, real: Sequence[Document], synthetic: Sequence[Document], tokenize: Tokenize,
-                 lowercase: bool = True, paragraph_token: str | None = PAR) -> None:
+    def __init__(
+        self,
+        real: Sequence[Document],
+        synthetic: Sequence[Document],
+        tokenize: Tokenize,
+        lowercase: bool = True,
+        paragraph_token: str | None = PAR,
+    ) -> None:
         self.real_docs, self.synthetic_docs = list(real), list(synthetic)
         self.lowercase, self.paragraph_token = lowercase, paragraph_token
         self.real_notes: list[TokenizedNote] = tokenize_documents(real, tokenize, lowercase, paragraph_token)
-        self.synthetic_notes: list[TokenizedNote] = tokenize_documents(synthetic, tokenize, lowercase,
-                                                                        paragraph_token)
+        self.synthetic_notes: list[TokenizedNote] = tokenize_documents(synthetic, tokenize, lowercase, paragraph_token)
         self.vocab = Vocabulary()
         self.synthetic_ids = self.vocab.encode_all([t.tokens for t in self.synthetic_notes])
         self.real_ids = self.vocab.encode_all([t.tokens for t in self.real_notes])
@@ -76,8 +81,9 @@ class AuditCorpus:
                 self._rouge[n] = rouge_best(s, r, n, chunk_cells, on_chunk=advance)
         return self._rouge[n]
 
-    def bm25(self, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25,
-             chunk_cells: int = DEFAULT_CHUNK_CELLS) -> tuple[BM25Index, sp.csr_matrix, BM25Best]:
+    def bm25(
+        self, k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25, chunk_cells: int = DEFAULT_CHUNK_CELLS
+    ) -> tuple[BM25Index, sp.csr_matrix, BM25Best]:
         """The BM25 index of the real notes, the synthetic notes as queries and their top match."""
         key = (k1, b, epsilon)
         if key not in self._bm25:

@@ -40,8 +40,16 @@ AGE = "Age"
 AGE_BELOW = 90
 """HIPAA Safe Harbor: ages over 89 are identifiers (aggregated into "90 or older")."""
 COMMON_NOTES = 3
-COMMON_LABELS: tuple[str, ...] = ("Age", "Date", "Profession", "Hospital", "Care_Institute",
-                                  "Organization_Company", "Internal_Location", "Other")
+COMMON_LABELS: tuple[str, ...] = (
+    "Age",
+    "Date",
+    "Profession",
+    "Hospital",
+    "Care_Institute",
+    "Organization_Company",
+    "Internal_Location",
+    "Other",
+)
 """Canonical labels (``synthdeid.corpus.tags``) whose common values identify no one."""
 DIRECT_IDENTIFIERS = frozenset(CANONICAL_TAGS) - frozenset(COMMON_LABELS)
 """Name, Initials, Address, Email, Phone_fax, URL_IP, SSN, ID: always identifying."""
@@ -64,8 +72,11 @@ class IdentifyingRule:
     """Age strings whose numbers are all below this are not identifying; ``None``: no age rule."""
 
     def _over_age(self, p: PhiString) -> bool:
-        return self.age_below is not None and AGE in p.labels and any(
-            int(n) >= self.age_below for n in _NUMBER.findall(p.text))
+        return (
+            self.age_below is not None
+            and AGE in p.labels
+            and any(int(n) >= self.age_below for n in _NUMBER.findall(p.text))
+        )
 
     def reason(self, p: PhiString) -> str | None:
         """Why ``p`` is not identifying (``"age"``, ``"common"``), or ``None``: it is identifying."""
@@ -73,8 +84,12 @@ class IdentifyingRule:
             numbers = [int(n) for n in _NUMBER.findall(p.text)]
             if numbers and max(numbers) < self.age_below:
                 return "age"
-        if (self.common_notes is not None and p.real_notes >= self.common_notes
-                and set(p.labels) <= self.common_labels and not self._over_age(p)):
+        if (
+            self.common_notes is not None
+            and p.real_notes >= self.common_notes
+            and set(p.labels) <= self.common_labels
+            and not self._over_age(p)
+        ):
             return "common"
         return None
 
@@ -88,8 +103,10 @@ class IdentifyingRule:
         if self.age_below is not None:
             out.append(f"Age strings whose numbers are all below {self.age_below} (HIPAA Safe Harbor)")
         if self.common_notes is not None and self.common_labels:
-            out.append(f"strings of {', '.join(sorted(self.common_labels))} found in {self.common_notes}+ real "
-                       "notes (common values)")
+            out.append(
+                f"strings of {', '.join(sorted(self.common_labels))} found in {self.common_notes}+ real "
+                "notes (common values)"
+            )
         return ("every real PHI string except " + " and ".join(out)) if out else "every real PHI string (no exclusion)"
 
 
@@ -102,9 +119,22 @@ def leakage_by_label(leak: PhiLeakage, identifying: np.ndarray) -> dict[str, dic
     out: dict[str, dict[str, int]] = {}
     for i, p in enumerate(leak.phi):
         for label in p.labels:
-            row = out.setdefault(label, dict.fromkeys(
-                ("strings", "leaked", "identifying_strings", "identifying_leaked", "multi_token_strings",
-                 "multi_token_leaked", "identifying_multi_token_strings", "identifying_multi_token_leaked"), 0))
+            row = out.setdefault(
+                label,
+                dict.fromkeys(
+                    (
+                        "strings",
+                        "leaked",
+                        "identifying_strings",
+                        "identifying_leaked",
+                        "multi_token_strings",
+                        "multi_token_leaked",
+                        "identifying_multi_token_strings",
+                        "identifying_multi_token_leaked",
+                    ),
+                    0,
+                ),
+            )
             for prefix, counted in (("", True), ("identifying_", bool(identifying[i]))):
                 for kind, counted_too in (("", True), ("multi_token_", bool(multi[i]))):
                     if counted and counted_too:
@@ -113,8 +143,9 @@ def leakage_by_label(leak: PhiLeakage, identifying: np.ndarray) -> dict[str, dic
     return dict(sorted(out.items()))
 
 
-def dominant_labels(phi: Sequence[PhiString], rule: IdentifyingRule, min_tokens: int = 2,
-                    share: float = DOMINANT_SHARE) -> list[tuple[str, list[PhiString], int]]:
+def dominant_labels(
+    phi: Sequence[PhiString], rule: IdentifyingRule, min_tokens: int = 2, share: float = DOMINANT_SHARE
+) -> list[tuple[str, list[PhiString], int]]:
     """Labels whose not-identifying multi-token strings (by ``rule``) make up ``share`` or more of
     the distinct multi-token real PHI strings: ``(label, those strings, how many multi-token strings
     in all)``, most first; the strings most common first."""
@@ -124,13 +155,21 @@ def dominant_labels(phi: Sequence[PhiString], rule: IdentifyingRule, min_tokens:
         if rule.reason(p) is not None:
             for label in p.labels:
                 found.setdefault(label, []).append(p)
-    out = [(label, sorted(strings, key=lambda p: (-p.real_notes, p.text)), len(multi))
-           for label, strings in found.items() if len(strings) / len(multi) >= share]
+    out = [
+        (label, sorted(strings, key=lambda p: (-p.real_notes, p.text)), len(multi))
+        for label, strings in found.items()
+        if len(strings) / len(multi) >= share
+    ]
     return sorted(out, key=lambda r: (-len(r[1]), r[0]))
 
 
-def leakage_warnings(docs: Sequence[Document], tokenize: Tokenize, rule: IdentifyingRule | None = None,
-                     min_tokens: int = 2, paragraph_token: str | None = PAR) -> list[str]:
+def leakage_warnings(
+    docs: Sequence[Document],
+    tokenize: Tokenize,
+    rule: IdentifyingRule | None = None,
+    min_tokens: int = 2,
+    paragraph_token: str | None = PAR,
+) -> list[str]:
     """``synthdeid check``'s warnings about the real training notes ``docs``: labels whose values
     are so few and common that chance reuse of them would dominate the raw PHI leakage figure, and
     whether ``rule`` (the leakage metric's; ``None``: the default) keeps them out of the figure the
@@ -145,16 +184,20 @@ def leakage_warnings(docs: Sequence[Document], tokenize: Tokenize, rule: Identif
         common = f"common {label} values (in {detect.common_notes}+ notes)" if detect.common_notes else ""
         ages = f"ages under {detect.age_below}" if label == AGE and detect.age_below is not None else ""
         counted = sum(rule.reason(p) is None for p in strings)
-        gate = ("the privacy gate limits the identifying figure, which leaves them out" if not counted else
-                f"the identifying figure the privacy gate limits counts {counted} of them (rule: {rule.describe()}); "
-                "privacy.metrics.leakage's common_notes and age_below leave such values out")
+        gate = (
+            "the privacy gate limits the identifying figure, which leaves them out"
+            if not counted
+            else f"the identifying figure the privacy gate limits counts {counted} of them (rule: {rule.describe()}); "
+            "privacy.metrics.leakage's common_notes and age_below leave such values out"
+        )
         out.append(
             f"{label}: {len(strings)} of the {total} distinct PHI strings of {min_tokens}+ tokens in the training "
             f"notes ({share}) are {' or '.join(w for w in (ages, common) if w)} that identify no one (e.g. "
             f"{', '.join(repr(p.text) for p in strings[:3])}). A generator reusing them by chance adds up to {share} to the "
             f"raw PHI leakage figure (leakage.phi.multi_token_rate) without copying anyone; {gate}. Fresh "
             f"surrogates for {label} (corpora.NAME.fresh_surrogates: {{labels: [{label}]}}) keep them out of the "
-            "synthetic notes")
+            "synthetic notes"
+        )
     return out
 
 

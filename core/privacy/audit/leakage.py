@@ -104,8 +104,9 @@ class PhiString:
     real_notes: int = 0
 
 
-def real_phi_strings(docs: Sequence[Document], tokenize: Tokenize, paragraph_token: str | None = PAR
-                     ) -> list[PhiString]:
+def real_phi_strings(
+    docs: Sequence[Document], tokenize: Tokenize, paragraph_token: str | None = PAR
+) -> list[PhiString]:
     """The distinct PHI strings of ``docs`` (case and whitespace normalised, compared as token
     sequences), in order of first appearance."""
     counts: Counter[tuple[str, ...]] = Counter()
@@ -171,8 +172,9 @@ class PhiLeakage:
             "identifying_rate": float(leaked.sum() / total) if total else (0.0 if self.phi else None),
             "identifying_multi_token_strings": n_multi,
             "identifying_multi_token_leaked": int((leaked & multi).sum()),
-            "identifying_multi_token_rate": float((leaked & multi).sum() / n_multi) if n_multi else (
-                0.0 if multi.any() else None),
+            "identifying_multi_token_rate": float((leaked & multi).sum() / n_multi)
+            if n_multi
+            else (0.0 if multi.any() else None),
         }
 
     def top(self, k: int = 20, among: np.ndarray | None = None) -> list[dict[str, Any]]:
@@ -180,9 +182,16 @@ class PhiLeakage:
         real notes, then alphabetical); ``among``: of the strings it marks only."""
         found = [i for i in range(len(self.phi)) if self.notes_with[i] > 0 and (among is None or among[i])]
         found.sort(key=lambda i: (-int(self.notes_with[i]), -self.phi[i].real_count, self.phi[i].text))
-        return [{"text": self.phi[i].text, "labels": list(self.phi[i].labels), "tokens": len(self.phi[i].key),
-                 "synthetic_notes": int(self.notes_with[i]), "real_spans": self.phi[i].real_count}
-                for i in found[:k]]
+        return [
+            {
+                "text": self.phi[i].text,
+                "labels": list(self.phi[i].labels),
+                "tokens": len(self.phi[i].key),
+                "synthetic_notes": int(self.notes_with[i]),
+                "real_spans": self.phi[i].real_count,
+            }
+            for i in found[:k]
+        ]
 
 
 def phi_leakage(phi: Sequence[PhiString], synthetic: Sequence[Sequence[str]], min_tokens: int = 2) -> PhiLeakage:

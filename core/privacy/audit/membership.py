@@ -20,8 +20,9 @@ def auc(members: Sequence[float] | np.ndarray, nonmembers: Sequence[float] | np.
     return float((ranks[:m].sum() - m * (m + 1) / 2) / (m * n))
 
 
-def bootstrap_auc(members: Sequence[float], nonmembers: Sequence[float], resamples: int, seed: int,
-                  level: float = 0.95) -> tuple[float, float]:
+def bootstrap_auc(
+    members: Sequence[float], nonmembers: Sequence[float], resamples: int, seed: int, level: float = 0.95
+) -> tuple[float, float]:
     """Percentile bootstrap interval of the AUC, members and non-members resampled separately."""
     rng = np.random.default_rng(seed)
     a, b = np.asarray(members, float), np.asarray(nonmembers, float)
@@ -56,7 +57,9 @@ def best_advantage(members: Sequence[float], nonmembers: Sequence[float]) -> Adv
     return best
 
 
-def tpr_at_fpr(members: Sequence[float] | np.ndarray, nonmembers: Sequence[float] | np.ndarray, fpr: float) -> float | None:
+def tpr_at_fpr(
+    members: Sequence[float] | np.ndarray, nonmembers: Sequence[float] | np.ndarray, fpr: float
+) -> float | None:
     """The share of members the attack flags when it may flag at most ``fpr`` of the non-members
     (Carlini et al. 2022, "Membership inference attacks from first principles": report the
     low-false-positive end of the ROC curve, not only its AUC).
@@ -76,16 +79,19 @@ def tpr_at_fpr(members: Sequence[float] | np.ndarray, nonmembers: Sequence[float
     return float(np.mean(a > threshold))
 
 
-def bootstrap_tpr_at_fpr(members: Sequence[float], nonmembers: Sequence[float], fpr: float, resamples: int,
-                         seed: int, level: float = 0.95) -> tuple[float, float] | None:
+def bootstrap_tpr_at_fpr(
+    members: Sequence[float], nonmembers: Sequence[float], fpr: float, resamples: int, seed: int, level: float = 0.95
+) -> tuple[float, float] | None:
     """Percentile bootstrap interval of ``tpr_at_fpr``, members and non-members resampled apart;
     None where the rate itself is not measurable."""
     if tpr_at_fpr(members, nonmembers, fpr) is None:
         return None
     rng = np.random.default_rng(seed)
     a, b = np.asarray(members, float), np.asarray(nonmembers, float)
-    stats = [tpr_at_fpr(a[rng.integers(0, a.size, a.size)], b[rng.integers(0, b.size, b.size)], fpr)
-             for _ in range(resamples)]
+    stats = [
+        tpr_at_fpr(a[rng.integers(0, a.size, a.size)], b[rng.integers(0, b.size, b.size)], fpr)
+        for _ in range(resamples)
+    ]
     tail = (1 - level) / 2 * 100
     low, high = np.percentile(np.asarray(stats, float), [tail, 100 - tail])
     return float(low), float(high)
@@ -95,16 +101,20 @@ LOW_FPRS = {0.01: "tpr_at_fpr_1pct", 0.001: "tpr_at_fpr_0_1pct"}
 """The false-positive rates every attack reports its true-positive rate at, and their keys."""
 
 
-def attack_summary(members: Sequence[float], nonmembers: Sequence[float], resamples: int, seed: int,
-                   digits: int = 4) -> dict[str, object]:
+def attack_summary(
+    members: Sequence[float], nonmembers: Sequence[float], resamples: int, seed: int, digits: int = 4
+) -> dict[str, object]:
     """AUC and TPR at 1% and 0.1% FPR, each with its bootstrap 95% interval (none when
     ``resamples`` is 0), for scores where higher means "member"."""
 
     def r(x: float | None) -> float | None:
         return None if x is None else round(float(x), digits)
 
-    out: dict[str, object] = {"members": len(members), "nonmembers": len(nonmembers),
-                              "auc": r(auc(members, nonmembers))}
+    out: dict[str, object] = {
+        "members": len(members),
+        "nonmembers": len(nonmembers),
+        "auc": r(auc(members, nonmembers)),
+    }
     ci = bootstrap_auc(members, nonmembers, resamples, seed) if resamples else None
     out["auc_ci95"] = None if ci is None else [r(x) for x in ci]
     for fpr, key in LOW_FPRS.items():

@@ -43,7 +43,7 @@ class LaplaceNgramLM:
     def logprob(self, word: str, context: Sequence[str]) -> float:
         """Natural log of P(word | the last n - 1 tokens of ``context``), unknown words mapped to one
         symbol; a context shorter than n - 1 is padded with start symbols."""
-        ctx = ([START] * (self.n - 1) + [self._known(t) for t in context])[len(context):]
+        ctx = ([START] * (self.n - 1) + [self._known(t) for t in context])[len(context) :]
         gram = (*ctx, self._known(word))
         return math.log((self.grams[gram] + self.k) / (self.contexts[tuple(ctx)] + self.k * self.vocab_size))
 

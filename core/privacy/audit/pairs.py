@@ -64,8 +64,9 @@ def _merge(spans: list[tuple[int, int]]) -> list[list[int]]:
     return out
 
 
-def _highlight(corpus: AuditCorpus, n: int, row: int, offsets: Sequence[tuple[int, int]],
-               shared: np.ndarray) -> list[list[int]]:
+def _highlight(
+    corpus: AuditCorpus, n: int, row: int, offsets: Sequence[tuple[int, int]], shared: np.ndarray
+) -> list[list[int]]:
     """Merged character spans of the occurrences of ``shared`` n-gram ids in index row ``row``."""
     occ = corpus.ngrams(n)
     lo, hi = occ.indptr[row], occ.indptr[row + 1]
@@ -89,10 +90,18 @@ def _ranked(recall: np.ndarray, k: int, texts: Sequence[str], allowed: np.ndarra
     return picked
 
 
-def high_risk_pairs(corpus: AuditCorpus, k: int = 10, ns: Sequence[int] = (3, 5), max_chars: int = 1000,
-                    structure_pattern: str = STRUCTURE_PATTERN, filter_first: bool = False,
-                    k1: float = 1.2, b: float = 0.75, epsilon: float = 0.25,
-                    chunk_cells: int = DEFAULT_CHUNK_CELLS) -> HighRiskPairs:
+def high_risk_pairs(
+    corpus: AuditCorpus,
+    k: int = 10,
+    ns: Sequence[int] = (3, 5),
+    max_chars: int = 1000,
+    structure_pattern: str = STRUCTURE_PATTERN,
+    filter_first: bool = False,
+    k1: float = 1.2,
+    b: float = 0.75,
+    epsilon: float = 0.25,
+    chunk_cells: int = DEFAULT_CHUNK_CELLS,
+) -> HighRiskPairs:
     """The high-risk pairs and a summary (Table 8's right half: ROUGE over the kept pairs)."""
     ns = sorted(set(ns))
     n0 = ns[0]
@@ -118,8 +127,7 @@ def high_risk_pairs(corpus: AuditCorpus, k: int = 10, ns: Sequence[int] = (3, 5)
             all_s = np.arange(corpus.n_synthetic)
             long, struct, _ = drops(all_s, best[n].index)
             allowed = ~(long | struct)
-        candidates += [(s, int(best[n].index[s]), f"rouge{n}")
-                       for s in _ranked(best[n].recall, k, syn_texts, allowed)]
+        candidates += [(s, int(best[n].index[s]), f"rouge{n}") for s in _ranked(best[n].recall, k, syn_texts, allowed)]
     selected = list(dict.fromkeys(s for s, _, _ in candidates))
     candidates += [(s, int(bm25_best.index[s]), "bm25") for s in selected]
     methods: dict[tuple[int, int], list[str]] = {}
@@ -140,19 +148,28 @@ def high_risk_pairs(corpus: AuditCorpus, k: int = 10, ns: Sequence[int] = (3, 5)
     for i, (s, r) in enumerate(zip(s_idx.tolist(), r_idx.tolist())):
         both = s0[s].minimum(r0[r]).tocoo()
         shared = np.sort(both.col[~structural[both.col]])
-        row: dict[str, Any] = {"synthetic_id": corpus.synthetic_docs[s].id, "real_id": corpus.real_docs[r].id,
-                               "method": "+".join(methods[(s, r)])}
+        row: dict[str, Any] = {
+            "synthetic_id": corpus.synthetic_docs[s].id,
+            "real_id": corpus.real_docs[r].id,
+            "method": "+".join(methods[(s, r)]),
+        }
         row.update({f"rouge{n}": float(recall[n][i]) for n in ns})
-        row.update({
-            "bm25_score": float(bm25_score[i]), "bm25_rank": int(bm25_rank[i]),
-            "synthetic_chars": int(syn_len[s]), "real_chars": int(real_len[r]),
-            "shared_ngrams": corpus.ngram_text(n0, shared),
-            "synthetic_spans": _highlight(corpus, n0, s, corpus.synthetic_notes[s].offsets, shared),
-            "real_spans": _highlight(corpus, n0, corpus.n_synthetic + r, corpus.real_notes[r].offsets, shared),
-        })
+        row.update(
+            {
+                "bm25_score": float(bm25_score[i]),
+                "bm25_rank": int(bm25_rank[i]),
+                "synthetic_chars": int(syn_len[s]),
+                "real_chars": int(real_len[r]),
+                "shared_ngrams": corpus.ngram_text(n0, shared),
+                "synthetic_spans": _highlight(corpus, n0, s, corpus.synthetic_notes[s].offsets, shared),
+                "real_spans": _highlight(corpus, n0, corpus.n_synthetic + r, corpus.real_notes[r].offsets, shared),
+            }
+        )
         rows.append(row)
     out_summary: dict[str, Any] = {
-        "k": k, "candidate_pairs": len(pairs), "pairs": len(rows),
+        "k": k,
+        "candidate_pairs": len(pairs),
+        "pairs": len(rows),
         "synthetic_notes": len(set(s_idx.tolist())),
         "dropped_long": int(long.sum()),
         "dropped_structure_only": int((struct & ~none & ~long).sum()),

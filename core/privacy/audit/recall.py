@@ -34,13 +34,20 @@ class NgramRecall:
     phi_shared_per_note: np.ndarray
 
     def summary(self) -> dict[str, float | int | None]:
-        return {"recall": self.recall, "phi_recall": self.phi_recall, "real_ngrams": self.real,
-                "synthetic_ngrams": self.synthetic, "shared_ngrams": self.shared,
-                "phi_real_ngrams": self.phi_real, "phi_shared_ngrams": self.phi_shared}
+        return {
+            "recall": self.recall,
+            "phi_recall": self.phi_recall,
+            "real_ngrams": self.real,
+            "synthetic_ngrams": self.synthetic,
+            "shared_ngrams": self.shared,
+            "phi_real_ngrams": self.phi_real,
+            "phi_shared_ngrams": self.phi_shared,
+        }
 
 
-def ngram_recall(real: Sequence[np.ndarray], synthetic: Sequence[np.ndarray],
-                 real_phi: Sequence[np.ndarray], n: int) -> NgramRecall:
+def ngram_recall(
+    real: Sequence[np.ndarray], synthetic: Sequence[np.ndarray], real_phi: Sequence[np.ndarray], n: int
+) -> NgramRecall:
     """Corpus n-gram recall of token-id arrays over one shared vocabulary; ``real_phi[d]`` says
     which tokens of real note ``d`` overlap a PHI span."""
     n_real = len(real)
@@ -69,6 +76,14 @@ def ngram_recall(real: Sequence[np.ndarray], synthetic: Sequence[np.ndarray],
     per_note = np.bincount(pairs[0][in_r[pairs[1]]], minlength=n_syn)
     phi_per_note = np.bincount(pairs[0][in_rstar[pairs[1]]], minlength=n_syn)
     return NgramRecall(
-        n, r, int(in_s.sum()), shared, shared / r if r else None, rs, phi_shared,
-        phi_shared / rs if rs else None, per_note, phi_per_note,
+        n,
+        r,
+        int(in_s.sum()),
+        shared,
+        shared / r if r else None,
+        rs,
+        phi_shared,
+        phi_shared / rs if rs else None,
+        per_note,
+        phi_per_note,
     )

@@ -125,8 +125,9 @@ def rouge_best(
     return RougeBest(n, index, best, recall, precision, f)
 
 
-def pair_overlap(synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarray, r_idx: np.ndarray,
-                 keep: np.ndarray | None = None) -> np.ndarray:
+def pair_overlap(
+    synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarray, r_idx: np.ndarray, keep: np.ndarray | None = None
+) -> np.ndarray:
     """Clipped overlap of the pairs (s_idx[k], r_idx[k]); ``keep`` (a boolean per n-gram)
     limits it to some n-grams."""
     s = synthetic[np.asarray(s_idx, dtype=np.int64)]
@@ -139,8 +140,9 @@ def pair_overlap(synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarra
     return np.bincount(rows, weights=values, minlength=both.shape[0]).astype(np.int64)
 
 
-def pair_scores(synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarray,
-                r_idx: np.ndarray) -> tuple[np.ndarray, ...]:
+def pair_scores(
+    synthetic: sp.csr_matrix, real: sp.csr_matrix, s_idx: np.ndarray, r_idx: np.ndarray
+) -> tuple[np.ndarray, ...]:
     """(recall, precision, F) of given pairs."""
     ov = pair_overlap(synthetic, real, s_idx, r_idx)
     n_syn = np.asarray(synthetic[np.asarray(s_idx, dtype=np.int64)].sum(axis=1)).ravel()
@@ -153,5 +155,10 @@ def summary(values: Sequence[float] | np.ndarray) -> dict[str, float | int | Non
     v = np.asarray(values, dtype=np.float64)
     if not len(v):
         return {"mean": None, "median": None, "min": None, "max": None, "count": 0}
-    return {"mean": float(v.mean()), "median": float(np.median(v)), "min": float(v.min()),
-            "max": float(v.max()), "count": len(v)}
+    return {
+        "mean": float(v.mean()),
+        "median": float(np.median(v)),
+        "min": float(v.min()),
+        "max": float(v.max()),
+        "count": len(v),
+    }

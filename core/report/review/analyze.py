@@ -26,8 +26,9 @@ Ratings = dict[str, dict[str, int | None]]
 """pair_id -> question key -> value (None = not answered)."""
 
 
-def cohen_kappa(a: Sequence[int], b: Sequence[int], weights: str | None = None,
-                labels: Sequence[int] = SCALE_VALUES) -> float | None:
+def cohen_kappa(
+    a: Sequence[int], b: Sequence[int], weights: str | None = None, labels: Sequence[int] = SCALE_VALUES
+) -> float | None:
     """Cohen's kappa of two raters' paired ratings; ``weights`` None, "linear" or "quadratic".
 
     Returns None when kappa is undefined (no ratings, or both raters used one and the same category).
@@ -98,8 +99,7 @@ def question_stats(a: Sequence[int], b: Sequence[int]) -> dict[str, Any]:
 
 
 def _bad(path: Path, problem: str, fix: str | None = None) -> InputError:
-    return InputError(problem, path=path,
-                      fix=fix or "pass the review-<name>.json files saved from the review page")
+    return InputError(problem, path=path, fix=fix or "pass the review-<name>.json files saved from the review page")
 
 
 def load_answers(path: str | Path) -> tuple[str, Ratings]:
@@ -117,14 +117,17 @@ def load_answers(path: str | Path) -> tuple[str, Ratings]:
         raise _bad(p, f"expected a JSON object, got {type(obj).__name__}")
     reviewer = obj.get("reviewer")
     if not isinstance(reviewer, str) or not reviewer.strip():
-        raise _bad(p, "no reviewer name (\"reviewer\" is missing or empty)")
+        raise _bad(p, 'no reviewer name ("reviewer" is missing or empty)')
     answers = obj.get("answers")
     if not isinstance(answers, list):
         raise _bad(p, '"answers" is missing or not a list')
     ratings: Ratings = {}
     for n, ans in enumerate(answers, 1):
-        if not isinstance(ans, dict) or not isinstance(ans.get("pair_id"), (str, int)) \
-                or isinstance(ans.get("pair_id"), bool):
+        if (
+            not isinstance(ans, dict)
+            or not isinstance(ans.get("pair_id"), (str, int))
+            or isinstance(ans.get("pair_id"), bool)
+        ):
             raise _bad(p, f"answer {n} is not an object with a pair_id")
         pid = str(ans["pair_id"])
         if pid in ratings:
@@ -168,14 +171,17 @@ def analyze(files: list[Path]) -> dict[str, Any]:
     """
     paths = [Path(f) for f in files]
     if len(paths) < 2:
-        raise InputError(f"agreement needs at least 2 reviewers' files, got {len(paths)}",
-                         fix="pass two or more review-<name>.json files")
+        raise InputError(
+            f"agreement needs at least 2 reviewers' files, got {len(paths)}",
+            fix="pass two or more review-<name>.json files",
+        )
     loaded = [load_answers(p) for p in paths]
     names: dict[str, Path] = {}
     for path, (name, _) in zip(paths, loaded):
         if name in names:
-            raise InputError(f"reviewer {name!r} has two files: {names[name]} and {path}",
-                             fix="pass one answers file per reviewer")
+            raise InputError(
+                f"reviewer {name!r} has two files: {names[name]} and {path}", fix="pass one answers file per reviewer"
+            )
         names[name] = path
     warnings_: list[str] = []
     comparisons: list[dict[str, Any]] = []
@@ -185,20 +191,31 @@ def analyze(files: list[Path]) -> dict[str, Any]:
         only = {n1: sorted(set(r1) - set(r2)), n2: sorted(set(r2) - set(r1))}
         for name, pids in only.items():
             if pids and shared:
-                warnings_.append(f"{len(pids)} pair(s) only in {name}'s file (vs {n1 if name == n2 else n2}),"
-                                 f" left out: {', '.join(pids[:10])}{' ...' if len(pids) > 10 else ''}")
+                warnings_.append(
+                    f"{len(pids)} pair(s) only in {name}'s file (vs {n1 if name == n2 else n2}),"
+                    f" left out: {', '.join(pids[:10])}{' ...' if len(pids) > 10 else ''}"
+                )
         questions = {}
         for key in LIKERT_KEYS:
             a, b = _paired(r1, r2, shared, key)
             pooled[key][0].extend(a)
             pooled[key][1].extend(b)
             questions[key] = question_stats(a, b)
-        comparisons.append({"reviewers": [n1, n2], "files": [str(p1), str(p2)],
-                            "shared_pairs": len(shared), "only_in": only, "questions": questions})
+        comparisons.append(
+            {
+                "reviewers": [n1, n2],
+                "files": [str(p1), str(p2)],
+                "shared_pairs": len(shared),
+                "only_in": only,
+                "questions": questions,
+            }
+        )
     if not any(c["shared_pairs"] for c in comparisons):
-        raise InputError("the files have no pair_id in common: " + "; ".join(
-            f"{n}: {len(r)} pairs ({p})" for p, (n, r) in zip(paths, loaded)),
-            fix="pass answer files saved from the same review page")
+        raise InputError(
+            "the files have no pair_id in common: "
+            + "; ".join(f"{n}: {len(r)} pairs ({p})" for p, (n, r) in zip(paths, loaded)),
+            fix="pass answer files saved from the same review page",
+        )
     for c in comparisons:
         if not c["shared_pairs"]:
             warnings_.append(f"{c['reviewers'][0]} and {c['reviewers'][1]} share no pairs")

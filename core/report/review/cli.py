@@ -31,9 +31,16 @@ def _stats_table(title: str, questions: dict[str, dict[str, Any]], texts: dict[s
         table.add_column(col, justify="right")
     table.add_column("note")
     for key, s in questions.items():
-        table.add_row(f"{key.upper()} {texts.get(key, '')}", _fmt(s["kappa"]), _fmt(s["weighted_kappa"]),
-                      _fmt(s["spearman_rho"]), _fmt(s["spearman_p"]), _fmt(s["agreement"]),
-                      str(s["n"]), s.get("note", ""))
+        table.add_row(
+            f"{key.upper()} {texts.get(key, '')}",
+            _fmt(s["kappa"]),
+            _fmt(s["weighted_kappa"]),
+            _fmt(s["spearman_rho"]),
+            _fmt(s["spearman_p"]),
+            _fmt(s["agreement"]),
+            str(s["n"]),
+            s.get("note", ""),
+        )
     return table
 
 
@@ -78,8 +85,9 @@ def add_review_commands(subparsers: Any) -> argparse.ArgumentParser:
     review = subparsers.add_parser("review", help="human review of high-risk real/synthetic pairs")
     sub = review.add_subparsers(dest="review_command", required=True)
     sp = sub.add_parser("page", help="build the self-contained HTML review page from a JSONL of pairs")
-    sp.add_argument("pairs", help="JSONL: pair_id, synthetic_id, synthetic_text, real_id, real_text, "
-                                  "shared_ngrams, scores")
+    sp.add_argument(
+        "pairs", help="JSONL: pair_id, synthetic_id, synthetic_text, real_id, real_text, shared_ngrams, scores"
+    )
     sp.add_argument("output", help="the HTML file to write")
     sp.add_argument("--title", default=DEFAULT_TITLE, help=f"page title (default: {DEFAULT_TITLE!r})")
     sp.set_defaults(run=cmd_review_page)

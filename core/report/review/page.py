@@ -58,12 +58,14 @@ def numeric_fields(pair: Mapping[str, Any]) -> dict[str, float | int]:
 def _check_pair(pair: Any, index: int, seen: set[str]) -> dict[str, Any]:
     where = f"pair {index + 1}"
     if not isinstance(pair, Mapping):
-        raise InputError(f"{where} is a {type(pair).__name__}, not an object",
-                         fix="give one JSON object per pair")
+        raise InputError(f"{where} is a {type(pair).__name__}, not an object", fix="give one JSON object per pair")
     missing = [k for k in REQUIRED if k not in pair]
     if missing:
-        raise InputError(f"{where} lacks {', '.join(missing)}", doc_id=str(pair.get("pair_id", "")) or None,
-                         fix="each pair needs pair_id, synthetic_text and real_text")
+        raise InputError(
+            f"{where} lacks {', '.join(missing)}",
+            doc_id=str(pair.get("pair_id", "")) or None,
+            fix="each pair needs pair_id, synthetic_text and real_text",
+        )
     pid = str(pair["pair_id"])
     for key in ("synthetic_text", "real_text"):
         if not isinstance(pair[key], str):
@@ -75,8 +77,11 @@ def _check_pair(pair: Any, index: int, seen: set[str]) -> dict[str, Any]:
     if not isinstance(grams, list) or not all(
         isinstance(g, (list, tuple)) and all(isinstance(t, str) for t in g) for g in grams
     ):
-        raise InputError("shared_ngrams is not a list of token lists", doc_id=pid,
-                         fix='write it as [["token", "token", "token"], ...]')
+        raise InputError(
+            "shared_ngrams is not a list of token lists",
+            doc_id=pid,
+            fix='write it as [["token", "token", "token"], ...]',
+        )
     return {**pair, "pair_id": pid, "shared_ngrams": [list(g) for g in grams]}
 
 
@@ -91,9 +96,11 @@ def _page_key(title: str, pairs: Sequence[Mapping[str, Any]]) -> str:
 
 def _doc_html(i: int, side: str, label: str, doc_id: object, body: str) -> str:
     heading = f"{label} <code>{_esc(doc_id)}</code>" if doc_id not in (None, "") else label
-    return (f'<article class="doc {side}" aria-labelledby="pair-{i}-{side}-h">'
-            f'<h3 id="pair-{i}-{side}-h">{heading}</h3>'
-            f'<div class="text" data-testid="pair-{i}-{side}">{body}</div></article>')
+    return (
+        f'<article class="doc {side}" aria-labelledby="pair-{i}-{side}-h">'
+        f'<h3 id="pair-{i}-{side}-h">{heading}</h3>'
+        f'<div class="text" data-testid="pair-{i}-{side}">{body}</div></article>'
+    )
 
 
 def _question_html(i: int) -> str:
@@ -131,10 +138,14 @@ def _pair_html(i: int, n: int, pair: Mapping[str, Any], ranges: Mapping[str, lis
         f"<div><dt>{_esc(k)}</dt><dd>{_esc(f'{v:.3f}' if isinstance(v, float) else v)}</dd></div>"
         for k, v in numeric_fields(pair).items()
     )
-    real = _doc_html(i, "real", "Real document", pair.get("real_id"),
-                     render_marked(pair["real_text"], ranges["real"]))
-    synthetic = _doc_html(i, "synthetic", "Synthetic document", pair.get("synthetic_id"),
-                          render_marked(pair["synthetic_text"], ranges["synthetic"]))
+    real = _doc_html(i, "real", "Real document", pair.get("real_id"), render_marked(pair["real_text"], ranges["real"]))
+    synthetic = _doc_html(
+        i,
+        "synthetic",
+        "Synthetic document",
+        pair.get("synthetic_id"),
+        render_marked(pair["synthetic_text"], ranges["synthetic"]),
+    )
     return (
         f'<section class="pair" id="pair-{i}" data-testid="pair-{i}" data-pair-id="{_esc(pair["pair_id"])}" '
         f'aria-labelledby="pair-{i}-title">'
@@ -165,8 +176,7 @@ def build_review_html(pairs: Sequence[Mapping[str, Any]], title: str) -> str:
     data_pairs = []
     sections = []
     for i, pair in enumerate(checked):
-        ranges = {side: find_ranges(pair[f"{side}_text"], pair["shared_ngrams"])
-                  for side in ("real", "synthetic")}
+        ranges = {side: find_ranges(pair[f"{side}_text"], pair["shared_ngrams"]) for side in ("real", "synthetic")}
         data_pairs.append({**pair, "highlights": {k: [list(r) for r in v] for k, v in ranges.items()}})
         sections.append(_pair_html(i, len(checked), pair, ranges))
     data = {
@@ -178,8 +188,7 @@ def build_review_html(pairs: Sequence[Mapping[str, Any]], title: str) -> str:
         "scale": {str(v): anchor for v, anchor in SCALE},
         "pairs": data_pairs,
     }
-    nav = "".join(f'<li><a id="nav-{i}" href="#pair-{i}">{_esc(p["pair_id"])}</a></li>'
-                  for i, p in enumerate(checked))
+    nav = "".join(f'<li><a id="nav-{i}" href="#pair-{i}">{_esc(p["pair_id"])}</a></li>' for i, p in enumerate(checked))
     return (
         "<!DOCTYPE html>\n"
         '<html lang="en"><head><meta charset="utf-8">'
@@ -194,9 +203,7 @@ def build_review_html(pairs: Sequence[Mapping[str, Any]], title: str) -> str:
         '<p id="message" class="message" data-testid="message" role="status" aria-live="polite"></p>'
         "</header>\n<main>\n"
         f'<p class="intro">{_esc(INTRO)}</p>'
-        f'<nav aria-label="pairs"><ol>{nav}</ol></nav>\n'
-        + "\n".join(sections)
-        + "\n</main>\n"
+        f'<nav aria-label="pairs"><ol>{nav}</ol></nav>\n' + "\n".join(sections) + "\n</main>\n"
         f'<script type="application/json" id="review-data">{script_json(data)}</script>\n'
         f"<script>{JS}</script>\n</body></html>\n"
     )
@@ -212,12 +219,16 @@ def write_review_page(pairs: list[dict], path: str | Path, title: str) -> Path:
     out = Path(path)
     text = build_review_html(pairs, title)
     if out.is_dir():
-        raise InputError("is a folder: the review page is one HTML file", path=out,
-                         fix=f"name the file, e.g. {out / 'review.html'}")
+        raise InputError(
+            "is a folder: the review page is one HTML file", path=out, fix=f"name the file, e.g. {out / 'review.html'}"
+        )
     blocking = next((p for p in out.parents if p.exists() and not p.is_dir()), None)
     if blocking is not None:
-        raise InputError("is a file, not a folder: the review page cannot be written under it", path=blocking,
-                         fix="name an HTML file in a folder, e.g. review.html")
+        raise InputError(
+            "is a file, not a folder: the review page cannot be written under it",
+            path=blocking,
+            fix="name an HTML file in a folder, e.g. review.html",
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text, encoding="utf-8")
     return out
@@ -231,8 +242,7 @@ def read_pairs(path: str | Path) -> list[dict]:
     try:
         lines = p.read_text(encoding="utf-8").splitlines()
     except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=p,
-                         fix="save the file as UTF-8") from None
+        raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=p, fix="save the file as UTF-8") from None
     pairs: list[dict] = []
     seen: set[str] = set()
     for n, line in enumerate(lines, 1):
@@ -241,11 +251,19 @@ def read_pairs(path: str | Path) -> list[dict]:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as e:
-            raise InputError(f"invalid JSON: {e.msg} (column {e.colno})", path=p, line=n,
-                             fix="write one JSON object per line (pair_id, synthetic_text, real_text)") from None
+            raise InputError(
+                f"invalid JSON: {e.msg} (column {e.colno})",
+                path=p,
+                line=n,
+                fix="write one JSON object per line (pair_id, synthetic_text, real_text)",
+            ) from None
         if not isinstance(obj, dict):
-            raise InputError(f"expected a JSON object, got {type(obj).__name__}", path=p, line=n,
-                             fix="write one JSON object per line (pair_id, synthetic_text, real_text)")
+            raise InputError(
+                f"expected a JSON object, got {type(obj).__name__}",
+                path=p,
+                line=n,
+                fix="write one JSON object per line (pair_id, synthetic_text, real_text)",
+            )
         try:
             _check_pair(obj, len(pairs), seen)
         except InputError as e:

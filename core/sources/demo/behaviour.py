@@ -59,7 +59,9 @@ def write_behaviour(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     x = rng.random()
     if x < 0.45:
         b.render("[ABC-registratie|Gedragsregistratie|Registratie probleemgedrag][ {today}| {today} {time}|]", s).nl()
-        labels = (("A", "B", "C"), ("Aanleiding", "Gedrag", "Gevolg"), ("Antecedent", "Behaviour", "Consequentie"))[rng.randrange(3)]
+        labels = (("A", "B", "C"), ("Aanleiding", "Gedrag", "Gevolg"), ("Antecedent", "Behaviour", "Consequentie"))[
+            rng.randrange(3)
+        ]
         for lab, pool in zip(labels, (ANTECEDENT, BEHAVIOUR, CONSEQUENCE)):
             field(b, s, lab, rng.choice(pool))
         if rng.random() < 0.5:
@@ -67,7 +69,10 @@ def write_behaviour(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
             sentences(b, s, pick(rng, OBS, rng.randint(1, 2)))
         signoff(b, s, rng, 0.6)
         return
-    b.render("[Gedragsrapportage|Observatieverslag|Verslag gedragsdeskundige|Weekevaluatie gedrag][ week {num:1:52}| {today}|]", s).nl(2)
+    b.render(
+        "[Gedragsrapportage|Observatieverslag|Verslag gedragsdeskundige|Weekevaluatie gedrag][ week {num:1:52}| {today}|]",
+        s,
+    ).nl(2)
     if rng.random() < 0.5:
         field(b, s, "Cliënt", "{clname}")
         field(b, s, rng.choice(("Opgesteld door", "Auteur", "Door")), "[{gd}|{author}]")
@@ -78,7 +83,9 @@ def write_behaviour(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     bullets(b, s, rng, pick(rng, ADVICE, rng.randint(2, 4)))
     if rng.random() < 0.5:
         b.nl()
-        b.render("[Volgende evaluatie|Evaluatie] [op {date:d_month:14:60}|in het MDO|over {num:4:8} weken][ met {gd}|]", s).nl()
+        b.render(
+            "[Volgende evaluatie|Evaluatie] [op {date:d_month:14:60}|in het MDO|over {num:4:8} weken][ met {gd}|]", s
+        ).nl()
     signoff(b, s, rng, 0.5)
 
 

@@ -146,8 +146,7 @@ class TextBuilder:
                     fn(self, args)
 
     # -- output ----------------------------------------------------------------------
-    def build(self, doc_id: str, lower: bool = False, lower_phi: bool = False,
-              typo_rate: float = 0.0) -> Document:
+    def build(self, doc_id: str, lower: bool = False, lower_phi: bool = False, typo_rate: float = 0.0) -> Document:
         """The finished document; lower-casing and typos are applied per piece."""
         parts: list[str] = []
         spans: list[Span] = []

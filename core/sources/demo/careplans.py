@@ -6,9 +6,22 @@ from synthdeid.sources.demo.builder import Slots, TextBuilder
 from synthdeid.sources.demo.common import bullets, field, pick
 from synthdeid.sources.demo.context import NoteContext
 
-DOMAINS = ("Lichamelijk welbevinden", "Woon- en leefomstandigheden", "Participatie", "Mentaal welbevinden",
-           "Zelfredzaamheid", "Veiligheid", "Voeding", "Mobiliteit", "Huid", "Sociaal netwerk", "Dagbesteding",
-           "Communicatie", "Medicatie", "Financiën")
+DOMAINS = (
+    "Lichamelijk welbevinden",
+    "Woon- en leefomstandigheden",
+    "Participatie",
+    "Mentaal welbevinden",
+    "Zelfredzaamheid",
+    "Veiligheid",
+    "Voeding",
+    "Mobiliteit",
+    "Huid",
+    "Sociaal netwerk",
+    "Dagbesteding",
+    "Communicatie",
+    "Medicatie",
+    "Financiën",
+)
 GOALS = (
     "{cl} [behoudt|vergroot] [{zijn} zelfstandigheid bij de ADL|de eigen regie over de dag|{zijn} mobiliteit].",
     "{cl} [valt niet|heeft geen nieuwe valincidenten] [in de komende periode|tot de evaluatie].",
@@ -43,7 +56,9 @@ def write_careplan(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         field(b, s, rng.choice(("Datum", "Opgesteld op", "Startdatum")), "{today}")
         field(b, s, rng.choice(("Evaluatiedatum", "Evaluatie", "Volgende evaluatie")), "{date:dmy:60:180}")
     if rng.random() < 0.5:
-        field(b, s, rng.choice(("EVV", "Persoonlijk begeleider", "PB'er", "Regiebehandelaar")), "[{author}|{col}|{ini}]")
+        field(
+            b, s, rng.choice(("EVV", "Persoonlijk begeleider", "PB'er", "Regiebehandelaar")), "[{author}|{col}|{ini}]"
+        )
     if rng.random() < 0.3:
         field(b, s, "Locatie", "[{inst}|{inst}, {ward}|{ward}]")
     b.nl()
@@ -53,7 +68,10 @@ def write_careplan(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         b.render(rng.choice(GOALS), s).nl()
         if rng.random() < 0.7:
             b.text(rng.choice(("Huidige situatie: ", "Toelichting: ", "Beeld: ")), fixed=True)
-            b.render("{cl} [heeft moeite met|is afhankelijk bij|heeft hulp nodig bij] [{zijn} verzorging|het lopen|eten|structuur|contacten][ sinds {monthyear}| na de opname in [{hosp}|het ziekenhuis]|].", s).nl()
+            b.render(
+                "{cl} [heeft moeite met|is afhankelijk bij|heeft hulp nodig bij] [{zijn} verzorging|het lopen|eten|structuur|contacten][ sinds {monthyear}| na de opname in [{hosp}|het ziekenhuis]|].",
+                s,
+            ).nl()
         b.text(rng.choice(("Acties:", "Afspraken:", "Interventies:", "Wat doen we:")), fixed=True).nl()
         bullets(b, s, rng, pick(rng, ACTIONS, rng.randint(2, 5)))
         b.nl()

@@ -19,9 +19,12 @@ CARER_ROLE = {
     "ggz": ("SPV", "verpleegkundige", "ambulant begeleider", "casemanager", "woonbegeleider", "ervaringsdeskundige"),
     "vg": ("begeleider", "persoonlijk begeleider", "woonbegeleider", "groepsbegeleider", "dagbestedingsbegeleider"),
 }
-DOCTOR_ROLE = {"vvt": ("SO", "specialist ouderengeneeskunde", "SOG", "arts"),
-               "wijk": ("huisarts", "POH", "geriater"), "ggz": ("psychiater", "arts", "verpleegkundig specialist"),
-               "vg": ("AVG", "AVG-arts", "arts VG")}
+DOCTOR_ROLE = {
+    "vvt": ("SO", "specialist ouderengeneeskunde", "SOG", "arts"),
+    "wijk": ("huisarts", "POH", "geriater"),
+    "ggz": ("psychiater", "arts", "verpleegkundig specialist"),
+    "vg": ("AVG", "AVG-arts", "arts VG"),
+}
 
 
 @dataclass
@@ -57,16 +60,40 @@ class Client:
 
 def _relatives(ns: NameSampler, p: Person, setting: str, rng: random.Random) -> list[tuple[str, Person]]:
     if setting in ("vvt", "wijk"):
-        pool = ["dochter", "zoon", "dochter", "zoon", "echtgenoot", "schoondochter", "kleindochter", "zus",
-                "broer", "nicht", "neef", "buurvrouw", "schoonzoon", "kleinzoon", "mentor"]
+        pool = [
+            "dochter",
+            "zoon",
+            "dochter",
+            "zoon",
+            "echtgenoot",
+            "schoondochter",
+            "kleindochter",
+            "zus",
+            "broer",
+            "nicht",
+            "neef",
+            "buurvrouw",
+            "schoonzoon",
+            "kleinzoon",
+            "mentor",
+        ]
     elif setting == "ggz":
         pool = ["moeder", "vader", "partner", "zus", "broer", "vriendin", "vriend", "dochter", "zoon", "ex-partner"]
     else:
         pool = ["moeder", "vader", "moeder", "zus", "broer", "mentor", "oom", "tante", "vader"]
     out = []
     for rel in rng.sample(pool, rng.randint(1, 3)):
-        female = rel in ("dochter", "schoondochter", "kleindochter", "zus", "nicht", "buurvrouw", "moeder",
-                         "vriendin", "tante") or (rel in ("partner", "ex-partner", "mentor") and rng.random() < 0.5)
+        female = rel in (
+            "dochter",
+            "schoondochter",
+            "kleindochter",
+            "zus",
+            "nicht",
+            "buurvrouw",
+            "moeder",
+            "vriendin",
+            "tante",
+        ) or (rel in ("partner", "ex-partner", "mentor") and rng.random() < 0.5)
         if rel == "echtgenoot":
             rel = "echtgenote" if not p.female else "echtgenoot"
             female = not p.female
@@ -86,14 +113,31 @@ def make_client(ns: NameSampler, ps: PhiSampler, rng: random.Random, ref: dt.dat
     person = ns.person("old" if age > 68 else ("mid" if age > 35 else "young"))
     carers = [ns.person(rng.choice(("mid", "young")), rng.random() < 0.8) for _ in range(rng.randint(3, 7))]
     return Client(
-        person=person, setting=setting, age=age, birth=ps.birth_date(age, ref),
-        street=ps.street_address(), postcode=ps.postcode(), city=ps.city(), phone=ps.phone(),
-        email=ps.email(person), bsn=ps.bsn(), number=ps.client_number(),
-        relatives=_relatives(ns, person, setting, rng), gp=ns.person("mid"), doctor=ns.person("mid"),
-        specialist=ns.person("mid"), carers=carers, institute=ps.care_institute(),
-        ward=ps.internal_location(), room=str(rng.randint(1, 60)), hospital=ps.hospital(),
-        pharmacy=ps.pharmacy(), insurer=ps.organisation("insurer"), profession=ps.profession(),
-        pet=ps.other(), birthplace=ps.city() if rng.random() < 0.85 else ps.country(),
+        person=person,
+        setting=setting,
+        age=age,
+        birth=ps.birth_date(age, ref),
+        street=ps.street_address(),
+        postcode=ps.postcode(),
+        city=ps.city(),
+        phone=ps.phone(),
+        email=ps.email(person),
+        bsn=ps.bsn(),
+        number=ps.client_number(),
+        relatives=_relatives(ns, person, setting, rng),
+        gp=ns.person("mid"),
+        doctor=ns.person("mid"),
+        specialist=ns.person("mid"),
+        carers=carers,
+        institute=ps.care_institute(),
+        ward=ps.internal_location(),
+        room=str(rng.randint(1, 60)),
+        hospital=ps.hospital(),
+        pharmacy=ps.pharmacy(),
+        insurer=ps.organisation("insurer"),
+        profession=ps.profession(),
+        pet=ps.other(),
+        birthplace=ps.city() if rng.random() < 0.85 else ps.country(),
     )
 
 
@@ -116,8 +160,17 @@ class NoteContext:
 
     @classmethod
     def create(cls, client: Client, date: dt.date, rng: random.Random, ps: PhiSampler, ns: NameSampler) -> NoteContext:
-        return cls(client, date, rng, ps, ns, rng.choice(client.carers), name_rate=rng.uniform(0.65, 1.0),
-                   title_style=rng.randrange(4), cap_tussen=rng.random() < 0.6)
+        return cls(
+            client,
+            date,
+            rng,
+            ps,
+            ns,
+            rng.choice(client.carers),
+            name_rate=rng.uniform(0.65, 1.0),
+            title_style=rng.randrange(4),
+            cap_tussen=rng.random() < 0.6,
+        )
 
     # -- people ----------------------------------------------------------------------
     @property
@@ -138,11 +191,21 @@ class NoteContext:
         first = key not in self.mentioned
         self.mentioned.add(key)
         if key not in self.short:
-            w = ((0.95, 0.05, 0.0) if formal else (0.55, 0.3, 0.1) if self.client.setting in ("vvt", "wijk")
-                 else (0.2, 0.64, 0.12))
+            w = (
+                (0.95, 0.05, 0.0)
+                if formal
+                else (0.55, 0.3, 0.1)
+                if self.client.setting in ("vvt", "wijk")
+                else (0.2, 0.64, 0.12)
+            )
             x = rng.random()
-            self.short[key] = "title" if x < w[0] else "first" if x < w[0] + w[1] else (
-                "initials" if x < w[0] + w[1] + w[2] else "full")
+            self.short[key] = (
+                "title"
+                if x < w[0]
+                else "first"
+                if x < w[0] + w[1]
+                else ("initials" if x < w[0] + w[1] + w[2] else "full")
+            )
         form = self.short[key]
         if form == "initials" and p is not self.client.person:
             form = "first"
@@ -176,11 +239,19 @@ class NoteContext:
         """The client without a name: ``cl.``, ``mw.``, ``cliënt``, ``meneer``, ``pt.``."""
         s = self.client.setting
         f = self.female
-        pool = {"vvt": ("mw." if f else "dhr.", "mevrouw" if f else "meneer", "cliënt", "cl.",
-                        "bewoonster" if f else "bewoner", "mw." if f else "dhr."),
-                "wijk": ("mw." if f else "dhr.", "mevrouw" if f else "meneer", "cliënt", "cl."),
-                "ggz": ("cliënt", "cl.", "pt.", "patiënt", "betrokkene", "cliënte" if f else "cliënt"),
-                "vg": ("cliënt", "cl.", "cliënt", "bewoner" if not f else "bewoonster")}[s]
+        pool = {
+            "vvt": (
+                "mw." if f else "dhr.",
+                "mevrouw" if f else "meneer",
+                "cliënt",
+                "cl.",
+                "bewoonster" if f else "bewoner",
+                "mw." if f else "dhr.",
+            ),
+            "wijk": ("mw." if f else "dhr.", "mevrouw" if f else "meneer", "cliënt", "cl."),
+            "ggz": ("cliënt", "cl.", "pt.", "patiënt", "betrokkene", "cliënte" if f else "cliënt"),
+            "vg": ("cliënt", "cl.", "cliënt", "bewoner" if not f else "bewoonster"),
+        }[s]
         w = self.rng.choice(pool)
         b.text(w[0].upper() + w[1:] if b.at_sentence_start() else w)
 

@@ -22,18 +22,40 @@ PALLIATIVE = (
 )
 SECTION_HEADS = {
     "shift": ("Ochtend", "Middag", "Avond", "Nacht"),
-    "domain": ("Verzorging", "Voeding en vocht", "Welbevinden", "Mobiliteit", "Medisch", "Contact familie",
-               "Huid", "Uitscheiding", "Dagbesteding", "Cognitie", "Pijn", "Bijzonderheden"),
+    "domain": (
+        "Verzorging",
+        "Voeding en vocht",
+        "Welbevinden",
+        "Mobiliteit",
+        "Medisch",
+        "Contact familie",
+        "Huid",
+        "Uitscheiding",
+        "Dagbesteding",
+        "Cognitie",
+        "Pijn",
+        "Bijzonderheden",
+    ),
 }
 DOMAIN_POOLS = {
-    "Verzorging": pn.ADL, "Voeding en vocht": pn.FOOD, "Welbevinden": pn.MOOD, "Mobiliteit": pn.MOBILITY,
-    "Medisch": pn.MEDICAL + BREATHING, "Contact familie": pn.SOCIAL, "Huid": pn.SKIN,
-    "Uitscheiding": pn.CONTINENCE, "Dagbesteding": pn.ACTIVITY, "Cognitie": COGNITION, "Pijn": PAIN,
+    "Verzorging": pn.ADL,
+    "Voeding en vocht": pn.FOOD,
+    "Welbevinden": pn.MOOD,
+    "Mobiliteit": pn.MOBILITY,
+    "Medisch": pn.MEDICAL + BREATHING,
+    "Contact familie": pn.SOCIAL,
+    "Huid": pn.SKIN,
+    "Uitscheiding": pn.CONTINENCE,
+    "Dagbesteding": pn.ACTIVITY,
+    "Cognitie": COGNITION,
+    "Pijn": PAIN,
     "Bijzonderheden": pn.PLAN + PALLIATIVE,
 }
 SHIFT_POOLS = {
-    "Ochtend": (pn.ADL, pn.FOOD, pn.MOOD, HOMECARE), "Middag": (pn.ACTIVITY, pn.SOCIAL, pn.FOOD, PAIN, COGNITION),
-    "Avond": (EVENING, pn.MOOD, pn.MEDICAL, pn.SOCIAL), "Nacht": (pn.SLEEP, pn.CONTINENCE, BREATHING),
+    "Ochtend": (pn.ADL, pn.FOOD, pn.MOOD, HOMECARE),
+    "Middag": (pn.ACTIVITY, pn.SOCIAL, pn.FOOD, PAIN, COGNITION),
+    "Avond": (EVENING, pn.MOOD, pn.MEDICAL, pn.SOCIAL),
+    "Nacht": (pn.SLEEP, pn.CONTINENCE, BREATHING),
 }
 
 

@@ -72,7 +72,12 @@ def write_incident(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         b.render(f"[MIC-melding|Melding incident cliënt|MIC|Incidentmelding] [{kind}|]", s).nl(rng.choice((1, 2)))
         field(b, s, rng.choice(("Datum incident", "Datum", "Datum/tijd")), "{today}[ {time}|]")
         if rng.random() < 0.7:
-            field(b, s, rng.choice(("Locatie", "Plaats")), "[kamer {room}|{ward}|afdeling {ward}|huiskamer {ward}|{inst}, {ward}|de badkamer|de gang|de huiskamer|het restaurant]")
+            field(
+                b,
+                s,
+                rng.choice(("Locatie", "Plaats")),
+                "[kamer {room}|{ward}|afdeling {ward}|huiskamer {ward}|{inst}, {ward}|de badkamer|de gang|de huiskamer|het restaurant]",
+            )
         field(b, s, "Cliënt", "{clname}[ ({id})||]")
         if rng.random() < 0.6:
             field(b, s, "Soort incident", kind)

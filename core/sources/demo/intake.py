@@ -8,8 +8,15 @@ from synthdeid.sources.demo.builder import SlotFn, Slots, TextBuilder
 from synthdeid.sources.demo.common import bullets, field, pick, sentences
 from synthdeid.sources.demo.context import NoteContext
 
-TITLES = ("INTAKEFORMULIER", "Intake", "Intakeformulier [zorg|wonen|dagbesteding|thuiszorg]",
-          "Intakeverslag", "Opnameformulier", "Aanmelding en intake", "INTAKE {today}")
+TITLES = (
+    "INTAKEFORMULIER",
+    "Intake",
+    "Intakeformulier [zorg|wonen|dagbesteding|thuiszorg]",
+    "Intakeverslag",
+    "Opnameformulier",
+    "Aanmelding en intake",
+    "INTAKE {today}",
+)
 PERSONAL = (
     ("[Naam cliënt|Naam|Cliënt|Naam client]", "{clname}"),
     ("[Geboortedatum|Geb. datum|Geb.datum]", "{dob}[ ({age})|]"),
@@ -27,8 +34,16 @@ PERSONAL = (
     ("[Afdeling|Locatie]", "{inst}[, afdeling {ward}||]"),
     ("[Kamer|Kamernummer]", "{room}"),
 )
-_FIELD_P = {"{phone}": 0.35, "{email}": 0.25, "{clbsn}": 0.4, "{id}": 0.35, "{agenum}": 0.3,
-            "{room}": 0.3, "{birthplace}": 0.5, "{ins}[, polisnr. {oid}|]": 0.5}
+_FIELD_P = {
+    "{phone}": 0.35,
+    "{email}": 0.25,
+    "{clbsn}": 0.4,
+    "{id}": 0.35,
+    "{agenum}": 0.3,
+    "{room}": 0.3,
+    "{birthplace}": 0.5,
+    "{ins}[, polisnr. {oid}|]": 0.5,
+}
 CONTACTS = (
     ("[1e contactpersoon|Eerste contactpersoon|Contactpersoon]", "{relcontact:0}"),
     ("[2e contactpersoon|Tweede contactpersoon]", "{relcontact:1}"),
@@ -84,7 +99,7 @@ WISHES = (
 REASON = (
     "[Reden|Aanleiding] [opname|aanmelding]: [toenemende zorgzwaarte|valincidenten thuis|overbelasting van {relation}|geheugenproblemen|decompensatie hartfalen|na ziekenhuisopname in [{hosp}|het ziekenhuis]|psychische ontregeling|verhuizing van de ouders].",
     "{cl} [is|werd] [op {date::-60:-3}|] aangemeld door {ha} [i.v.m.|vanwege] [toenemende verwardheid|somberheid|zorgmijding|vereenzaming|een val met heupfractuur].",
-    "Hulpvraag {cl}: [\"Ik wil weer zelf kunnen koken\"|weer veilig thuis wonen|meer structuur in de dag|ondersteuning bij financiën|minder angst].",
+    'Hulpvraag {cl}: ["Ik wil weer zelf kunnen koken"|weer veilig thuis wonen|meer structuur in de dag|ondersteuning bij financiën|minder angst].',
 )
 HISTORY = (
     "{year:1:40} [CVA|TIA|heupfractuur re|heupfractuur li|hartinfarct|mammacarcinoom|depressie|CABG|prostaatcarcinoom|longontsteking]",
@@ -97,7 +112,10 @@ FUNCTIONING = (
     ("ADL", "[hulp bij wassen en aankleden|zelfstandig met toezicht|volledig afhankelijk|deels zelfstandig]"),
     ("Voeding", "[normaal|gemalen|diabetesdieet|zoutarm|hulp bij eten nodig|drinkvoeding 2x daags]"),
     ("Continentie", "[continent|incontinent voor urine|dubbel incontinent|verblijfskatheter]"),
-    ("Communicatie", "[goed aanspreekbaar|slechthorend, hoortoestel li|afasie|spreekt [Fries|Turks|Arabisch|Papiaments]|eenvoudige taal gebruiken]"),
+    (
+        "Communicatie",
+        "[goed aanspreekbaar|slechthorend, hoortoestel li|afasie|spreekt [Fries|Turks|Arabisch|Papiaments]|eenvoudige taal gebruiken]",
+    ),
     ("Slapen", "[slaapt goed|onrustig|slaapmedicatie|gaat om {time:eve} naar bed]"),
     ("Cognitie", "[helder|vergeetachtig|gedesoriënteerd in tijd|MMSE {num:12:29}/30]"),
     ("Medicatie", "[zelf beheer|door zorg|baxterrol via {apo}|zie medicatieoverzicht|beheer door {relname}]"),
@@ -119,6 +137,7 @@ def _relcontact(ctx: NoteContext) -> SlotFn:
         if rng.random() < 0.1:
             b.text(", ")
             b.phi(ctx.ps.full_address(), "Address")
+
     return fn
 
 
@@ -133,6 +152,7 @@ def _gpline(ctx: NoteContext) -> SlotFn:
         if rng.random() < 0.25:
             b.text(rng.choice((", tel. ", ", ", " tel: ")))
             b.phi(ctx.ps.phone(False), "Phone_fax")
+
     return fn
 
 
@@ -142,9 +162,13 @@ def write_intake(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     s = {**s, "relcontact": _relcontact(ctx), "gpline": _gpline(ctx)}
     b.render(rng.choice(TITLES), s)
     b.nl(2)
-    heads = rng.choice((("Personalia", "Contactpersonen", "Betrokken zorgverleners"),
-                        ("Persoonsgegevens", "Contactpersonen", "Zorgverleners"),
-                        ("GEGEVENS CLIËNT", "FAMILIE / NETWERK", "BEHANDELAARS")))
+    heads = rng.choice(
+        (
+            ("Personalia", "Contactpersonen", "Betrokken zorgverleners"),
+            ("Persoonsgegevens", "Contactpersonen", "Zorgverleners"),
+            ("GEGEVENS CLIËNT", "FAMILIE / NETWERK", "BEHANDELAARS"),
+        )
+    )
     b.text(heads[0], fixed=True).nl()
     for label, value in PERSONAL:
         if rng.random() < _FIELD_P.get(value, 0.8):
@@ -191,7 +215,10 @@ def write_intake(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         bullets(b, s, rng, pick(rng, AGREEMENTS, rng.randint(2, 4)))
         b.nl()
     if rng.random() < 0.6:
-        b.render("[Reanimatiebeleid|Wilsverklaring|Behandelbeleid]: [niet reanimeren|wel reanimeren|niet naar het ziekenhuis], besproken met {ha} [op {date::-30:0}|]", s)
+        b.render(
+            "[Reanimatiebeleid|Wilsverklaring|Behandelbeleid]: [niet reanimeren|wel reanimeren|niet naar het ziekenhuis], besproken met {ha} [op {date::-30:0}|]",
+            s,
+        )
         b.nl()
     if rng.random() < 0.5:
         b.render("[Intake afgenomen door|Ingevuld door|Intaker]: {author}[, {role}|] [op {today}|]", s)

@@ -9,8 +9,14 @@ from synthdeid.sources.demo.common import bullets, field, pick, sentences
 from synthdeid.sources.demo.context import NoteContext
 from synthdeid.sources.demo.intake import FUNCTIONING, HISTORY
 
-OPENINGS = ("Geachte collega,", "Geachte heer/mevrouw,", "Beste collega,", "Geachte {ha},",
-            "Beste zorgverleners,", "Hierbij de overdracht van {clname}.")
+OPENINGS = (
+    "Geachte collega,",
+    "Geachte heer/mevrouw,",
+    "Beste collega,",
+    "Geachte {ha},",
+    "Beste zorgverleners,",
+    "Hierbij de overdracht van {clname}.",
+)
 COURSE = (
     "{cl} werd op {date:dmy:-30:-5} opgenomen [in {hosp}|in ons ziekenhuis|op onze afdeling|in het ziekenhuis][ afdeling {loc}|] [i.v.m.|na|wegens] [een val met heupfractuur|een pneumonie|decompensatie cordis|een delier|een CVA|uitdroging|een psychose].",
     "[Tijdens de opname|In het beloop] [is|werd] {cl} [behandeld met {med}|geopereerd op {date:d_month:-25:-5}|gemobiliseerd door de fysiotherapie|gestart met {med} {freq}].",
@@ -40,8 +46,20 @@ REFERRAL = (
     "{cl} is sinds {year:1:8} bekend [bij ons|bij {inst}|in {hosp}] [met|vanwege] {dx}.",
     "[Thuissituatie|Sociaal]: [woont alleen|woont met {zijn} {vrouw}|mantelzorg door {rel}|woont in {inst}].",
 )
-DX = ("dementie", "COPD", "hartfalen", "DM type 2", "de ziekte van Parkinson", "schizofrenie", "een lichte VB",
-      "autisme", "een bipolaire stoornis", "Korsakov", "NAH na CVA", "epilepsie")
+DX = (
+    "dementie",
+    "COPD",
+    "hartfalen",
+    "DM type 2",
+    "de ziekte van Parkinson",
+    "schizofrenie",
+    "een lichte VB",
+    "autisme",
+    "een bipolaire stoornis",
+    "Korsakov",
+    "NAH na CVA",
+    "epilepsie",
+)
 
 
 def _letterhead(b: TextBuilder, s: Slots, rng: random.Random, org_slot: str) -> None:
@@ -65,8 +83,12 @@ def write_letter(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     field(b, s, rng.choice(("Datum", "Datum brief", "Datum", "Dictaatdatum")), "{today}")
     if rng.random() < 0.3:
         field(b, s, rng.choice(("Uw kenmerk", "Ons kenmerk", "Kenmerk")), "{oid}")
-    field(b, s, rng.choice(("Betreft", "Inzake", "Patiënt", "Cliënt")),
-          "{Mw} {clname}[, geb. {dob}|, {dob}| ({age})|][, BSN {clbsn}||][, {id}||]")
+    field(
+        b,
+        s,
+        rng.choice(("Betreft", "Inzake", "Patiënt", "Cliënt")),
+        "{Mw} {clname}[, geb. {dob}|, {dob}| ({age})|][, BSN {clbsn}||][, {id}||]",
+    )
     if rng.random() < 0.3:
         field(b, s, "Adres", "{addr}")
     b.nl()
@@ -81,7 +103,9 @@ def write_letter(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         sentences(b, s, pick(rng, COURSE, rng.randint(5, 9)))
         if rng.random() < 0.6:
             b.nl(2)
-            b.text(rng.choice(("Verpleegkundige overdracht", "Zorgbehoefte bij ontslag", "Functioneren")), fixed=True).nl()
+            b.text(
+                rng.choice(("Verpleegkundige overdracht", "Zorgbehoefte bij ontslag", "Functioneren")), fixed=True
+            ).nl()
             for label, value in pick(rng, FUNCTIONING, rng.randint(3, 7)):
                 field(b, s, label, value)
         if rng.random() < 0.85:
@@ -94,8 +118,13 @@ def write_letter(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
         bullets(b, s, rng, pick(rng, POLICY, rng.randint(2, 5)))
     b.nl(2)
     if rng.random() < 0.5:
-        b.render("[Voor vragen kunt u contact opnemen met|Bij vragen bereikbaar via] [{ophone}|{orgemail}|de afdeling|het secretariaat].", s).nl(2)
+        b.render(
+            "[Voor vragen kunt u contact opnemen met|Bij vragen bereikbaar via] [{ophone}|{orgemail}|de afdeling|het secretariaat].",
+            s,
+        ).nl(2)
     b.render("[Met vriendelijke groet,|Met collegiale groet,|Hoogachtend,|Mvg,]", s).nl(rng.choice((1, 2)))
-    b.render("[{author}|{author}, {role}|{arts}|dr. {oname:s}[, internist|, geriater|, specialist ouderengeneeskunde|]]", s).nl()
+    b.render(
+        "[{author}|{author}, {role}|{arts}|dr. {oname:s}[, internist|, geriater|, specialist ouderengeneeskunde|]]", s
+    ).nl()
     if rng.random() < 0.5:
         b.render("[{hosp}|{inst}|{oinst}][, {ocity}|]", s)

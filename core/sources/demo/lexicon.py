@@ -66,20 +66,71 @@ Voetbalvereniging VVV|Scouting Baden-Powell|Carnavalsvereniging De Kluppels|Zang
 Woonzorg Nederland|Stadgenoot|Woonstad Rotterdam|Accolade|Elkien|Lefier"""),
 }
 PHARMACY_KIND = ("Apotheek", "Service Apotheek", "BENU Apotheek", "Apotheek", "Mediq Apotheek")
-THUISZORG = ("Thuiszorg", "Thuiszorg Het Friese Land", "Thuiszorg West-Brabant", "Buurtzorg", "Icare",
-             "Zorg aan Huis", "Thuiszorg Groningen", "Thuiszorg Rotterdam")
-COMPANY_KIND = ("Bouwbedrijf", "Schildersbedrijf", "Transportbedrijf", "Garage", "Bakkerij", "Kwekerij",
-                "Installatiebedrijf", "Hoveniersbedrijf", "Drukkerij", "Taxibedrijf")
+THUISZORG = (
+    "Thuiszorg",
+    "Thuiszorg Het Friese Land",
+    "Thuiszorg West-Brabant",
+    "Buurtzorg",
+    "Icare",
+    "Zorg aan Huis",
+    "Thuiszorg Groningen",
+    "Thuiszorg Rotterdam",
+)
+COMPANY_KIND = (
+    "Bouwbedrijf",
+    "Schildersbedrijf",
+    "Transportbedrijf",
+    "Garage",
+    "Bakkerij",
+    "Kwekerij",
+    "Installatiebedrijf",
+    "Hoveniersbedrijf",
+    "Drukkerij",
+    "Taxibedrijf",
+)
 
 STREET_STEMS = _bar("""Kerk|Dorps|School|Molen|Linden|Eiken|Beuken|Wilgen|Esdoorn|Berken|Populieren|Kastanje|
 Juliana|Beatrix|Wilhelmina|Oranje|Prins Hendrik|Emma|Nassau|Parallel|Stations|Markt|Haven|Dijk|Veld|
 Weide|Zand|Heide|Bos|Akker|Bloemen|Rozen|Tulpen|Narcissen|Seringen|Vlinder|Zwaluw|Merel|Lijster|
 Spechten|Meeuwen|Reiger|Koekoek|Valk|Kievit|Rembrandt|Vermeer|Van Gogh|Mozart|Beethoven|Bach|Thorbecke|
 Nieuwe|Oude|Hoog|Brink|Sluis|Gracht|Maan|Zon|Sterren|Noorder|Zuider|Ooster|Wester""")
-STREET_SUFFIX = ("straat", "straat", "laan", "laan", "weg", "weg", "plein", "hof", "singel", "kade",
-                 "dreef", "pad", "erf", "gracht", "dijk", "park", "ring", "steeg")
-COUNTRIES = ("Marokko", "Turkije", "Suriname", "Curaçao", "Indonesië", "Duitsland", "België", "Spanje",
-             "Nieuw-Zeeland", "Canada", "Australië", "Polen", "Frankrijk", "Zuid-Afrika", "Aruba")
+STREET_SUFFIX = (
+    "straat",
+    "straat",
+    "laan",
+    "laan",
+    "weg",
+    "weg",
+    "plein",
+    "hof",
+    "singel",
+    "kade",
+    "dreef",
+    "pad",
+    "erf",
+    "gracht",
+    "dijk",
+    "park",
+    "ring",
+    "steeg",
+)
+COUNTRIES = (
+    "Marokko",
+    "Turkije",
+    "Suriname",
+    "Curaçao",
+    "Indonesië",
+    "Duitsland",
+    "België",
+    "Spanje",
+    "Nieuw-Zeeland",
+    "Canada",
+    "Australië",
+    "Polen",
+    "Frankrijk",
+    "Zuid-Afrika",
+    "Aruba",
+)
 
 PROFESSIONS = _bar("""timmerman|stratenmaker|programmeur|onderwijzeres|onderwijzer|boekhouder|kapster|
 vrachtwagenchauffeur|boer|melkveehouder|bakker|slager|metselaar|schilder|postbode|conducteur|
@@ -110,8 +161,21 @@ amlodipine 5 mg|lisinopril 10 mg|calcium/vit D|alendroninezuur 70 mg|levothyroxi
 risperidon 0,5 mg|pipamperon 20 mg|melatonine 3 mg|diclofenac 50 mg|naproxen 250 mg|prednison 5 mg|
 amoxicilline 500 mg|nitrofurantoïne 100 mg|fosfomycine 3 g|clozapine 100 mg|lithium 400 mg|
 valproïnezuur 500 mg|levetiracetam 500 mg|carbasalaatcalcium 80 mg|tamsulosine 0,4 mg|bisacodyl""")
-FREQ = ("1dd1", "2dd1", "3dd1", "1x per dag", "2x daags", "z.n.", "zn max 3x per dag", "1dd2", "'s avonds",
-        "voor de nacht", "bij het ontbijt", "4dd1", "1x per week")
+FREQ = (
+    "1dd1",
+    "2dd1",
+    "3dd1",
+    "1x per dag",
+    "2x daags",
+    "z.n.",
+    "zn max 3x per dag",
+    "1dd2",
+    "'s avonds",
+    "voor de nacht",
+    "bij het ontbijt",
+    "4dd1",
+    "1x per week",
+)
 ACTIVITIES = _bar("""bingo|sjoelen|koersbal|gymnastiek|zangkoor|wandelen|fietsen op de duofiets|bloemschikken|
 handwerken|kaarten|klaverjassen|puzzelen|muziekmiddag|filmmiddag|beweegactiviteit|koffieochtend|
 moestuinieren|dagbesteding|zwemmen|boodschappen doen|koken met de groep|creatieve middag|

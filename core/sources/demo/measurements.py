@@ -72,7 +72,10 @@ def write_vitals(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
                 b.text(", ")
             b.render(label + " " + value, s)
         b.text(". ")
-        b.render("[Waarden [normaal|binnen de grenzen|iets verhoogd]|{ha} [gebeld|geïnformeerd]|Morgen opnieuw meten|Overleg met {arts}].", s)
+        b.render(
+            "[Waarden [normaal|binnen de grenzen|iets verhoogd]|{ha} [gebeld|geïnformeerd]|Morgen opnieuw meten|Overleg met {arts}].",
+            s,
+        )
     if rng.random() < 0.3:
         b.nl()
         sentences(b, s, pick(rng, SCORES, rng.randint(1, 2)), "\n")
@@ -83,8 +86,12 @@ def write_series(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     """A dated list: weights, defecation, fluid balance or glucose values."""
     rng = ctx.rng
     kind = rng.randrange(4)
-    title = (("Gewichtsverloop", "Gewicht", "Weeglijst"), ("Defecatielijst", "Ontlasting", "Defecatie"),
-             ("Vochtbalans", "Vochtlijst", "Intake/output"), ("Glucosewaarden", "Dagcurve", "BG-lijst"))[kind]
+    title = (
+        ("Gewichtsverloop", "Gewicht", "Weeglijst"),
+        ("Defecatielijst", "Ontlasting", "Defecatie"),
+        ("Vochtbalans", "Vochtlijst", "Intake/output"),
+        ("Glucosewaarden", "Dagcurve", "BG-lijst"),
+    )[kind]
     b.text(rng.choice(title), fixed=True)
     if rng.random() < 0.5:
         b.text(" ")
@@ -110,8 +117,13 @@ def write_series(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
             b.render(" [({ini})|{ini}|/{ini}]", s)
         b.nl()
     if rng.random() < 0.5:
-        b.render(("[Gewicht [stabiel|daalt|stijgt]|{num:1:4} kg afgevallen in {num:2:8} weken], [diëtist geïnformeerd|blijven wegen|{arts} op de hoogte].",
-                  "[Laxeermiddel|Movicolon|Lactulose] [gegeven|opgehoogd] [volgens afspraak|na overleg met {ha}].",
-                  "[Balans|Intake] [positief|negatief|onvoldoende], [stimuleren met drinken|{arts} geïnformeerd|graag blijven bijhouden].",
-                  "Waarden [te hoog|wisselend|goed ingesteld], [overleg met {ha}|{arts} past schema aan|diabetesverpleegkundige gebeld].")[kind], s)
+        b.render(
+            (
+                "[Gewicht [stabiel|daalt|stijgt]|{num:1:4} kg afgevallen in {num:2:8} weken], [diëtist geïnformeerd|blijven wegen|{arts} op de hoogte].",
+                "[Laxeermiddel|Movicolon|Lactulose] [gegeven|opgehoogd] [volgens afspraak|na overleg met {ha}].",
+                "[Balans|Intake] [positief|negatief|onvoldoende], [stimuleren met drinken|{arts} geïnformeerd|graag blijven bijhouden].",
+                "Waarden [te hoog|wisselend|goed ingesteld], [overleg met {ha}|{arts} past schema aan|diabetesverpleegkundige gebeld].",
+            )[kind],
+            s,
+        )
     signoff(b, s, rng, 0.4)

@@ -81,8 +81,11 @@ GGZ_PLAN = (
     "[Aanmelding|Verwijzing] [{oinst}|de groepstherapie|het ambulante team] [in gang zetten|bespreken in het MDO]",
     "{col} [neemt contact op met|belt] [{org:gemeente}|{org:fin}|de woningcorporatie] over [de schulden|de huur|de uitkering]",
 )
-GGZ_HEADS = (("Aanwezig", "[{cl}, {author}|{cl} en {rel}|{cl}, {arts} en {author}]"),
-             ("[Besproken|Inhoud gesprek|Verloop]", None), ("[Afspraken|Plan|Vervolg]", None))
+GGZ_HEADS = (
+    ("Aanwezig", "[{cl}, {author}|{cl} en {rel}|{cl}, {arts} en {author}]"),
+    ("[Besproken|Inhoud gesprek|Verloop]", None),
+    ("[Afspraken|Plan|Vervolg]", None),
+)
 
 
 def write_conversation(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
@@ -118,7 +121,9 @@ def write_ggz_vg(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     pool = GGZ if ctx.client.setting == "ggz" else VG
     header(b, s, rng, 0.3)
     if rng.random() < 0.2:
-        b.render("[Onderwerp|Betreft|Contact]: [gesprek|telefonisch contact|huisbezoek|groepsbijeenkomst|dagverslag]", s)
+        b.render(
+            "[Onderwerp|Betreft|Contact]: [gesprek|telefonisch contact|huisbezoek|groepsbijeenkomst|dagverslag]", s
+        )
         b.nl()
     n = rng.choice((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 18, 20, 22, 25, 28, 30))
     sentences(b, s, pick(rng, pool, n), " " if rng.random() < 0.7 else "\n")

@@ -6,8 +6,18 @@ from synthdeid.sources.demo.builder import Slots, TextBuilder
 from synthdeid.sources.demo.common import bullets, pick, sentences, signoff
 from synthdeid.sources.demo.context import NoteContext
 
-GREETINGS = ("Hoi {col}, ", "Hallo allemaal, ", "Hoi team, ", "Beste collega's, ", "Hi {col}! ", "Ha {col}, ",
-             "Goedemorgen, ", "Collega's, ", "Hee, ", "")
+GREETINGS = (
+    "Hoi {col}, ",
+    "Hallo allemaal, ",
+    "Hoi team, ",
+    "Beste collega's, ",
+    "Hi {col}! ",
+    "Ha {col}, ",
+    "Goedemorgen, ",
+    "Collega's, ",
+    "Hee, ",
+    "",
+)
 MESSAGES = (
     "wil jij morgen even [de steunkousen|de wond|het gewicht|de bloeddruk] van {cl} checken? [Het knelde vandaag.|Het was gisteren afwijkend.|Staat nog open.|]",
     "let op: {cl} [nuchter vanaf 00:00|niet ontbijten] [ivm|i.v.m.] [onderzoek|een scopie|operatie] in [{hosp}|het ziekenhuis] [morgen|op {date:dm:1:3}] om {time}.",
@@ -64,7 +74,10 @@ def write_message(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
 def write_handover(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     """A handover list for the next shift."""
     rng = ctx.rng
-    b.render("[Overdracht|OVERDRACHT|Overdracht [ochtend|avond|nacht]dienst|Aandachtspunten [nachtdienst|weekend]][ {today}|]", s)
+    b.render(
+        "[Overdracht|OVERDRACHT|Overdracht [ochtend|avond|nacht]dienst|Aandachtspunten [nachtdienst|weekend]][ {today}|]",
+        s,
+    )
     b.nl()
     bullets(b, s, rng, pick(rng, HANDOVER_ITEMS, rng.randint(2, 6)))
     signoff(b, s, rng, 0.6)

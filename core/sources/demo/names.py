@@ -136,8 +136,11 @@ def _pick_first(rng: random.Random, female: bool, gen: str, fake_first: tuple[li
     if gen == "old":
         return rng.choice(OLD_FEMALE if female else OLD_MALE)
     if gen == "mid":
-        return rng.choice(MID_FEMALE if female else MID_MALE) if rng.random() < 0.7 else rng.choice(
-            fake_first[0] if female else fake_first[1])
+        return (
+            rng.choice(MID_FEMALE if female else MID_MALE)
+            if rng.random() < 0.7
+            else rng.choice(fake_first[0] if female else fake_first[1])
+        )
     return rng.choice(fake_first[0] if female else fake_first[1])
 
 

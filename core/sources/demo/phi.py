@@ -13,14 +13,42 @@ from faker import Faker
 from synthdeid.sources.demo import lexicon as lx
 from synthdeid.sources.demo.names import Person
 
-MONTHS = ("januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
-          "oktober", "november", "december")
+MONTHS = (
+    "januari",
+    "februari",
+    "maart",
+    "april",
+    "mei",
+    "juni",
+    "juli",
+    "augustus",
+    "september",
+    "oktober",
+    "november",
+    "december",
+)
 MONTHS_SHORT = ("jan", "feb", "mrt", "apr", "mei", "jun", "jul", "aug", "sept", "okt", "nov", "dec")
 DAYS = ("maandag", "dinsdag", "woensdag", "donderdag", "vrijdag", "zaterdag", "zondag")
 DAYS_SHORT = ("ma", "di", "wo", "do", "vr", "za", "zo")
-HOLIDAYS = ("kerst", "Kerstmis", "eerste kerstdag", "tweede kerstdag", "Pasen", "Pinksteren",
-            "koningsdag", "oudejaarsavond", "nieuwjaarsdag", "Hemelvaartsdag", "de herfstvakantie",
-            "de zomervakantie", "de kerstvakantie", "Sinterklaas", "moederdag", "vaderdag", "carnaval")
+HOLIDAYS = (
+    "kerst",
+    "Kerstmis",
+    "eerste kerstdag",
+    "tweede kerstdag",
+    "Pasen",
+    "Pinksteren",
+    "koningsdag",
+    "oudejaarsavond",
+    "nieuwjaarsdag",
+    "Hemelvaartsdag",
+    "de herfstvakantie",
+    "de zomervakantie",
+    "de kerstvakantie",
+    "Sinterklaas",
+    "moederdag",
+    "vaderdag",
+    "carnaval",
+)
 
 
 def bsn_valid(digits: str) -> bool:
@@ -47,8 +75,24 @@ class PhiSampler:
     def format_date(self, d: dt.date, style: str | None = None) -> str:
         """``d`` written the way carers write dates; ``style`` picks one format."""
         r = self.rng
-        styles = ("dmy", "dmy", "dmy_short", "dm", "dm", "dm_slash", "d_month", "d_month", "d_month_y",
-                  "wd_dm", "weekday", "d_mon", "dmy2", "dmy_slash", "iso", "wd_d_month")
+        styles = (
+            "dmy",
+            "dmy",
+            "dmy_short",
+            "dm",
+            "dm",
+            "dm_slash",
+            "d_month",
+            "d_month",
+            "d_month_y",
+            "wd_dm",
+            "weekday",
+            "d_mon",
+            "dmy2",
+            "dmy_slash",
+            "iso",
+            "wd_d_month",
+        )
         s = style or r.choice(styles)
         day, mon, yr = d.day, d.month, d.year
         z = r.random() < 0.6  # zero-padded?
@@ -167,8 +211,34 @@ class PhiSampler:
             if s < 0.88:
                 return f"+31 6 {n[1:]}"
             return f"+316{n[1:]}"
-        area = r.choice(("20", "10", "30", "70", "50", "40", "24", "26", "53", "38", "58", "73", "43",
-                         "76", "88", "85", "345", "318", "418", "575", "495", "546", "592", "522"))
+        area = r.choice(
+            (
+                "20",
+                "10",
+                "30",
+                "70",
+                "50",
+                "40",
+                "24",
+                "26",
+                "53",
+                "38",
+                "58",
+                "73",
+                "43",
+                "76",
+                "88",
+                "85",
+                "345",
+                "318",
+                "418",
+                "575",
+                "495",
+                "546",
+                "592",
+                "522",
+            )
+        )
         rest = digits(9 - len(area))
         s = r.random()
         if s < 0.45:
@@ -183,31 +253,78 @@ class PhiSampler:
 
     def email(self, person: Person | None = None, org: str | None = None) -> str:
         r = self.rng
-        dom = r.choice(("gmail.com", "hotmail.com", "outlook.com", "ziggo.nl", "kpnmail.nl", "live.nl",
-                        "planet.nl", "home.nl", "xs4all.nl", "hetnet.nl", "icloud.com"))
+        dom = r.choice(
+            (
+                "gmail.com",
+                "hotmail.com",
+                "outlook.com",
+                "ziggo.nl",
+                "kpnmail.nl",
+                "live.nl",
+                "planet.nl",
+                "home.nl",
+                "xs4all.nl",
+                "hetnet.nl",
+                "icloud.com",
+            )
+        )
         if org:
             slug = re.sub(r"[^a-z0-9]+", "", ascii_fold(org).lower()) or "zorg"
-            local = r.choice(("info", "planning", "secretariaat", "zorgbemiddeling", "teamnoord",
-                              "receptie", "wijkteam", "administratie", "cliëntenservice"))
+            local = r.choice(
+                (
+                    "info",
+                    "planning",
+                    "secretariaat",
+                    "zorgbemiddeling",
+                    "teamnoord",
+                    "receptie",
+                    "wijkteam",
+                    "administratie",
+                    "cliëntenservice",
+                )
+            )
             return f"{ascii_fold(local)}@{slug}.nl"
         if person is None:
             return self.fake.free_email()
         first = ascii_fold(person.first).lower()
         last = re.sub(r"[^a-z]", "", ascii_fold(person.last).lower())
         tus = ascii_fold(person.tussen).replace(" ", "").replace("'", "").lower()
-        form = r.choice((f"{first}.{tus}{last}", f"{first[0]}.{tus}{last}", f"{first}{last}{r.randint(1, 99)}",
-                         f"{tus}{last}.{first[0]}", f"{first}_{last}", f"{first[0]}{last}"))
+        form = r.choice(
+            (
+                f"{first}.{tus}{last}",
+                f"{first[0]}.{tus}{last}",
+                f"{first}{last}{r.randint(1, 99)}",
+                f"{tus}{last}.{first[0]}",
+                f"{first}_{last}",
+                f"{first[0]}{last}",
+            )
+        )
         return f"{form}@{dom}"
 
     def url(self, org: str | None = None) -> str:
         r = self.rng
         if r.random() < 0.2:
-            return r.choice((f"192.168.{r.randint(0, 20)}.{r.randint(2, 250)}",
-                             f"10.{r.randint(0, 40)}.{r.randint(0, 255)}.{r.randint(2, 250)}",
-                             self.fake.ipv4_public()))
+            return r.choice(
+                (
+                    f"192.168.{r.randint(0, 20)}.{r.randint(2, 250)}",
+                    f"10.{r.randint(0, 40)}.{r.randint(0, 255)}.{r.randint(2, 250)}",
+                    self.fake.ipv4_public(),
+                )
+            )
         slug = re.sub(r"[^a-z0-9]+", "-", ascii_fold(org or self.fake.last_name()).lower()).strip("-") or "zorg"
-        path = r.choice(("", "", "/clientportaal", "/contact", "/wonen", "/dagbesteding", "/mijn-dossier",
-                         "/over-ons/locaties", "/agenda"))
+        path = r.choice(
+            (
+                "",
+                "",
+                "/clientportaal",
+                "/contact",
+                "/wonen",
+                "/dagbesteding",
+                "/mijn-dossier",
+                "/over-ons/locaties",
+                "/agenda",
+            )
+        )
         pre = r.choice(("www.", "https://www.", "http://", "https://", "www."))
         return f"{pre}{slug}.nl{path}"
 
@@ -266,9 +383,14 @@ class PhiSampler:
 
     def pharmacy(self) -> str:
         r = self.rng
-        return r.choice((f"{r.choice(lx.PHARMACY_KIND)} {r.choice(lx.INSTITUTE_NAME)}",
-                         f"Apotheek {self.city()}", f"Apotheek {self.street()}",
-                         f"{r.choice(lx.PHARMACY_KIND)} {self.fake.last_name()}"))
+        return r.choice(
+            (
+                f"{r.choice(lx.PHARMACY_KIND)} {r.choice(lx.INSTITUTE_NAME)}",
+                f"Apotheek {self.city()}",
+                f"Apotheek {self.street()}",
+                f"{r.choice(lx.PHARMACY_KIND)} {self.fake.last_name()}",
+            )
+        )
 
     def organisation(self, kind: str = "") -> str:
         """A company or organisation; ``kind`` narrows it (shop, hulp, insurer, thuiszorg,
@@ -277,11 +399,23 @@ class PhiSampler:
         if kind in lx.ORG_KINDS:
             return r.choice(lx.ORG_KINDS[kind])
         if kind == "fysio":
-            return r.choice((f"Fysiotherapie {self.city()}", f"Fysiotherapiepraktijk {self.fake.last_name()}",
-                             f"Paramedisch Centrum {self.city()}", f"Fysio {r.choice(lx.INSTITUTE_NAME)}"))
+            return r.choice(
+                (
+                    f"Fysiotherapie {self.city()}",
+                    f"Fysiotherapiepraktijk {self.fake.last_name()}",
+                    f"Paramedisch Centrum {self.city()}",
+                    f"Fysio {r.choice(lx.INSTITUTE_NAME)}",
+                )
+            )
         if kind == "gemeente":
-            return r.choice((f"gemeente {self.city()}", f"Gemeente {self.city()}", f"WMO-loket {self.city()}",
-                             f"Sociaal Wijkteam {self.city()}"))
+            return r.choice(
+                (
+                    f"gemeente {self.city()}",
+                    f"Gemeente {self.city()}",
+                    f"WMO-loket {self.city()}",
+                    f"Sociaal Wijkteam {self.city()}",
+                )
+            )
         if kind == "pharmacy":
             return self.pharmacy()
         x = r.random()

@@ -130,7 +130,7 @@ PLAN = (
 )
 S_LINES = (
     "{cl} [geeft aan|zegt|vertelt] [pijn te hebben in de {body}|zich niet lekker te voelen|slecht geslapen te hebben|misselijk te zijn|dat het goed gaat].",
-    "\"[Ik wil naar huis|Het gaat wel|Ik heb overal pijn|Waar is mijn {vrouw}|Laat me maar]\"[, aldus {cl}.| zegt {cl}.|]",
+    '"[Ik wil naar huis|Het gaat wel|Ik heb overal pijn|Waar is mijn {vrouw}|Laat me maar]"[, aldus {cl}.| zegt {cl}.|]',
     "{rel} [maakt zich zorgen over|vraagt naar] [de intake|de valpartij|{zijn} geheugen|de medicatie].",
 )
 O_LINES = (
@@ -181,8 +181,23 @@ EVENING = (
 def _pools(setting: str) -> list[tuple[str, ...]]:
     if setting == "wijk":
         return [ADL, HOMECARE, FOOD, MOOD, SKIN, MEDICAL, SOCIAL, CONTINENCE, PLAN, PAIN, HOMECARE, BREATHING]
-    return [SLEEP, ADL, FOOD, MOOD, MOBILITY, SKIN, CONTINENCE, SOCIAL, ACTIVITY, MEDICAL, PLAN, COGNITION,
-            PAIN, BREATHING, EVENING]
+    return [
+        SLEEP,
+        ADL,
+        FOOD,
+        MOOD,
+        MOBILITY,
+        SKIN,
+        CONTINENCE,
+        SOCIAL,
+        ACTIVITY,
+        MEDICAL,
+        PLAN,
+        COGNITION,
+        PAIN,
+        BREATHING,
+        EVENING,
+    ]
 
 
 def write_progress(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
@@ -208,8 +223,7 @@ def write_soap(b: TextBuilder, ctx: NoteContext, s: Slots) -> None:
     rng = ctx.rng
     header(b, s, rng, 0.5)
     words = rng.random() < 0.3
-    labels = (("Subjectief", "Objectief", "Analyse", "Plan") if words else
-              ("S", "O", rng.choice(("A", "E")), "P"))
+    labels = ("Subjectief", "Objectief", "Analyse", "Plan") if words else ("S", "O", rng.choice(("A", "E")), "P")
     pools = (S_LINES + SOCIAL[:2] + MOOD[3:5], O_LINES + MEDICAL[:3] + SKIN[:2], A_LINES, PLAN)
     inline = rng.random() < 0.35
     for lab, pool in zip(labels, pools):

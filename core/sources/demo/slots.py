@@ -13,8 +13,21 @@ from synthdeid.sources.demo.builder import Slots, TextBuilder
 from synthdeid.sources.demo.context import CARER_ROLE, DOCTOR_ROLE, NoteContext
 from synthdeid.sources.demo.names import Person
 
-SPECIALISTS = ("cardioloog", "neuroloog", "internist", "longarts", "geriater", "orthopeed", "chirurg",
-               "uroloog", "oogarts", "dermatoloog", "KNO-arts", "revalidatiearts", "MDL-arts")
+SPECIALISTS = (
+    "cardioloog",
+    "neuroloog",
+    "internist",
+    "longarts",
+    "geriater",
+    "orthopeed",
+    "chirurg",
+    "uroloog",
+    "oogarts",
+    "dermatoloog",
+    "KNO-arts",
+    "revalidatiearts",
+    "MDL-arts",
+)
 
 
 def make_slots(ctx: NoteContext) -> Slots:
@@ -40,10 +53,18 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["clfirst"] = lambda b, a: b.phi(c.person.first, "Name")
     s["clsur"] = lambda b, a: b.phi(c.person.cap_surname(), "Name")
     s["clini"] = lambda b, a: b.phi(c.person.initials(rng.randrange(2)), "Initials")
-    s.update(hij="zij" if f else "hij", zijn="haar" if f else "zijn", hem="haar" if f else "hem",
-             ze="ze" if f else "hij", mw="mw." if f else "dhr.", mevrouw="mevrouw" if f else "meneer",
-             bewoner="bewoonster" if f else "bewoner", Mw="Mw." if f else "Dhr.",
-             vrouw="man" if f else "vrouw", e="e" if f else "")
+    s.update(
+        hij="zij" if f else "hij",
+        zijn="haar" if f else "zijn",
+        hem="haar" if f else "hem",
+        ze="ze" if f else "hij",
+        mw="mw." if f else "dhr.",
+        mevrouw="mevrouw" if f else "meneer",
+        bewoner="bewoonster" if f else "bewoner",
+        Mw="Mw." if f else "Dhr.",
+        vrouw="man" if f else "vrouw",
+        e="e" if f else "",
+    )
 
     # -- family and other people -----------------------------------------------------
     def rel(b: TextBuilder, a: tuple[str, ...]) -> None:
@@ -99,10 +120,18 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["ha"] = lambda b, a: doctor(b, c.gp, rng.choice(("huisarts", "huisarts", "HA", "waarnemend huisarts")))
     s["arts"] = lambda b, a: doctor(b, c.doctor, rng.choice(DOCTOR_ROLE[c.setting]))
     s["spec"] = lambda b, a: doctor(b, c.specialist, rng.choice(SPECIALISTS))
-    s["gd"] = lambda b, a: doctor(b, ctx.extra("gd"), rng.choice(
-        ("gedragsdeskundige", "psycholoog", "orthopedagoog", "GZ-psycholoog", "gedragskundige")), dr=False)
-    s["para"] = lambda b, a: doctor(b, ctx.extra("para"), rng.choice(
-        ("fysiotherapeut", "fysio", "ergotherapeut", "logopedist", "diëtist", "ergo")), dr=False)
+    s["gd"] = lambda b, a: doctor(
+        b,
+        ctx.extra("gd"),
+        rng.choice(("gedragsdeskundige", "psycholoog", "orthopedagoog", "GZ-psycholoog", "gedragskundige")),
+        dr=False,
+    )
+    s["para"] = lambda b, a: doctor(
+        b,
+        ctx.extra("para"),
+        rng.choice(("fysiotherapeut", "fysio", "ergotherapeut", "logopedist", "diëtist", "ergo")),
+        dr=False,
+    )
 
     def mb(b: TextBuilder, a: tuple[str, ...]) -> None:
         p = ctx.extra("mb" + (a[0] if a else ""), "old" if c.setting in ("vvt", "wijk") else "mid")
@@ -123,16 +152,24 @@ def make_slots(ctx: NoteContext) -> Slots:
 
     s["date"] = date
     s["today"] = lambda b, a: b.phi(ps.format_date(ctx.date, a[0] if a else None), "Date")
-    s["dob"] = lambda b, a: b.phi(ps.format_date(c.birth, rng.choice(("dmy", "dmy", "dmy_slash", "d_month_y", "dmy_short"))), "Date")
-    s["year"] = lambda b, a: b.phi(str(ctx.date.year - rng.randint(int(a[0]) if a else 1, int(a[1]) if len(a) > 1 else 30)), "Date")
-    s["monthyear"] = lambda b, a: b.phi(ps.format_date(ctx.date_near(-900, -30), rng.choice(("month_year", "month"))), "Date")
+    s["dob"] = lambda b, a: b.phi(
+        ps.format_date(c.birth, rng.choice(("dmy", "dmy", "dmy_slash", "d_month_y", "dmy_short"))), "Date"
+    )
+    s["year"] = lambda b, a: b.phi(
+        str(ctx.date.year - rng.randint(int(a[0]) if a else 1, int(a[1]) if len(a) > 1 else 30)), "Date"
+    )
+    s["monthyear"] = lambda b, a: b.phi(
+        ps.format_date(ctx.date_near(-900, -30), rng.choice(("month_year", "month"))), "Date"
+    )
     s["dag"] = lambda b, a: b.phi(ps.format_date(ctx.date_near(-6, 6), "weekday"), "Date")
     s["holiday"] = lambda b, a: b.phi(ps.holiday(), "Date")
     s["age"] = lambda b, a: b.phi(ps.age_text(c.age), "Age")
     s["agenum"] = lambda b, a: b.phi(str(c.age), "Age")
     s["time"] = lambda b, a: b.text(_time(rng, a[0] if a else ""))
     s["num"] = lambda b, a: b.text(str(rng.randint(int(a[0]), int(a[1]))))
-    s["dec"] = lambda b, a: b.text(f"{rng.uniform(float(a[0]), float(a[1])):.1f}".replace(".", "," if rng.random() < 0.8 else "."))
+    s["dec"] = lambda b, a: b.text(
+        f"{rng.uniform(float(a[0]), float(a[1])):.1f}".replace(".", "," if rng.random() < 0.8 else ".")
+    )
 
     # -- places, organisations, contact details --------------------------------------
     s["hosp"] = phi("Hospital", lambda: c.hospital if rng.random() < 0.85 else rng.choice(lx.HOSPITAL_SHORT))
@@ -149,7 +186,9 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["ocity"] = phi("Address", ps.city)
     s["street"] = phi("Address", lambda: c.street)
     s["pc"] = phi("Address", lambda: f"{c.postcode} {c.city}" if rng.random() < 0.8 else f"{c.postcode}, {c.city}")
-    s["addr"] = phi("Address", lambda: f"{c.street}, {c.postcode} {c.city}" if rng.random() < 0.7 else f"{c.street} te {c.city}")
+    s["addr"] = phi(
+        "Address", lambda: f"{c.street}, {c.postcode} {c.city}" if rng.random() < 0.7 else f"{c.street} te {c.city}"
+    )
     s["oaddr"] = phi("Address", ps.full_address)
     s["opc"] = phi("Address", lambda: f"{ps.postcode()} {ps.city()}")
     s["birthplace"] = phi("Address", lambda: c.birthplace)
@@ -177,8 +216,13 @@ def make_slots(ctx: NoteContext) -> Slots:
     s["petname"] = phi("Other", lambda: c.pet[1])
 
     # -- plain clinical vocabulary ---------------------------------------------------
-    for key, pool in (("med", lx.MEDS), ("freq", lx.FREQ), ("act", lx.ACTIVITIES), ("food", lx.FOODS),
-                      ("body", lx.BODY)):
+    for key, pool in (
+        ("med", lx.MEDS),
+        ("freq", lx.FREQ),
+        ("act", lx.ACTIVITIES),
+        ("food", lx.FOODS),
+        ("body", lx.BODY),
+    ):
         s[key] = (lambda p: lambda b, a: b.word(rng.choice(p)))(pool)
     return s
 

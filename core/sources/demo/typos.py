@@ -9,9 +9,29 @@ _WORD = re.compile(r"[A-Za-zÀ-ÿ]{4,}")
 
 # Neighbouring keys on a QWERTY keyboard (lower case letters only).
 _NEIGHBOURS = {
-    "a": "sqz", "b": "vn", "c": "xv", "d": "sf", "e": "wr", "f": "dg", "g": "fh", "h": "gj",
-    "i": "uo", "j": "hk", "k": "jl", "l": "k", "m": "n", "n": "bm", "o": "ip", "p": "o",
-    "r": "et", "s": "ad", "t": "ry", "u": "yi", "v": "cb", "w": "qe", "z": "xa",
+    "a": "sqz",
+    "b": "vn",
+    "c": "xv",
+    "d": "sf",
+    "e": "wr",
+    "f": "dg",
+    "g": "fh",
+    "h": "gj",
+    "i": "uo",
+    "j": "hk",
+    "k": "jl",
+    "l": "k",
+    "m": "n",
+    "n": "bm",
+    "o": "ip",
+    "p": "o",
+    "r": "et",
+    "s": "ad",
+    "t": "ry",
+    "u": "yi",
+    "v": "cb",
+    "w": "qe",
+    "z": "xa",
 }
 
 

@@ -20,8 +20,9 @@ from .shapes import capitalize_like
 _REFERENCE_YEAR = 2020  # a leap year, so "29-02" without a year is valid
 
 
-def name_input(full: Sequence[str], abbreviated: Sequence[str], extra: dict[str, int] | None = None,
-               offset: int = 1) -> dict[str, tuple[int, bool]]:
+def name_input(
+    full: Sequence[str], abbreviated: Sequence[str], extra: dict[str, int] | None = None, offset: int = 1
+) -> dict[str, tuple[int, bool]]:
     """Lower-case month (or weekday) names read from text -> (number, abbreviated?)."""
     out = {m.lower(): (i + offset, False) for i, m in enumerate(full)}
     for i, m in enumerate(abbreviated):
@@ -101,7 +102,8 @@ class DateLocale:
             return None
         return re.compile(
             "|".join(sorted((re.escape(w) for w in words if len(w) > 3), key=len, reverse=True))
-            + "|" + "|".join(rf"\b{re.escape(w)}\b" for w in words if len(w) <= 3),
+            + "|"
+            + "|".join(rf"\b{re.escape(w)}\b" for w in words if len(w) <= 3),
             re.IGNORECASE,
         )
 
@@ -229,9 +231,7 @@ def _format_year(original: str, year: int) -> str:
 
 def _padded(g: dict[str, str]) -> bool:
     parts = [g[k] for k in ("d", "m") if k in g]
-    return any(p.startswith("0") and len(p) == 2 for p in parts) or (
-        "m" in g and all(len(p) == 2 for p in parts)
-    )
+    return any(p.startswith("0") and len(p) == 2 for p in parts) or ("m" in g and all(len(p) == 2 for p in parts))
 
 
 def _pad(original: str, value: int, padded: bool) -> str:

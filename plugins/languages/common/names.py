@@ -130,9 +130,7 @@ class NameSurrogates:
             return True
         if len(token) == 1 and token.isalpha():
             return True
-        return bool(
-            not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in self.locale.first_names
-        )
+        return bool(not all_caps and _BARE_INITIALS.match(token) and token.casefold() not in self.locale.first_names)
 
     def _parse(self, tokens: list[str]) -> tuple[list[str], list[str], list[str]]:
         """(titles, given names or initials, surname tokens)."""
@@ -156,7 +154,9 @@ class NameSurrogates:
             low = tok.casefold()
             if self._is_particle(low) or ("-" in low and self._is_particle(low.rsplit("-", 1)[1])):
                 # Spanish "Juan García de la Fuente": "García" is a surname too
-                while k > 1 and len(self._units(rest[k:])) < self.locale.surname_units and not self._is_first(rest[k - 1]):
+                while (
+                    k > 1 and len(self._units(rest[k:])) < self.locale.surname_units and not self._is_first(rest[k - 1])
+                ):
                     k -= 1
                 return titles, rest[:k], rest[k:]
         if n == 1:

@@ -59,7 +59,9 @@ class PlaceSurrogates:
         self._maps: dict[tuple[str, str], str] = {}
         self._single_location_words = tuple(w for w in self.location_words if " " not in w)
         keywords = "|".join(re.escape(k) for k in sorted(self.location_keywords, key=len, reverse=True))
-        self._location = re.compile(rf"^(?P<kw>{keywords})(?P<sp>\s*)(?P<rest>\S.*)$", re.IGNORECASE) if keywords else None
+        self._location = (
+            re.compile(rf"^(?P<kw>{keywords})(?P<sp>\s*)(?P<rest>\S.*)$", re.IGNORECASE) if keywords else None
+        )
         words = "".join(f"|{re.escape(w)}" for w in sorted(self.kept_additions) if len(w) > 3)
         self._street_number = re.compile(
             r"^(?P<street>\D*?[^\W\d_]\D*?)(?P<sp>\s+)(?P<num>\d{1,5})"
@@ -217,7 +219,9 @@ class PlaceSurrogates:
         w = word.group()
         if any(c.isdigit() for c in w) or not w.isalpha():
             return shape_replace(w, self.rng)
-        return capitalize_like(w, self.rng.choice([x for x in self._single_location_words if x.casefold() != w.casefold()]))
+        return capitalize_like(
+            w, self.rng.choice([x for x in self._single_location_words if x.casefold() != w.casefold()])
+        )
 
     def internal_location(self, original: str) -> str:
         """A ward, room or unit ("afdeling 3B", "kamer 12", "unit Noord", "de Linde")."""
@@ -227,7 +231,9 @@ class PlaceSurrogates:
             if any(c.isdigit() for c in rest):  # "C4 West" -> "K7 Noord"
                 new_rest = re.sub(r"\S+", self._location_word, rest)
             else:
-                new_rest = capitalize_like(rest, self._mapped("location", rest, lambda: self.rng.choice(self.location_words)))
+                new_rest = capitalize_like(
+                    rest, self._mapped("location", rest, lambda: self.rng.choice(self.location_words))
+                )
             return m.group("kw") + m.group("sp") + new_rest
         if any(c.isdigit() for c in original):
             return shape_replace(original, self.rng)
@@ -238,4 +244,3 @@ class PlaceSurrogates:
         if original[:1].islower() and new.split()[0] in self.articles:
             new = new[:1].lower() + new[1:]
         return match_case(original, new)
-

@@ -148,9 +148,7 @@ class BaseSurrogates:
             if new and new.casefold() != text.casefold() and new.casefold() != original.casefold():
                 self._memo[key] = new
                 return new
-        raise SurrogateError(
-            f"no {label} surrogate different from {original!r} after {MAX_TRIES} attempts"
-        )
+        raise SurrogateError(f"no {label} surrogate different from {original!r} after {MAX_TRIES} attempts")
 
     # -- contact details and numbers ----------------------------------------------------------
 
@@ -169,7 +167,9 @@ class BaseSurrogates:
         fixed = set(digits[:keep])
         fixed |= {i for i in digits if original[i - 1 : i + 2] == "(0)"}
         rest = [i for i in digits if i not in fixed]
-        if (rest and rules.keep_first_digit and len(rest) > 4) or (keep and rest and original[rest[0]] in rules.mobile_digits and len(rest) >= rules.mobile_min_rest):
+        if (rest and rules.keep_first_digit and len(rest) > 4) or (
+            keep and rest and original[rest[0]] in rules.mobile_digits and len(rest) >= rules.mobile_min_rest
+        ):
             fixed.add(rest.pop(0))
         if not rest:  # too short to be a number with a prefix
             return shape_replace(original, self.rng)
@@ -186,7 +186,11 @@ class BaseSurrogates:
             return shape_replace(original, self.rng)
         local, domain = m.group("local"), m.group("domain")
         # names without an ASCII form (Cyrillic, Greek, ...) fall back to a Faker user name
-        first = ascii_slug(self.rng.choice(self.names.male + self.names.female)) or ascii_slug(self.fake().user_name()) or "user"
+        first = (
+            ascii_slug(self.rng.choice(self.names.male + self.names.female))
+            or ascii_slug(self.fake().user_name())
+            or "user"
+        )
         last = ascii_slug(self.rng.choice(self.names.surnames)) or ascii_slug(self.fake().user_name()) or "user"
         if "." in local:
             head = local.split(".")[0]
@@ -210,9 +214,7 @@ class BaseSurrogates:
         if _IPV4.match(original):
             return ".".join(str(self.rng.randint(1, 254)) for _ in range(4))
         if ":" in original and re.fullmatch(r"[0-9A-Fa-f:]+", original):  # IPv6
-            return "".join(
-                self.rng.choice("0123456789abcdef") if c.isalnum() else c for c in original
-            )
+            return "".join(self.rng.choice("0123456789abcdef") if c.isalnum() else c for c in original)
         m = _URL.match(original)
         if m is None or "." not in m.group("host"):
             return shape_replace(original, self.rng)

@@ -35,8 +35,16 @@ def i2b2_tag_map() -> dict[str, str]:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the English language pack from its config (``tag_map``: extra labels)."""
-    return make_pack("en", "English", config, tokenize, split_sentences, SurrogateFactory("en_US", _build),
-                     tag_map=i2b2_tag_map(), canary_template=CANARY_TEMPLATE)
+    return make_pack(
+        "en",
+        "English",
+        config,
+        tokenize,
+        split_sentences,
+        SurrogateFactory("en_US", _build),
+        tag_map=i2b2_tag_map(),
+        canary_template=CANARY_TEMPLATE,
+    )
 
 
 @hookimpl

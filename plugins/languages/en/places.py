@@ -74,8 +74,7 @@ class EnglishPlaces(PlaceSurrogates):
     care_templates = CARE_TEMPLATES
     organization_templates = ORGANIZATION_TEMPLATES
     city_names = US_CITIES
-    words = {"saint": SAINTS, "faith": FAITH_NAMES, "pleasant": PLEASANT_NAMES,
-             "state": tuple(STATES.values())}
+    words = {"saint": SAINTS, "faith": FAITH_NAMES, "pleasant": PLEASANT_NAMES, "state": tuple(STATES.values())}
 
     def postcode(self, original: str) -> str:
         """A ZIP from a real state's range, ZIP+4 ("02114-1234") when the original is one."""
@@ -103,8 +102,11 @@ class EnglishPlaces(PlaceSurrogates):
         if m:
             unit = m.group("unit") or ""
             if unit:
-                unit = re.sub(r"[A-Za-z]?\d+[A-Za-z]?$|(?<=\s)[A-Za-z]$|(?<=#)[A-Za-z]$",
-                              lambda u: self._unit_number(u.group()), unit)
+                unit = re.sub(
+                    r"[A-Za-z]?\d+[A-Za-z]?$|(?<=\s)[A-Za-z]$|(?<=#)[A-Za-z]$",
+                    lambda u: self._unit_number(u.group()),
+                    unit,
+                )
             number = self._number(m.group("num"), m.group("add") or "")
             return number + m.group("sp") + self.street(m.group("street")) + unit
         m = self._street_number.match(core)  # number after the street ("Beacon Street 1420")

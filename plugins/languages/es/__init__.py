@@ -29,8 +29,16 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Spanish language pack from its config (``tag_map``: extra labels)."""
-    return make_pack("es", "Spanish", config, tokenize, split_sentences, SurrogateFactory("es_ES", _build),
-                     tag_map=builtin_mapping("meddocan"), canary_template=CANARY_TEMPLATE)
+    return make_pack(
+        "es",
+        "Spanish",
+        config,
+        tokenize,
+        split_sentences,
+        SurrogateFactory("es_ES", _build),
+        tag_map=builtin_mapping("meddocan"),
+        canary_template=CANARY_TEMPLATE,
+    )
 
 
 @hookimpl

@@ -29,7 +29,8 @@ from .data import (
 
 _POSTCODE = re.compile(r"(?<![\d.,])(?:0[1-9]|[1-4]\d|5[0-2])\d{3}(?![\d.,]\d)")
 _PREFIX = re.compile(
-    r"^(?P<prefix>(?:" + "|".join(re.escape(p) for p in sorted(STREET_PREFIXES, key=len, reverse=True))
+    r"^(?P<prefix>(?:"
+    + "|".join(re.escape(p) for p in sorted(STREET_PREFIXES, key=len, reverse=True))
     + r"))(?P<sp>\s*)(?P<name>\S.*)$",
     re.IGNORECASE,
 )
@@ -40,10 +41,13 @@ _STREET_NUMBER = re.compile(
     r"(?P<add>(?:\s?[-/]\s?\d{1,4})?(?:\s?[A-Za-z](?![\w.]))?)(?P<tail>(?:\s+\S.*)?)$",
     re.IGNORECASE,
 )
-_NUMBER_ONLY = re.compile(rf"^(?P<pre>{_NUMBER_WORD}\s*)?(?P<num>\d{{1,4}})(?P<add>(?:\s?[-/]\s?\d{{1,4}})?)$",
-                          re.IGNORECASE)
+_NUMBER_ONLY = re.compile(
+    rf"^(?P<pre>{_NUMBER_WORD}\s*)?(?P<num>\d{{1,4}})(?P<add>(?:\s?[-/]\s?\d{{1,4}})?)$", re.IGNORECASE
+)
 # floor and door: "2º dcha", "3.º C", "piso 4", "puerta 12"; a door alone: "Bajo C"
-_DOOR_WORD = r"(?:[A-Za-z](?![\w.])|" + "|".join(re.escape(w) for w in sorted(ADDRESS_KEEP, key=len, reverse=True)) + ")"
+_DOOR_WORD = (
+    r"(?:[A-Za-z](?![\w.])|" + "|".join(re.escape(w) for w in sorted(ADDRESS_KEEP, key=len, reverse=True)) + ")"
+)
 _FLOOR = re.compile(
     r"^(?P<pre>(?:piso|planta|puerta|pta\.?|portal|esc\.?|escalera|bloque)\s*)?(?P<num>\d{1,3})"
     rf"(?P<rest>\s*\.?\s*[ºª°]?(?:\s*{_DOOR_WORD})*)$",
@@ -61,17 +65,32 @@ class SpanishPlaces(PlaceSurrogates):
     location_words = LOCATION_WORDS
     location_acronyms = LOCATION_ACRONYMS
     articles = ("El", "La", "Los", "Las")
-    hospital_templates = ("Hospital {hospital_kind} de {city}", "Hospital Universitario {saint}", "Hospital {saint}",
-                          "Hospital General {saint}", "Complejo Hospitalario Universitario de {city}",
-                          "Complejo Hospitalario de {city}", "Hospital Universitario Doctor {surname}", "Clínica {saint}")
+    hospital_templates = (
+        "Hospital {hospital_kind} de {city}",
+        "Hospital Universitario {saint}",
+        "Hospital {saint}",
+        "Hospital General {saint}",
+        "Complejo Hospitalario Universitario de {city}",
+        "Complejo Hospitalario de {city}",
+        "Hospital Universitario Doctor {surname}",
+        "Clínica {saint}",
+    )
     care_templates = ("{care_kind} {care_name}", "{care_kind} {city}")
     organization_templates = ("{company}", "{org_prefix} {city}", "{surname} {org_form}", "Fundación {surname}")
-    words = {"hospital_kind": HOSPITAL_KINDS, "saint": SAINTS, "care_kind": CARE_KINDS, "care_name": CARE_NAMES,
-             "org_prefix": ORG_PREFIXES, "org_form": ORG_FORMS}
+    words = {
+        "hospital_kind": HOSPITAL_KINDS,
+        "saint": SAINTS,
+        "care_kind": CARE_KINDS,
+        "care_name": CARE_NAMES,
+        "org_prefix": ORG_PREFIXES,
+        "org_form": ORG_FORMS,
+    }
 
     def postcode(self, original: str) -> str:
         """Another province and district (01000-52999)."""
-        return self._mapped("postcode", original, lambda: f"{self.rng.randint(1, 52):02d}{self.rng.randint(0, 999):03d}")
+        return self._mapped(
+            "postcode", original, lambda: f"{self.rng.randint(1, 52):02d}{self.rng.randint(0, 999):03d}"
+        )
 
     def _address_part(self, core: str, later: bool, following: str) -> str:
         if core.casefold() in ADDRESS_KEEP:
@@ -89,8 +108,12 @@ class SpanishPlaces(PlaceSurrogates):
             return self._door(core)
         m = _STREET_NUMBER.match(core)
         if m:
-            return (self.street(m.group("street")) + m.group("sp") + self._number(m.group("num"), m.group("add"))
-                    + self._tail(m.group("tail")))
+            return (
+                self.street(m.group("street"))
+                + m.group("sp")
+                + self._number(m.group("num"), m.group("add"))
+                + self._tail(m.group("tail"))
+            )
         if any(c.isdigit() for c in core):
             return shape_replace(core, self.rng)
         if core.casefold() in countries():

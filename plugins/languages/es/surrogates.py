@@ -57,8 +57,13 @@ class SpanishSurrogates(BaseSurrogates):
         m = _NIE.match(original)
         if m:
             new = make_nie(self.rng)
-            return (_case(m.group("prefix"), new[0]) + m.group("sep1") + new[1:8] + m.group("sep2")
-                    + _case(m.group("letter"), new[8]))
+            return (
+                _case(m.group("prefix"), new[0])
+                + m.group("sep1")
+                + new[1:8]
+                + m.group("sep2")
+                + _case(m.group("letter"), new[8])
+            )
         return None
 
 

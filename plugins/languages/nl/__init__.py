@@ -29,8 +29,15 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Dutch language pack from its config."""
-    return make_pack("nl", "Dutch", config, tokenize, split_sentences, SurrogateFactory("nl_NL", _build),
-                     canary_template=CANARY_TEMPLATE)
+    return make_pack(
+        "nl",
+        "Dutch",
+        config,
+        tokenize,
+        split_sentences,
+        SurrogateFactory("nl_NL", _build),
+        canary_template=CANARY_TEMPLATE,
+    )
 
 
 @hookimpl

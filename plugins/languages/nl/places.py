@@ -39,16 +39,33 @@ class DutchPlaces(PlaceSurrogates):
     location_acronyms = LOCATION_ACRONYMS
     location_names = LOCATION_WORDS + CARE_NAMES
     articles = ("De", "Het")
-    hospital_templates = ("{hprefix} {region}", "{saint} {hsuffix}", "{umc} {city}", "{region} {hsuffix}",
-                          "Ziekenhuis {city}", "{hprefix} {saint}")
-    care_templates = ("{care_type} {care_name}", "{care_type} {care_name}", "{care_acronym} {region}",
-                      "{care_type} {city}", "Huisartsenpraktijk {surname_core}")
+    hospital_templates = (
+        "{hprefix} {region}",
+        "{saint} {hsuffix}",
+        "{umc} {city}",
+        "{region} {hsuffix}",
+        "Ziekenhuis {city}",
+        "{hprefix} {saint}",
+    )
+    care_templates = (
+        "{care_type} {care_name}",
+        "{care_type} {care_name}",
+        "{care_acronym} {region}",
+        "{care_type} {city}",
+        "Huisartsenpraktijk {surname_core}",
+    )
     organization_templates = ("{company}", "{org_prefix} {city}", "{Surname} {org_form}")
     words = {
-        "hprefix": HOSPITAL_PREFIXES, "region": HOSPITAL_REGIONS, "saint": HOSPITAL_SAINTS,
-        "hsuffix": HOSPITAL_SUFFIXES, "umc": ("UMC", "Universitair Medisch Centrum", "Medisch Centrum", "MC"),
-        "care_type": CARE_TYPES, "care_name": CARE_NAMES, "care_acronym": CARE_ACRONYMS,
-        "org_prefix": ORG_PREFIXES, "org_form": ORG_FORMS,
+        "hprefix": HOSPITAL_PREFIXES,
+        "region": HOSPITAL_REGIONS,
+        "saint": HOSPITAL_SAINTS,
+        "hsuffix": HOSPITAL_SUFFIXES,
+        "umc": ("UMC", "Universitair Medisch Centrum", "Medisch Centrum", "MC"),
+        "care_type": CARE_TYPES,
+        "care_name": CARE_NAMES,
+        "care_acronym": CARE_ACRONYMS,
+        "org_prefix": ORG_PREFIXES,
+        "org_form": ORG_FORMS,
     }
 
     def postcode(self, original: str) -> str:

@@ -29,8 +29,16 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the Swedish language pack from its config (``tag_map``: extra labels)."""
-    return make_pack("sv", "Swedish", config, tokenize, split_sentences, SurrogateFactory("sv_SE", _build),
-                     tag_map=builtin_mapping("sepr"), canary_template=CANARY_TEMPLATE)
+    return make_pack(
+        "sv",
+        "Swedish",
+        config,
+        tokenize,
+        split_sentences,
+        SurrogateFactory("sv_SE", _build),
+        tag_map=builtin_mapping("sepr"),
+        canary_template=CANARY_TEMPLATE,
+    )
 
 
 @hookimpl

@@ -40,8 +40,13 @@ class SwedishPlaces(PlaceSurrogates):
     hospital_templates = HOSPITAL_FORMS + ("{hospital_name}",)
     care_templates = ("{care_kind} {care_name}", "{care_kind} {city}")
     organization_templates = ("{company}", "{org_prefix} {city}", "{surname}s {org_form}")
-    words = {"hospital_name": HOSPITAL_SAINTS, "care_kind": CARE_KINDS, "care_name": CARE_NAMES,
-             "org_prefix": ORG_PREFIXES, "org_form": ORG_FORMS}
+    words = {
+        "hospital_name": HOSPITAL_SAINTS,
+        "care_kind": CARE_KINDS,
+        "care_name": CARE_NAMES,
+        "org_prefix": ORG_PREFIXES,
+        "org_form": ORG_FORMS,
+    }
 
     def postcode(self, original: str) -> str:
         """A Swedish postcode with the original's spacing ("123 45" or "12345")."""

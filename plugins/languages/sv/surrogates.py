@@ -62,7 +62,9 @@ def luhn_digit(digits: str) -> int:
 def make_personnummer(rng: random.Random, samordning: bool = False, centenarian: bool = False) -> str:
     """A random 12-digit personnummer "YYYYMMDDNNNC" with a valid check digit; born 1925-2020
     (1905-1924 for ``centenarian``); a samordningsnummer has 60 added to the day."""
-    start, end = (dt.date(1905, 1, 1), dt.date(1924, 12, 31)) if centenarian else (dt.date(1925, 1, 1), dt.date(2020, 12, 31))
+    start, end = (
+        (dt.date(1905, 1, 1), dt.date(1924, 12, 31)) if centenarian else (dt.date(1925, 1, 1), dt.date(2020, 12, 31))
+    )
     born = start + dt.timedelta(days=rng.randrange((end - start).days + 1))
     day = born.day + (60 if samordning else 0)
     nine = f"{born.year % 100:02d}{born.month:02d}{day:02d}{rng.randint(0, 999):03d}"
