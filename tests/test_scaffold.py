@@ -357,3 +357,11 @@ def test_the_canary_sentence_is_passed_to_the_pack_and_valid(code: str, language
     assert "canary_template=CANARY_TEMPLATE" in files[f"synthdeid_lang_{code}/__init__.py"]
     check_template(ENGLISH_CANARY, CANONICAL_TAGS)
     assert "Nieuw" not in data  # not the Dutch default
+
+
+def test_the_norwegian_pack_tells_its_user_to_quote_its_code(tmp_path: Path) -> None:
+    """``language: no`` is the YAML boolean false; the pack's README says to write ``"no"``, which
+    the study spec reads as the code (and refuses the unquoted form, saying to quote it)."""
+    pkg = new_language_pack("no", tmp_path, "Norwegian", "no_NO")
+    readme = (pkg / "README.md").read_text(encoding="utf-8")
+    assert 'set `language: "no"`' in readme and "unquoted `no`" in readme
