@@ -184,14 +184,24 @@ def _known(kind: Any, parts: list[str]) -> bool:
 
 
 SECTIONS = tuple(Study.model_fields)
-DOTTED = re.compile(r"`((?:{})(?:\.[A-Za-z_*][\w*]*)+)".format("|".join(SECTIONS)))
+DOTTED = re.compile(r"(?:`|-S )((?:{})(?:\.[A-Za-z_*][\w*]*)+)".format("|".join(SECTIONS)))
+"""A dotted key in backticks, or set with ``dvc exp run -S KEY=VALUE``."""
 
 
 def test_params_presets_and_docs_name_only_keys_the_spec_knows():
     assert not known_key("generate.min_token") and not known_key("corpora.lstm_p.decodr")
     assert known_key("generators.lstm.config.max_epochs") and known_key("utility.learning_curve.fractions")
     unknown = []
-    for path in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+    assert DOTTED.findall("run `dvc exp run -S generate.top_p=0.9` or set `corpus.path`") == [
+        "generate.top_p",
+        "corpus.path",
+    ]
+    for path in [
+        REPO / "README.md",
+        *sorted((REPO / "docs").glob("*.md")),
+        REPO / "params.yaml",
+        *sorted((REPO / "presets").glob("*.yaml")),
+    ]:
         if path.name == "params.md":
             continue
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
