@@ -11,7 +11,7 @@ export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 export DVC_NO_ANALYTICS := 1
 
-.PHONY: setup demo test lint bench bench-paper budget clean
+.PHONY: setup demo test lint docs bench bench-paper budget clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || (echo "synthdeid needs Python >= 3.11" && exit 1)
@@ -36,6 +36,11 @@ $(VENV)/.lint: $(VENV)/.export
 	$(BIN)/python -m pip install --quiet -e ".[lint]"
 	touch $@
 
+# mkdocs and its theme (the docs extra), for `make docs`
+$(VENV)/.docs: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[docs]"
+	touch $@
+
 # Debian's chromium for the reviewer-page browser test (playwright's own browser download does not
 # work offline); playwright itself comes with the test extra
 $(VENV)/.browser:
@@ -58,6 +63,11 @@ lint: setup $(VENV)/.lint
 	ruff check core plugins stages tests
 	ruff format --check core plugins stages tests
 	python .ci/typecheck.py
+
+# the documentation site (mkdocs.yml) into build/site; --strict: a broken link or a page left out
+# of the nav fails it
+docs: setup $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 mkdocs build --strict
 
 bench: setup
 	python bench/generation.py
