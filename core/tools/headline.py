@@ -1,0 +1,136 @@
+"""The README's headline results table, rendered from the committed metrics of the demo study
+(``data/metrics/utility_summary.json`` and the learning curve's three seeds), beside the papers'
+ratios, and docs/utility.md's Table 6 of every setting. ``python -m synthdeid.tools.headline
+--write`` replaces both between their markers; a test fails when either differs from what the
+metrics say."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from pathlib import Path
+from typing import Any
+
+START, END = "<!-- headline:start -->", "<!-- headline:end -->"
+TABLE6_START, TABLE6_END = "<!-- table6:start -->", "<!-- table6:end -->"
+SUMMARY = Path("data/metrics/utility_summary.json")
+CURVES = Path("data/metrics/learning_curve")
+PAPERS = (
+    "Libbi et al. (2021), Table 6: LSTM-temp synthetic-only 0.813 against real 0.895, entity level: 0.91x. "
+    "Vakili et al. (2025), Table 1: MEDDOCAN synthetic 0.973 against gold 0.978, token level: 0.995x."
+)
+
+
+def _f1(scores: dict[str, Any], setting: str) -> float:
+    return float(scores[setting]["entity"]["micro"]["f1"])
+
+
+def rows(root: Path = Path(".")) -> list[tuple[str, str, str, str]]:
+    """(setting, entity F1, against real, what it is) for real, the rule baseline, the best
+    synthetic-only corpus (its three learning-curve seeds when it has them) and augmented."""
+    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
+    scores = summary["scores"]
+    real = _f1(scores, "real")
+    out = [("real", f"{real:.3f}", "1.00x", "trained on the real training notes")]
+    if "rule" in scores:
+        rule = _f1(scores, "rule")
+        out.append(("rule baseline (DEDUCE)", f"{rule:.3f}", f"{rule / real:.2f}x", "no training"))
+    synthetic = {s.removeprefix("synthetic-"): _f1(scores, s) for s in scores if s.startswith("synthetic-")}
+    if synthetic:
+        best = max(synthetic, key=lambda c: synthetic[c])
+        f1, what = synthetic[best], f"trained on the synthetic corpus `{best}` alone, seed 0"
+        out.append((f"synthetic only: {best}", f"{f1:.3f}", f"{f1 / real:.2f}x", what))
+        curve = root / CURVES / f"{best}.json"
+        if curve.exists():
+            runs = [r["f1"] for r in json.loads(curve.read_text(encoding="utf-8"))["runs"] if r["fraction"] == 1.0]
+            if len(runs) > 1:
+                mean, sd = statistics.mean(runs), statistics.stdev(runs)
+                out.append(
+                    (
+                        f"synthetic only: {best}, {len(runs)} seeds",
+                        f"{mean:.3f} (sd {sd:.3f})",
+                        f"{mean / real:.2f}x",
+                        "the learning curve's seeds on the whole corpus",
+                    )
+                )
+    for setting in scores:
+        if setting.startswith("augmented-"):
+            f1 = _f1(scores, setting)
+            out.append(
+                (
+                    f"real + {setting.removeprefix('augmented-')}",
+                    f"{f1:.3f}",
+                    f"{f1 / real:.2f}x",
+                    "real and synthetic training notes together",
+                )
+            )
+    return out
+
+
+def render(root: Path = Path(".")) -> str:
+    """The table, with its source and the papers' figures."""
+    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
+    lines = [
+        START,
+        f"The demo study, {summary['test_documents']} real test notes with {summary['gold_entities']} PHI "
+        "entities, entity-level micro F1 (from the committed `data/metrics`):",
+        "",
+        "| setting | entity F1 | against real | what it is |",
+        "|---|---:|---:|---|",
+    ]
+    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(root)]
+    lines += ["", f"The papers' ratios, theirs: {PAPERS}", END]
+    return "\n".join(lines)
+
+
+def table6(root: Path = Path(".")) -> str:
+    """Every utility setting of the committed demo metrics: entity F1, precision / recall, token
+    F1 and the ratio to real (docs/utility.md's Table 6)."""
+    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
+    settings = summary["settings"]
+    real = settings["real"]["f1"]
+    order = [
+        "real",
+        "rule",
+        *sorted(s for s in settings if s.startswith("synthetic-")),
+        *sorted(s for s in settings if s.startswith("augmented-")),
+    ]
+    lines = [TABLE6_START, "| setting | entity F1 | P / R | token F1 | ratio to real |", "|---|---:|---|---:|---:|"]
+    for name in (s for s in order if s in settings):
+        r = settings[name]
+        lines.append(
+            f"| {name} | {r['f1']:.3f} | {r['precision']:.3f} / {r['recall']:.3f} | {r['token_f1']:.3f} | "
+            f"{r['f1'] / real:.2f} |"
+        )
+    return "\n".join([*lines, TABLE6_END])
+
+
+def replace(text: str, table: str, start: str = START, end: str = END) -> str:
+    """``text`` with the part between the markers ``start`` and ``end`` replaced by ``table``."""
+    if start not in text or end not in text:
+        raise ValueError(f"no {start} ... {end} block to replace")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    return head + table + tail
+
+
+TARGETS = {"README.md": (render, START, END), "docs/utility.md": (table6, TABLE6_START, TABLE6_END)}
+"""The files whose tables come from the metrics: the renderer and markers of each."""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--write", action="store_true", help=f"replace the tables in {', '.join(TARGETS)}")
+    args = ap.parse_args()
+    for name, (make, start, end) in TARGETS.items():
+        table = make()
+        if args.write:
+            path = Path(name)
+            path.write_text(replace(path.read_text(encoding="utf-8"), table, start, end), encoding="utf-8")
+        else:
+            print(f"{name}:\n{table}\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,38 @@
+"""The README's headline results table and docs/utility.md's Table 6 are what the committed
+metrics say (``python -m synthdeid.tools.headline --write`` renders both)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from synthdeid.tools.headline import TARGETS, render, replace, rows
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize("name", sorted(TARGETS))
+def test_the_results_tables_are_rendered_from_the_committed_metrics(name: str) -> None:
+    make, start, end = TARGETS[name]
+    text = (REPO / name).read_text(encoding="utf-8")
+    table = make(REPO)
+    assert text.count(start) == 1 and text.count(end) == 1
+    assert text.split(start, 1)[1].split(end, 1)[0] == table.removeprefix(start).removesuffix(end), (
+        f"{name}'s results table differs from data/metrics: run `python -m synthdeid.tools.headline --write`"
+    )
+
+
+def test_the_table_follows_the_metrics(tmp_path: Path) -> None:
+    """A changed figure in the metrics changes the table (the check above can fail)."""
+    (tmp_path / "data/metrics/learning_curve").mkdir(parents=True)
+    summary = json.loads((REPO / "data/metrics/utility_summary.json").read_text(encoding="utf-8"))
+    summary["scores"]["real"]["entity"]["micro"]["f1"] = 0.5
+    (tmp_path / "data/metrics/utility_summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    shutil.copy(REPO / "data/metrics/learning_curve/lstm_p.json", tmp_path / "data/metrics/learning_curve")
+    assert rows(tmp_path)[0] == ("real", "0.500", "1.00x", "trained on the real training notes")
+    assert render(tmp_path) != render(REPO)
+    with pytest.raises(ValueError):
+        replace("no markers here", render(REPO))
