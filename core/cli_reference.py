@@ -1,5 +1,5 @@
 """docs/cli.md: every ``synthdeid`` command's ``--help``, generated from the argparse parser that
-runs it (``python -m synthdeid.tools.cli_reference > docs/cli.md``; a test holds the page to it)."""
+runs it (``python -m synthdeid.cli_reference > docs/cli.md``; a test holds the page to it)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 
 HEADER = """# Command-line reference
 
-Generated from the `synthdeid` command's own parser (`python -m synthdeid.tools.cli_reference >
+Generated from the `synthdeid` command's own parser (`python -m synthdeid.cli_reference >
 docs/cli.md`); a test fails when this page and `--help` differ. A command that reads params.yaml
 checks it through the study spec first ([params reference](params.md)).
 """
