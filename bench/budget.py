@@ -12,13 +12,19 @@ skips a stage whose outputs are all committed files when its dependencies match 
 learning curve when the synthetic corpus comes out the same): the script lists such stages.
 ``--whole`` runs ``dvc repro --force`` after ``make setup`` instead, timing every stage.
 
-    python bench/budget.py [--keep] [--whole] [--repo .]
+Every stage's wall time, CPU time, CPU share (CPU seconds over wall seconds: 200% is both of two
+cores busy) and peak resident memory are printed as a table (``--table FILE`` also writes it as
+Markdown, with the CPU and date), read from /proc while the stage runs (``bench/proc_tree.py``).
+
+    python bench/budget.py [--keep] [--whole] [--repo .] [--table docs/stage-costs.md]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import os
+import platform
 import re
 import resource
 import shutil
@@ -28,6 +34,9 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from proc_tree import TreeSampler, Usage
+
 STUDY = "make demo (set-up + study)"
 BUDGET = {STUDY: 20 * 60.0, "no-op dvc repro": 5.0}
 MEMORY_BUDGET_GB = 6.0
@@ -35,9 +44,11 @@ _STAGE = re.compile(r"^(?:Running stage|Stage) '([^']+)'")
 _SKIPPED = re.compile(r"^Stage '([^']+)' didn't change, skipping")
 
 
-def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, float]], list[str]]:
+def run(
+    cmd: list[str], cwd: Path, log: Path, usage: dict[str, Usage] | None = None
+) -> tuple[float, list[tuple[str, float]], list[str]]:
     """Wall seconds of ``cmd`` and, from its output, the seconds of each DVC stage it ran and the
-    stages it skipped as up to date."""
+    stages it skipped as up to date; ``usage`` receives each stage's CPU time and peak memory."""
     stages: list[tuple[str, float]] = []
     skipped: list[str] = []
     current: tuple[str, float] | None = None
@@ -47,6 +58,7 @@ def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, fl
                                 env={**os.environ, "CI": "true", "PYTHONUNBUFFERED": "1",  # stage lines as they happen
                                      "PATH": f"{cwd / '.venv' / 'bin'}{os.pathsep}{os.environ['PATH']}"})  # as make does
         assert proc.stdout is not None
+        sampler = TreeSampler(proc.pid).start()
         for line in proc.stdout:
             out.write(line)
             if s := _SKIPPED.match(line):
@@ -57,13 +69,39 @@ def run(cmd: list[str], cwd: Path, log: Path) -> tuple[float, list[tuple[str, fl
                 if current:
                     stages.append((current[0], now - current[1]))
                 current = (m.group(1), now)
+                sampler.label = m.group(1)
         code = proc.wait()
+        sampler.stop()
+        if usage is not None:
+            usage.update(sampler.usage())
     elapsed = time.perf_counter() - t0
     if current:
         stages.append((current[0], time.perf_counter() - current[1]))
     if code:
         sys.exit(f"{' '.join(cmd)} failed with exit code {code}; see {log}")
     return elapsed, stages, skipped
+
+
+def cpu_name() -> str:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            return line.split(":", 1)[1].strip()
+    return platform.processor() or "unknown CPU"
+
+
+def stage_table(stages: list[tuple[str, float]], usage: dict[str, Usage], study: float) -> str:
+    """A Markdown table of every stage, slowest first, with its share of the study's wall time."""
+    rows = ["| stage | wall s | share of study | CPU s | CPU share | peak GB |", "|---|---:|---:|---:|---:|---:|"]
+    for name, seconds in sorted(stages, key=lambda s: -s[1]):
+        u = usage.get(name, Usage())
+        rows.append(
+            f"| {name} | {seconds:.1f} | {seconds / study:.1%} | {u.cpu_seconds:.1f} | "
+            f"{u.cpu_seconds / seconds:.0%} | {u.peak_rss_gb:.2f} |"
+        )
+    total_cpu = sum(u.cpu_seconds for u in usage.values())
+    rows.append(f"| **whole study** | {study:.1f} | 100% | {total_cpu:.1f} | {total_cpu / study:.0%} | "
+                f"{max((u.peak_rss_gb for u in usage.values()), default=0):.2f} |")
+    return "\n".join(rows)
 
 
 def main() -> None:
@@ -73,6 +111,7 @@ def main() -> None:
     ap.add_argument("--whole", action="store_true",
                     help="run every stage (dvc repro --force) instead of make demo, which skips stages whose "
                          "committed outputs are up to date")
+    ap.add_argument("--table", help="also write the per-stage table as Markdown to this file")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="synthdeid-budget-"))
     clone = work / "synthdeid"
@@ -83,16 +122,24 @@ def main() -> None:
     setup, _, _ = run(["make", "setup"], clone, log)
     print(f"make setup: {setup:.0f} s", flush=True)
     dvc = str(clone / ".venv/bin/dvc")
-    study, stages, skipped = run([dvc, "repro", "--force"] if args.whole else ["make", "demo"], clone, log)
+    usage: dict[str, Usage] = {}
+    study, stages, skipped = run([dvc, "repro", "--force"] if args.whole else ["make", "demo"], clone, log, usage)
     print(f"dvc repro (the study): {study:.0f} s, {len(stages)} stages run", flush=True)
     if skipped:
         print(f"skipped, up to date with their committed outputs: {', '.join(skipped)}", flush=True)
     noop, _, _ = run([dvc, "repro"], clone, log)
     peak_gb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024 ** 2  # KiB on Linux
     figures = {STUDY: setup + study, "no-op dvc repro": noop}
-    print("\nslowest stages:")
-    for name, seconds in sorted(stages, key=lambda s: -s[1])[:12]:
-        print(f"  {seconds:7.1f} s  {name}")
+    table = stage_table(stages, usage, study)
+    print("\n" + table)
+    if args.table:
+        cpu = cpu_name()
+        Path(args.table).write_text(
+            f"Measured {datetime.date.today()} on {cpu} ({os.cpu_count()} cores), commit "
+            f"{subprocess.check_output(['git', '-C', str(clone), 'rev-parse', '--short', 'HEAD'], text=True).strip()}, "
+            f"{'every stage forced' if args.whole else 'make demo'}:\n\n{table}\n",
+            encoding="utf-8",
+        )
     print(f"\n{'figure':30} {'measured':>10} {'budget':>10}")
     over = []
     for name, value in figures.items():
