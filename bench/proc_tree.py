@@ -2,7 +2,7 @@
 
 ``TreeSampler(root_pid)`` polls every ``interval`` seconds in a thread: every descendant of the
 root is charged to the label current when it was first seen (``sampler.label = "train_lm@lstm"``),
-with its CPU seconds (utime + stime) and its peak resident set (``VmHWM``) as last read. The root
+with its CPU seconds (utime + stime) and its peak resident set (``VmHWM``), the largest read. The root
 itself (DVC, hashing and bookkeeping) is charged to ``"<root>"``. A process that lives less than
 one interval may be missed and the last interval of each process is lost (at most ``interval``
 seconds of CPU per process), which is why the figures are per stage, not per call.
@@ -79,8 +79,11 @@ class TreeSampler:
             fields = stat.rsplit(")", 1)[1].split()
             cpu = (int(fields[11]) + int(fields[12])) / TICKS  # utime, stime (fields 14, 15 of stat)
             hwm = next((int(line.split()[1]) for line in status.splitlines() if line.startswith("VmHWM:")), 0)
-            label = "<root>" if pid == self.root else self._seen.get(pid, (self.label, 0.0, 0.0))[0]
-            self._seen[pid] = (label, cpu, hwm / 1024**2)
+            label, cpu_before, hwm_before = self._seen.get(pid, (self.label, 0.0, 0.0))
+            if pid == self.root:
+                label = "<root>"
+            # the largest reading: an exiting process's status has no VmHWM line any more
+            self._seen[pid] = (label, max(cpu, cpu_before), max(hwm / 1024**2, hwm_before))
 
 
 def _read(path: Path) -> str:
