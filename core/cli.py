@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from synthdeid.cli_help import examples
 from synthdeid.corpus.formats import (
     READERS,
     WRITERS,
@@ -421,11 +422,23 @@ def cmd_new_plugin(args: argparse.Namespace, out: Console) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="synthdeid", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    sp = sub.add_parser("plugins", help="list installed plugins (name, kind, package)")
+    sp = sub.add_parser(
+        "plugins",
+        help="list installed plugins (name, kind, package)",
+        **examples("synthdeid plugins", "synthdeid plugins --json"),
+    )
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(run=cmd_plugins)
     formats = sorted(READERS)
-    sc = sub.add_parser("convert", help="convert a corpus between formats")
+    sc = sub.add_parser(
+        "convert",
+        help="convert a corpus between formats",
+        **examples(
+            "synthdeid convert notes/ notes.jsonl          # a BRAT folder (.txt + .ann) to JSONL",
+            "synthdeid convert notes.jsonl notes.conll",
+            "synthdeid convert xml/ notes.jsonl --from xml_inline --format-option labels=First_Name,Date",
+        ),
+    )
     sc.add_argument("input")
     sc.add_argument("output")
     sc.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
@@ -437,7 +450,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)",
     )
     sc.set_defaults(run=cmd_convert)
-    sv = sub.add_parser("validate", help="check a corpus; exit 1 on any problem")
+    sv = sub.add_parser(
+        "validate",
+        help="check a corpus; exit 1 on any problem",
+        **examples(
+            "synthdeid validate --params params.yaml        # the corpus as the pipeline will read it",
+            "synthdeid validate notes/ --mapping meddocan   # a BRAT folder with MEDDOCAN's labels",
+            "synthdeid validate notes.jsonl --any-labels",
+        ),
+    )
     sv.add_argument("path", nargs="?", help="a corpus file or folder (default with --params: its corpus.path)")
     sv.add_argument("--format", choices=formats)
     sv.add_argument(
@@ -469,6 +490,12 @@ def build_parser() -> argparse.ArgumentParser:
     sd = sub.add_parser(
         "deidentify",
         help="find PHI in notes with a trained tagger or an annotator, and annotate, replace (surrogate) or redact it",
+        **examples(
+            "synthdeid deidentify notes/ found.jsonl --model data/taggers/augmented-lstm_p",
+            "synthdeid deidentify notes/ clean/ --model data/taggers/real --mode surrogate --to text",
+            "synthdeid deidentify notes.jsonl redacted.jsonl --model data/taggers/real --mode redact --min-confidence 0.2",
+            "synthdeid deidentify notes/ found.jsonl --annotator deduce   # Dutch rules, no training",
+        ),
     )
     sd.add_argument("input", help="a .jsonl, .conll, .inline or .txt file, a BRAT folder or a folder of .txt notes")
     sd.add_argument("output", help="a .jsonl, .conll or .inline file, or a folder (BRAT: .txt notes with .ann spans)")
@@ -511,7 +538,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sd.set_defaults(run=cmd_deidentify)
     se = sub.add_parser(
-        "export", help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL"
+        "export",
+        help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL",
+        **examples(
+            "synthdeid export lstm_p exports/lstm_p --to hf",
+            "synthdeid export pseudonymized exports/pseudonymized.spacy --to spacy",
+            "synthdeid export data/synthetic/lstm_m/documents.jsonl exports/lstm_m --to brat",
+        ),
     )
     se.add_argument("corpus", help="a corpus name (lstm_p, lstm_m, pseudonymized, ...) or a corpus path")
     se.add_argument("output")
@@ -523,13 +556,27 @@ def build_parser() -> argparse.ArgumentParser:
     )
     se.add_argument("--language", help="the language pack (tokens for hf, spaCy's language); default: params.yaml's")
     se.set_defaults(run=cmd_export)
-    spr = sub.add_parser("preset", help="switch params.yaml to a preset (demo, paper, smoke); no name lists them")
+    spr = sub.add_parser(
+        "preset",
+        help="switch params.yaml to a preset (demo, paper, smoke); no name lists them",
+        **examples(
+            "synthdeid preset            # list the presets", "synthdeid preset meddocan", "synthdeid preset demo"
+        ),
+    )
     spr.add_argument("name", nargs="?")
     spr.add_argument("--params", default="params.yaml")
     spr.set_defaults(run=cmd_preset)
-    snp = sub.add_parser("new-plugin", help="write a new plugin package from a template")
+    snp = sub.add_parser(
+        "new-plugin",
+        help="write a new plugin package from a template",
+        **examples('synthdeid new-plugin language no --language "Norwegian" --faker-locale no_NO'),
+    )
     kinds = snp.add_subparsers(dest="kind", required=True)
-    snl = kinds.add_parser("language", help="a language pack synthdeid-lang-CODE that passes its own tests")
+    snl = kinds.add_parser(
+        "language",
+        help="a language pack synthdeid-lang-CODE that passes its own tests",
+        **examples('synthdeid new-plugin language no --language "Norwegian" --faker-locale no_NO --out ..'),
+    )
     snl.add_argument("code", help="the language code the pack registers (e.g. no, fr, pt_br)")
     snl.add_argument("--language", required=True, help='the language\'s name (e.g. "Norwegian")')
     snl.add_argument("--faker-locale", required=True, help="the Faker locale for names and places (e.g. no_NO)")
@@ -543,7 +590,10 @@ def build_parser() -> argparse.ArgumentParser:
         "schema",
         help="print the JSON Schema of params.yaml (or, with --markdown, the params "
         "reference); an editor's YAML language server checks params.yaml against it",
-        epilog="example: synthdeid schema --output docs/params.schema.json",
+        **examples(
+            "synthdeid schema --output docs/params.schema.json",
+            "synthdeid schema --markdown --output docs/params.md",
+        ),
     )
     ssc.add_argument("--markdown", action="store_true", help="the params reference page instead (docs/params.md)")
     ssc.add_argument("--output", help="write to this file instead of printing")

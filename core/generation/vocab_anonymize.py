@@ -125,9 +125,15 @@ def anonymize_model_dir(
 def add_anonymize_command(sub: Any, create_generator: Callable[[str], Generator]) -> None:
     """``synthdeid anonymize-vocab MODEL_DIR [--text data/inline/train.txt] [--labels Name ...]``;
     ``create_generator(name)`` builds the generator plugin ``--generator`` names (the CLI's registry)."""
+    from synthdeid.cli_help import examples  # the CLI's, not the stages': not a stage dependency
+
     p = sub.add_parser(
         "anonymize-vocab",
         help="replace the PHI tokens of a trained generator's vocabulary by random <unk_N> tokens (Verkijk & Vossen)",
+        **examples(
+            "synthdeid anonymize-vocab data/models/lstm",
+            "synthdeid anonymize-vocab data/models/gpt2 --labels all",
+        ),
     )
     p.add_argument("model_dir", type=Path)
     p.add_argument(

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from synthdeid.api import LanguagePack
+from synthdeid.cli_help import examples
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.corpus.split import prepare_splits
@@ -336,6 +337,7 @@ def add_check_command(sub: Any) -> None:
         "check",
         help="read the configured corpus and params before any training: size, labels, "
         "splits, what auto resolves to, and what will not work (exit 1)",
+        **examples("synthdeid check", "synthdeid check --params my-study.yaml"),
     )
     sc.add_argument("--params", default="params.yaml")
     sc.set_defaults(run=cmd_check)

@@ -82,16 +82,33 @@ def cmd_review_page(args: argparse.Namespace, out: Console) -> int:
 
 def add_review_commands(subparsers: Any) -> argparse.ArgumentParser:
     """Add ``review page`` and ``review analyze`` to the CLI's subparsers; returns the parser."""
-    review = subparsers.add_parser("review", help="human review of high-risk real/synthetic pairs")
+    from synthdeid.cli_help import examples  # the CLI's, not the stages': not a stage dependency
+
+    review = subparsers.add_parser(
+        "review",
+        help="human review of high-risk real/synthetic pairs",
+        **examples(
+            "synthdeid review page data/privacy/lstm_p/pairs.jsonl review-lstm_p.html",
+            "synthdeid review analyze review-anna.json review-ben.json",
+        ),
+    )
     sub = review.add_subparsers(dest="review_command", required=True)
-    sp = sub.add_parser("page", help="build the self-contained HTML review page from a JSONL of pairs")
+    sp = sub.add_parser(
+        "page",
+        help="build the self-contained HTML review page from a JSONL of pairs",
+        **examples("synthdeid review page data/privacy/lstm_p/pairs.jsonl review-lstm_p.html"),
+    )
     sp.add_argument(
         "pairs", help="JSONL: pair_id, synthetic_id, synthetic_text, real_id, real_text, shared_ngrams, scores"
     )
     sp.add_argument("output", help="the HTML file to write")
     sp.add_argument("--title", default=DEFAULT_TITLE, help=f"page title (default: {DEFAULT_TITLE!r})")
     sp.set_defaults(run=cmd_review_page)
-    sa = sub.add_parser("analyze", help="inter-reviewer agreement (Cohen's kappa, Spearman) per question")
+    sa = sub.add_parser(
+        "analyze",
+        help="inter-reviewer agreement (Cohen's kappa, Spearman) per question",
+        **examples("synthdeid review analyze review-anna.json review-ben.json --json"),
+    )
     sa.add_argument("files", nargs="+", metavar="FILE", help="review-<name>.json files, two or more")
     sa.add_argument("--json", action="store_true", help="machine-readable output")
     sa.set_defaults(run=cmd_review_analyze)
