@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 from pluggy import HookimplMarker, HookspecMarker
 
@@ -415,12 +415,25 @@ TaggerFactory = Callable[[Config], Tagger]
 PrivacyMetricFactory = Callable[[Config], PrivacyMetric]
 LanguageFactory = Callable[[Config], LanguagePack]
 
-RegisterAnnotator = Callable[[str, AnnotatorFactory], None]
-RegisterGenerator = Callable[[str, GeneratorFactory], None]
-RegisterDecoder = Callable[[str, DecoderFactory], None]
-RegisterTagger = Callable[[str, TaggerFactory], None]
-RegisterPrivacyMetric = Callable[[str, PrivacyMetricFactory], None]
-RegisterLanguage = Callable[[str, LanguageFactory], None]
+FactoryT = TypeVar("FactoryT", contravariant=True)
+
+
+class Register(Protocol[FactoryT]):
+    """``register(name, factory, config=None)``, the function every hook receives. ``config`` may
+    name the settings dataclass the factory builds with ``from_mapping(config, settings, ...)``:
+    the study spec (``synthdeid check`` and every stage's start) then checks a params section
+    against it without calling the factory, so a factory that imports torch or transformers costs
+    nothing until the plugin is used."""
+
+    def __call__(self, name: str, factory: FactoryT, config: type | None = None) -> None: ...
+
+
+RegisterAnnotator = Register[AnnotatorFactory]
+RegisterGenerator = Register[GeneratorFactory]
+RegisterDecoder = Register[DecoderFactory]
+RegisterTagger = Register[TaggerFactory]
+RegisterPrivacyMetric = Register[PrivacyMetricFactory]
+RegisterLanguage = Register[LanguageFactory]
 
 
 @hookspec

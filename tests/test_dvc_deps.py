@@ -174,7 +174,13 @@ def plugin_modules() -> dict[PluginKey, str]:
     for hook, kind in KINDS.items():
         for impl in getattr(get_plugin_manager().hook, hook).get_hookimpls():
 
-            def register(name: str, factory: Any, _kind: str = kind, _module: str = impl.plugin.__name__) -> None:
+            def register(
+                name: str,
+                factory: Any,
+                config: type | None = None,
+                _kind: str = kind,
+                _module: str = impl.plugin.__name__,
+            ) -> None:
                 found[(_kind, name)] = _module
 
             impl.function(register=register)

@@ -103,8 +103,15 @@ def registry(kind: str) -> Registry:
     for impl in getattr(pm.hook, hook_name).get_hookimpls():
         package, version = sources.get(id(impl.plugin), ("(registered in-process)", ""))
 
-        def register(name: str, factory: Any, _impl: Any = impl, _p: str = package, _v: str = version) -> None:
-            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v))
+        def register(
+            name: str,
+            factory: Any,
+            config: type | None = None,
+            _impl: Any = impl,
+            _p: str = package,
+            _v: str = version,
+        ) -> None:
+            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v, config))
 
         impl.function(register=register)
     return reg

@@ -17,6 +17,10 @@ class Entry:
     plugin: str
     package: str
     version: str
+    config: type | None = None
+    """The settings dataclass the factory builds its config with (``from_mapping(config, ...)``),
+    when the plugin declares it: the study spec then checks a config without calling the factory,
+    which may import heavy libraries (torch, transformers, scipy)."""
 
 
 class Registry:

@@ -24,8 +24,6 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-import torch
-
 from synthdeid.api import AutoregressiveLM, ContextLimited
 from synthdeid.progress import counter
 
@@ -80,6 +78,8 @@ def texts_to_score(lm: AutoregressiveLM, texts: Sequence[str]) -> list[tuple[lis
 @contextmanager
 def torch_threads(threads: int | None) -> Iterator[None]:
     """``torch.set_num_threads(threads)`` for the block (None: unchanged)."""
+    import torch  # here, not at the top: the study spec imports the metrics that use this module
+
     before = torch.get_num_threads()
     if threads is not None:
         torch.set_num_threads(threads)
@@ -133,6 +133,8 @@ def _score_batch(
     lm: AutoregressiveLM, prefixes: list[list[int]], targets: list[list[int]]
 ) -> list[tuple[float, int, int]]:
     """(nll, scored, masked) per row; ``targets`` sorted longest first."""
+    import torch
+
     n = len(targets)
     nll = [0.0] * n
     scored = [0] * n

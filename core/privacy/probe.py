@@ -12,12 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-import torch
+from typing import TYPE_CHECKING
 
 from synthdeid.api import AutoregressiveLM
 from synthdeid.corpus.inline import end_tag
 from synthdeid.privacy.lm_score import END_MARGIN, context_limit
+
+if TYPE_CHECKING:
+    import torch
 
 _SPECIAL = re.compile(r"<PAR>|<EOD>|<unk>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
@@ -54,6 +56,8 @@ def probes_in(line: str, labels: set[str] | None, context: int) -> list[Probe]:
 
 def special_ids(lm: AutoregressiveLM) -> torch.Tensor:
     """The ids of tags, ``<PAR>``, ``<EOD>`` and ``<unk>`` in the model's vocabulary."""
+    import torch  # here, not at the top: the study spec imports the metric that uses this module
+
     return torch.tensor([i for i, t in enumerate(lm.vocab) if _SPECIAL.fullmatch(t)], dtype=torch.long)
 
 
@@ -61,6 +65,8 @@ def predict(
     lm: AutoregressiveLM, probes: Sequence[Probe], k: int = 10, max_tokens: int = 8, batch_size: int = 16
 ) -> list[Prediction]:
     """``k`` continuations of every probe (see the module docstring), ``batch_size`` probes at once."""
+    import torch
+
     index = {t: i for i, t in enumerate(lm.vocab)}
     specials = special_ids(lm)
     limit = context_limit(lm)

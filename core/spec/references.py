@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from synthdeid.api import LanguageSpecific
 from synthdeid.errors import SynthdeidError, UnknownPluginError
+from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.gate import THRESHOLDS
 
@@ -48,7 +49,11 @@ def _unknown(key: str, name: Any, kind: str, names: list[str]) -> Problem:
 def config_class(kind: str, name: str) -> type | None:
     """The config dataclass of plugin ``name``: that of the object its factory builds from an empty
     config (its ``config``, or the object itself for a decoder that is its own config); None when
-    it needs settings to build (e.g. a model path) or keeps no dataclass config."""
+    it needs settings to build (e.g. a model path) or keeps no dataclass config. A class the plugin
+    declared when it registered is taken as it is, without calling the factory."""
+    declared = registry(kind).entry(name).config
+    if declared is not None:
+        return declared
     try:
         obj = registry(kind).create(name, {})
     except Exception:  # noqa: BLE001 - any failure means: not described, the factory checks it
@@ -88,7 +93,10 @@ def _plugin(
         return None, found[0] if len(found) == 1 else Problem(
             where, "; ".join(f"{p.key.removeprefix(where + '.')}: {p.message}" for p in found), found[0].fix
         )
+    declared = reg.entry(name).config
     try:
+        if declared is not None:  # its settings, built as the factory builds them, without the factory
+            return from_mapping(declared, dict(config or {}), f"{KIND_WORDS[kind]} {name!r}"), None
         return reg.create(name, config or {}), None
     except UnknownPluginError:
         raise
@@ -226,7 +234,8 @@ def check(study: Study) -> list[Problem]:
             )
     for name, c in study.corpora.items():
         fresh = c.fresh_surrogates
-        dp = getattr(getattr(built.get(c.generator), "config", None), "dp", None)  # DP-SGD settings, None: off
+        generator = built.get(c.generator)  # the generator, or its declared settings
+        dp = getattr(getattr(generator, "config", generator), "dp", None)  # DP-SGD settings, None: off
         if isinstance(fresh, dict) and fresh.get("shapes") == "training" and dp is not None:
             add(
                 Problem(

@@ -29,4 +29,4 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
 
 @hookimpl
 def register_taggers(register: RegisterTagger) -> None:
-    register(NAME, create)
+    register(NAME, create, config=FlairTaggerConfig)  # checked without importing flair

@@ -38,7 +38,7 @@ def create(config: Mapping[str, Any]) -> GPT2Generator:
 
 @hookimpl
 def register_generators(register: RegisterGenerator) -> None:
-    register(NAME, create)
+    register(NAME, create, config=GPT2Settings)  # checked without importing torch
 
 
 __all__ = ["GPT2Generator", "GPT2Settings", "create", "register_generators"]

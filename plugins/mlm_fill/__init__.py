@@ -43,4 +43,4 @@ def create(config: Mapping[str, Any]) -> MLMFillGenerator:
 
 @hookimpl
 def register_generators(register: RegisterGenerator) -> None:
-    register("mlm_fill", create)
+    register("mlm_fill", create, config=MLMFillConfig)  # checked without importing torch

@@ -26,4 +26,4 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
 
 @hookimpl
 def register_taggers(register: RegisterTagger) -> None:
-    register(NAME, create)
+    register(NAME, create, config=TorchTaggerConfig)  # checked without importing torch
