@@ -1,27 +1,34 @@
 """Tagger speed and learning, every tagger on the same notes in one run: training tokens/s,
 prediction tokens/s and validation entity F1 after each epoch, and each figure's ratio to the
-reference tagger (flair's BiLSTM-CRF with character embeddings, measured in the same run).
+reference measured in the same run: ``torch_0.1``, the ``torch_bilstm_crf`` plugin's code of
+release 0.1 (read from git, ``--baseline REV``) at the demo's settings of then (64 windows a step,
+at most 0.7M training tokens). ``torch`` is today's code at those settings (the code's own
+speed-up); ``study`` is the tagger the study's params.yaml configures (``utility.tagger``); flair's
+BiLSTM-CRF (``flair_chars``, ``flair_onehot``) trains ``--epochs`` epochs and keeps the best.
 
 The notes are a prepared split (``data/prepared/{train,dev}.jsonl`` of the configured corpus:
-``dvc repro prepare`` first, or ``--data DIR`` with ``train.jsonl`` and ``dev.jsonl``). Flair's
-taggers train ``--epochs`` epochs (flair keeps the best epoch by dev F1); ``torch_bilstm_crf``
-runs its own schedule (early stopping on dev F1, ``--torch-max-epochs`` at most). Prediction is
-timed on the dev notes with the trained model loaded back from disk. Run it alone: two torch jobs
-on 2 cores slow each other 7-10x.
+``dvc repro prepare`` first, or ``--data DIR`` with ``train.jsonl`` and ``dev.jsonl``). The torch
+taggers stop early on dev F1 (``--torch-max-epochs`` at most). Training tokens/s count the wall
+time of ``train`` (validation after each epoch included). Prediction is timed on the dev notes
+with the trained model loaded back from disk. Run it alone: two torch jobs on 2 cores slow each
+other 7-10x.
 
     python bench/tagger.py [--data data/prepared] [--language nl] [--epochs 5] [--train-docs N]
-                           [--taggers flair_chars flair_onehot torch_bilstm_crf]
+                           [--taggers torch_0.1 torch study flair_chars flair_onehot] [--baseline REV]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from synthdeid.corpus.formats import read_jsonl
@@ -29,17 +36,51 @@ from synthdeid.plugin_system.manager import registry
 from synthdeid.spec import load_study
 from synthdeid.tagging import words as W
 
-REFERENCE = "flair_chars"
+REFERENCE = "torch_0.1"
+BASELINE = "ecae451"
+"""The commit whose ``plugins/torch_tagger`` is release 0.1's tagger code."""
+RELEASE_0_1 = {"batch_size": 64, "max_train_tokens": 700_000}
+"""The demo's tagger settings of release 0.1 (beside the plugin's defaults)."""
+Factory = Callable[[dict[str, Any]], Any]
+
+
+def baseline_factory(rev: str, folder: Path) -> Factory:
+    """The ``create`` of ``plugins/torch_tagger`` as it was at ``rev``, imported as its own package
+    (``torch_tagger_baseline``) beside today's; it runs on today's core."""
+    top = Path(__file__).resolve().parent.parent  # this repository, wherever the bench runs
+    names = subprocess.run(["git", "ls-tree", "--name-only", rev, "plugins/torch_tagger/"], cwd=top,
+                           capture_output=True, text=True, check=True).stdout.split()
+    package = folder / "torch_tagger_baseline"
+    package.mkdir(parents=True, exist_ok=True)
+    for name in names:
+        text = subprocess.run(["git", "show", f"{rev}:{name}"], cwd=top, capture_output=True, text=True, check=True)
+        (package / Path(name).name).write_text(text.stdout, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(package.name, package / "__init__.py",
+                                                  submodule_search_locations=[str(package)])
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[package.name] = module
+    spec.loader.exec_module(module)
+    return module.create
 
 
 def setups(epochs: int, torch_max_epochs: int, threads: int) -> dict[str, tuple[str, dict[str, Any]]]:
-    """Bench name -> (tagger plugin, config)."""
+    """Bench name -> (tagger plugin, config); ``torch_0.1``'s plugin is release 0.1's code."""
     flair = {"hidden_size": 128, "max_epochs": epochs, "batch_size": 32, "threads": threads}
-    return {
+    torch_base = {**RELEASE_0_1, "max_epochs": torch_max_epochs, "threads": threads}
+    out = {
+        "torch_0.1": ("torch_bilstm_crf@baseline", torch_base),
+        "torch": ("torch_bilstm_crf", torch_base),
         "flair_chars": ("flair_bilstm_crf", {**flair, "use_characters": True}),
         "flair_onehot": ("flair_bilstm_crf", {**flair, "use_characters": False}),
-        "torch_bilstm_crf": ("torch_bilstm_crf", {"max_epochs": torch_max_epochs, "threads": threads}),
     }
+    try:
+        study = load_study()
+        tagger = study.taggers[study.utility.tagger]
+        out["study"] = (tagger.plugin, {**(tagger.config or {}), "max_epochs": torch_max_epochs, "threads": threads})
+    except Exception:  # noqa: BLE001 - no params.yaml here (e.g. a bench run on other notes)
+        pass
+    return out
 
 
 def dev_history(metrics: dict[str, Any]) -> list[float]:
@@ -48,8 +89,9 @@ def dev_history(metrics: dict[str, Any]) -> list[float]:
     return list(metrics.get("dev_f1_history", []))
 
 
-def run_one(plugin: str, config: dict[str, Any], train: list, dev: list, tokenize: Any, out: Path) -> dict[str, Any]:
-    tagger = registry("tagger").create(plugin, config)
+def run_one(plugin: str, config: dict[str, Any], train: list, dev: list, tokenize: Any, out: Path,
+            factory: Factory | None = None) -> dict[str, Any]:
+    tagger = factory(config) if factory is not None else registry("tagger").create(plugin, config)
     started = time.perf_counter()
     metrics = tagger.train(train, dev, out, tokenize)
     wall = time.perf_counter() - started
@@ -76,7 +118,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap.add_argument("--torch-max-epochs", type=int, default=40)
     ap.add_argument("--train-docs", type=int, default=0, help="train on the first N notes only (0: all)")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--taggers", nargs="+", default=list(setups(1, 1, 1)))
+    ap.add_argument("--taggers", nargs="+", default=["torch_0.1", "torch", "study", "flair_onehot"])
+    ap.add_argument("--baseline", default=BASELINE, help=f"the commit of torch_0.1's code (default {BASELINE})")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.jsonl").exists():
@@ -96,16 +139,21 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     with tempfile.TemporaryDirectory() as tmp:
         for name in args.taggers:
             plugin, config = table[name]
-            results[name] = run_one(plugin, config, train, dev, tokenize, Path(tmp) / name)
+            factory = baseline_factory(args.baseline, Path(tmp) / "baseline") if plugin.endswith("@baseline") else None
+            results[name] = run_one(plugin, config, train, dev, tokenize, Path(tmp) / name, factory)
             r = results[name]
             print(f"{name}: {r['epochs']} epochs in {r['train_seconds']} s; dev F1 per epoch "
                   + " ".join(f"{x:.3f}" for x in r["dev_f1_per_epoch"]), flush=True)
     ref = results.get(REFERENCE)
-    print(f"\n{'tagger':<18} {'epochs':>6} {'train tok/s':>12} {'x ref':>6} {'predict tok/s':>14} {'x ref':>6} {'dev F1':>7}")
+    print(f"\n{'tagger':<18} {'epochs':>6} {'train s':>8} {'train tok/s':>12} {'x ref':>6} {'predict tok/s':>14} "
+          f"{'x ref':>6} {'dev F1':>7}")
     for name, r in results.items():
-        ratio = (lambda k: f"{r[k] / ref[k]:.1f}" if ref else "-")  # noqa: E731
-        print(f"{name:<18} {r['epochs']:>6} {r['train_tokens_per_s']:>12,.0f} {ratio('train_tokens_per_s'):>6} "
-              f"{r['predict_tokens_per_s']:>14,.0f} {ratio('predict_tokens_per_s'):>6} {r['dev_f1']:>7.3f}")
+        def ratio(key: str, r: dict[str, Any] = r) -> str:
+            return f"{r[key] / ref[key]:.2f}" if ref else "-"
+
+        print(f"{name:<18} {r['epochs']:>6} {r['train_seconds']:>8.1f} {r['train_tokens_per_s']:>12,.0f} "
+              f"{ratio('train_tokens_per_s'):>6} {r['predict_tokens_per_s']:>14,.0f} "
+              f"{ratio('predict_tokens_per_s'):>6} {r['dev_f1']:>7.3f}")
     if ref is None:
         print(f"(no ratios: the reference {REFERENCE} was not run)")
     if args.json:

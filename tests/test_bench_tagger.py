@@ -36,7 +36,10 @@ def test_bench_tagger_smoke(tmp_path: Path) -> None:
             str(tmp_path / "r.json"),
             "--taggers",
             "flair_chars",
-            "torch_bilstm_crf",
+            "torch_0.1",
+            "torch",
+            "--baseline",
+            "HEAD",  # any commit: a clone may hold no other
         ],
         capture_output=True,
         text=True,
@@ -44,19 +47,19 @@ def test_bench_tagger_smoke(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     results = json.loads((tmp_path / "r.json").read_text())
-    assert set(results) == {"flair_chars", "torch_bilstm_crf"}
-    assert results["flair_chars"]["epochs"] == 1 and results["torch_bilstm_crf"]["epochs"] == 2
+    assert set(results) == {"flair_chars", "torch_0.1", "torch"}
+    assert results["flair_chars"]["epochs"] == 1 and results["torch_0.1"]["epochs"] == 2
     for r in results.values():
         assert r["train_tokens_per_s"] > 0 and r["predict_tokens_per_s"] > 0 and 0 <= r["dev_f1"] <= 1
         assert len(r["dev_f1_per_epoch"]) == r["epochs"]
     rows = {
         line.split()[0]: line.split()
         for line in out.stdout.splitlines()
-        if line.split()[:1] in (["flair_chars"], ["torch_bilstm_crf"]) and len(line.split()) == 7
+        if line.split()[:1] in (["flair_chars"], ["torch_0.1"], ["torch"]) and len(line.split()) == 8
     }
-    assert rows["flair_chars"][3] == "1.0" and rows["flair_chars"][5] == "1.0"  # the reference against itself
-    ratio = results["torch_bilstm_crf"]["train_tokens_per_s"] / results["flair_chars"]["train_tokens_per_s"]
-    assert rows["torch_bilstm_crf"][3] == f"{ratio:.1f}"
+    assert rows["torch_0.1"][4] == "1.00" and rows["torch_0.1"][6] == "1.00"  # the reference against itself
+    ratio = results["torch"]["train_tokens_per_s"] / results["torch_0.1"]["train_tokens_per_s"]
+    assert rows["torch"][4] == f"{ratio:.2f}"
 
 
 def test_bench_tagger_without_data_names_the_fix(tmp_path: Path) -> None:

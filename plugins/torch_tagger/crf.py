@@ -61,8 +61,14 @@ class CRF(nn.Module):
         gold = gold + self.end[last]
         per_step = emissions.unbind(1)  # one backward op for all steps, not one slice each
         alpha = start.unsqueeze(0) + per_step[0]
+        # log-sum-exp over the previous tag as a matrix product in exp space: exp(alpha - max) @
+        # exp(trans - max), a batch x tags product a step instead of batch x tags x tags exps
+        top = trans.max()
+        exp_trans = torch.exp(trans - top)
         for t in range(1, steps):
-            new = torch.logsumexp(alpha.unsqueeze(2) + trans.unsqueeze(0), dim=1) + per_step[t]
+            peak = alpha.max(dim=1, keepdim=True).values
+            # a tag no kept path reaches (exp underflows to 0) gets log(1e-30), not -inf and a NaN gradient
+            new = torch.log((torch.exp(alpha - peak) @ exp_trans).clamp_min(1e-30)) + peak + top + per_step[t]
             alpha = torch.where(mask[:, t : t + 1], new, alpha)
         log_z = torch.logsumexp(alpha + self.end.unsqueeze(0), dim=1)
         return (log_z - gold).sum()
