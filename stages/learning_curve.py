@@ -13,7 +13,7 @@ from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.evaluation.learning_curve import run_curve, summarize_runs
 from synthdeid.evaluation.metrics.curves import write_curve_csv
-from synthdeid.plugin_system.manager import registry
+from synthdeid.spec.build import SeededTagger
 from synthdeid.spec.packs import language_pack
 from synthdeid.stages.common import stage_main, study
 
@@ -28,15 +28,20 @@ def main() -> None:
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     fractions = list(s.utility.learning_curve.fractions)
     seeds = list(s.utility.learning_curve.seeds)
+    make = SeededTagger(tagger.plugin, dict(tagger.config))
+    threads = make.threads()  # split across workers; a tagger without the setting trains alone
+    workers = s.utility.learning_curve.workers if threads is not None else 1
     runs = run_curve(
         synthetic,
         list(read_jsonl(paths.prepared("test"))),
         fractions,
         seeds,
         s.utility.synthetic_validation_share,
-        lambda seed: registry("tagger").create(tagger.plugin, {**tagger.config, "seed": seed}),
+        make,
         pack.tokenize,
         description=f"learning curve {corpus}",
+        workers=workers,
+        threads=max(1, threads // workers) if threads is not None and workers > 1 else None,
     )
     rows = summarize_runs(runs, "f1", CONFIDENCE)
     write_curve_csv(rows, paths.learning_curve_plot(corpus))
@@ -47,6 +52,7 @@ def main() -> None:
             "metric": "entity micro F1",
             "confidence": CONFIDENCE,
             "synthetic_documents": len(synthetic),
+            "workers": workers,
             "curve": {str(r["fraction"]): {k: v for k, v in r.items() if k != "fraction"} for r in rows},
             "runs": [asdict(r) for r in runs],
         },

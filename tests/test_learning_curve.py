@@ -163,3 +163,18 @@ def test_a_subset_without_phi_scores_zero_without_training() -> None:
 def test_too_small_a_corpus_is_refused() -> None:
     with pytest.raises(InputError, match="at least 2 synthetic notes"):
         run_curve(toy_docs(1), toy_docs(2), [1.0], [0], 0.1, create, default_tokenize)
+
+
+def test_taggers_side_by_side_score_as_one_at_a_time() -> None:
+    """``workers: 2`` trains the curve's taggers in two spawned processes: every run equals the
+    run of the same cell trained alone with the same thread count."""
+    from synthdeid.spec.build import SeededTagger
+
+    synthetic, test = toy_docs(24, seed=0), toy_docs(8, seed=9)
+    make = SeededTagger("torch_bilstm_crf", {"batch_size": 8, "hidden_size": 16, "embedding_size": 16, "max_epochs": 3})
+    assert make.threads() == 2  # the plugin's default: split across the workers
+    alone = run_curve(synthetic, test, [0.5, 1.0], [0, 1], 0.1, make, default_tokenize, threads=1)
+    side_by_side = run_curve(synthetic, test, [0.5, 1.0], [0, 1], 0.1, make, default_tokenize, workers=2, threads=1)
+    assert side_by_side == alone
+    assert len({r.f1 for r in alone}) > 1  # the runs differ from each other: the comparison means something
+    assert SeededTagger("torch_bilstm_crf")(3, threads=1).config.threads == 1

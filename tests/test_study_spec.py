@@ -228,3 +228,17 @@ def test_the_spec_knows_the_fresh_surrogate_shapes_the_code_draws():
     from synthdeid.spec import study
 
     assert study.SHAPES == SHAPES
+
+
+def test_checking_the_demo_study_imports_no_heavy_library() -> None:
+    """Every stage checks the whole spec first: with the plugins' declared settings classes that
+    costs no torch, transformers, flair or scipy.stats import (about 2 s a stage otherwise)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from synthdeid.spec import load_study; load_study('params.yaml'); "
+        "print(' '.join(m for m in ('torch', 'transformers', 'flair', 'scipy.stats') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == ""

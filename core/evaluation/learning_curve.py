@@ -12,8 +12,10 @@ models are trained in a temporary folder and deleted after predicting the test s
 
 from __future__ import annotations
 
+import multiprocessing
 import tempfile
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -25,7 +27,7 @@ from synthdeid.errors import InputError
 from synthdeid.evaluation.metrics import entity_scores
 from synthdeid.evaluation.metrics.curves import curve_rows
 from synthdeid.evaluation.utility import hold_out, train_and_predict
-from synthdeid.progress import track
+from synthdeid.progress import counter, track
 
 
 @dataclass(frozen=True)
@@ -74,11 +76,16 @@ def run_curve(
     fractions: Sequence[float],
     seeds: Sequence[int],
     validation_share: float,
-    make_tagger: Callable[[int], Tagger],
+    make_tagger: Callable[..., Tagger],
     tokenize: Tokenize,
     description: str = "learning curve",
+    workers: int = 1,
+    threads: int | None = None,
 ) -> list[CurveRun]:
-    """Train and score one tagger per (fraction, seed); ``make_tagger(seed)`` builds an untrained tagger."""
+    """Train and score one tagger per (fraction, seed); ``make_tagger(seed, threads)`` builds an
+    untrained tagger. With ``workers`` > 1 the taggers train side by side in that many spawned
+    processes (``make_tagger`` and ``tokenize`` must then pickle), each with ``threads`` threads;
+    every run depends on its cell and ``threads`` only, not on which process ran it or when."""
     check_fractions(fractions, seeds)
     if len(synthetic) < 2:
         raise InputError(
@@ -87,31 +94,56 @@ def run_curve(
         )
     cells = [(f, s) for s in seeds for f in sorted(fractions)]
     splits = {s: hold_out(synthetic, validation_share, s) for s in seeds}
-    runs = []
-    for fraction, seed in track(cells, description, total=len(cells)):
-        pool, dev = splits[seed]
-        train = nested_subset(pool, fraction, seed)
-        trained = any(d.spans for d in train)
-        if trained:
-            with tempfile.TemporaryDirectory(prefix="synthdeid-curve-") as tmp:
-                _, predicted = train_and_predict(make_tagger(seed), train, dev, Path(tmp), tokenize, test)
-        else:
-            predicted = [[] for _ in test]
-        micro = entity_scores(test, predicted)["micro"]
-        runs.append(
-            CurveRun(
-                fraction=float(fraction),
-                seed=seed,
-                train_documents=len(train),
-                train_spans=sum(len(d.spans) for d in train),
-                validation_documents=len(dev),
-                precision=micro["precision"],
-                recall=micro["recall"],
-                f1=micro["f1"],
-                trained=trained,
-            )
-        )
+    jobs = [(fraction, seed, *splits[seed]) for fraction, seed in cells]
+    runs: list[CurveRun] = []
+    if workers <= 1:
+        for job in track(jobs, description, total=len(jobs)):
+            runs.append(_run_cell(make_tagger, threads, tokenize, test, *job))
+    else:
+        context = multiprocessing.get_context("spawn")  # not fork: torch's thread pools do not survive it
+        with (
+            ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=context) as pool,
+            counter(description, len(jobs)) as advance,
+        ):
+            futures = [pool.submit(_run_cell, make_tagger, threads, tokenize, test, *job) for job in jobs]
+            for future in as_completed(futures):
+                future.result()  # a failed tagger stops the curve now, with its error
+                advance(1)
+            runs = [f.result() for f in futures]
     return sorted(runs, key=lambda r: (r.fraction, r.seed))
+
+
+def _run_cell(
+    make_tagger: Callable[..., Tagger],
+    threads: int | None,
+    tokenize: Tokenize,
+    test: Sequence[Document],
+    fraction: float,
+    seed: int,
+    pool: Sequence[Document],
+    dev: Sequence[Document],
+) -> CurveRun:
+    """One tagger of the curve, trained in a temporary folder and scored on ``test``."""
+    train = nested_subset(pool, fraction, seed)
+    trained = any(d.spans for d in train)
+    if trained:
+        tagger = make_tagger(seed) if threads is None else make_tagger(seed, threads)
+        with tempfile.TemporaryDirectory(prefix="synthdeid-curve-") as tmp:
+            _, predicted = train_and_predict(tagger, train, dev, Path(tmp), tokenize, test)
+    else:
+        predicted = [[] for _ in test]
+    micro = entity_scores(test, predicted)["micro"]
+    return CurveRun(
+        fraction=float(fraction),
+        seed=seed,
+        train_documents=len(train),
+        train_spans=sum(len(d.spans) for d in train),
+        validation_documents=len(dev),
+        precision=micro["precision"],
+        recall=micro["recall"],
+        f1=micro["f1"],
+        trained=trained,
+    )
 
 
 def summarize_runs(runs: Sequence[CurveRun], metric: str = "f1", confidence: float = 0.95) -> list[dict[str, Any]]:

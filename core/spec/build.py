@@ -3,6 +3,7 @@ runs itself, with ``registry``, so that its DVC deps follow the kinds it uses)."
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from synthdeid.plugin_system.manager import registry
@@ -10,7 +11,16 @@ from synthdeid.plugin_system.manager import registry
 from .packs import language_pack, tagset
 from .study import Study
 
-__all__ = ["annotator", "decoder", "generator", "language_pack", "privacy_metrics", "tagger", "tagset"]
+__all__ = [
+    "SeededTagger",
+    "annotator",
+    "decoder",
+    "generator",
+    "language_pack",
+    "privacy_metrics",
+    "tagger",
+    "tagset",
+]
 
 
 def generator(study: Study, name: str) -> Any:
@@ -38,3 +48,22 @@ def annotator(name: str, config: dict[str, Any] | None = None) -> Any:
 def privacy_metrics(configs: dict[str, dict[str, Any] | None]) -> dict[str, Any]:
     """Privacy-metric plugins by name, from ``privacy.metrics`` or ``privacy.model_metrics``."""
     return {name: registry("privacy_metric").create(name, config or {}) for name, config in configs.items()}
+
+
+@dataclass(frozen=True)
+class SeededTagger:
+    """``make(seed, threads=None)``: an untrained tagger of one tagger spec with that seed (and
+    thread count); picklable, so worker processes can build their own."""
+
+    plugin: str
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def __call__(self, seed: int, threads: int | None = None) -> Any:
+        extra: dict[str, Any] = {"seed": seed} if threads is None else {"seed": seed, "threads": threads}
+        return registry("tagger").create(self.plugin, {**self.config, **extra})
+
+    def threads(self) -> int | None:
+        """The tagger's thread setting (None: it has none, so it cannot be split across workers)."""
+        config = getattr(self(0), "config", None)
+        value = getattr(config, "threads", None)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
