@@ -29,7 +29,7 @@ def test_every_command_shows_an_example_that_its_parser_accepts() -> None:
     root = build_parser()
     leaves: list[tuple[str, object]] = []
 
-    def walk(prefix: str, parser) -> None:  # noqa: ANN001
+    def walk(prefix: str, parser) -> None:
         subs = _subcommands(parser)
         if not subs:
             leaves.append((prefix, parser))
