@@ -269,7 +269,10 @@ class DescribedDecoder(Protocol):
     """Optional: a decoder that describes its settings, so a generation backend outside the shared
     loop (vLLM) can reproduce it; a backend refuses a decoder without it."""
 
-    def spec(self) -> SamplingSpec | BeamSpec: ...
+    def spec(self) -> SamplingSpec | BeamSpec:
+        """The decoding settings as a ``SamplingSpec`` (sampling: temperature, top-k, top-p) or a
+        ``BeamSpec`` (beam search), for a backend to reproduce."""
+        ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -278,6 +281,8 @@ class DescribedDecoder(Protocol):
 
 
 class TrainedTagger(Protocol):
+    """A trained tagger, as ``Tagger.load`` returns it: finds PHI spans in documents."""
+
     def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
         """Predicted spans per document (the documents' own spans are ignored). Every document
         gets a prediction, long ones included (windowed, never truncated)."""
@@ -311,7 +316,10 @@ class Tagger(Protocol):
         included); returns training metrics."""
         ...
 
-    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTagger: ...
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTagger:
+        """The tagger ``train`` saved in ``out_dir``, ready to predict. Read only files that cannot
+        run code (JSON, safetensors); a missing or damaged file is an ``InputError`` naming it."""
+        ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -363,7 +371,10 @@ class PrivacyMetric(Protocol):
     def name(self) -> str:  # read-only: an attribute, or a frozen dataclass's field
         ...
 
-    def compute(self, data: PrivacyInput) -> PrivacyResult: ...
+    def compute(self, data: PrivacyInput) -> PrivacyResult:
+        """The metric on one synthetic corpus against the real notes (and, for a model metric, the
+        trained generator in ``data.model_dir``)."""
+        ...
 
 
 # ---------------------------------------------------------------------------------------------
@@ -380,7 +391,9 @@ class DocumentSurrogates(Protocol):
     pack cannot handle raises ``SurrogateError`` (fail closed, never pass PHI through).
     """
 
-    def surrogate(self, original: str, label: str) -> str: ...
+    def surrogate(self, original: str, label: str) -> str:
+        """The replacement of ``original``, a PHI string of kind ``label`` (see the class)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -401,6 +414,7 @@ class LanguagePack:
     None: the built-in (Dutch) sentence."""
 
     def tokens(self, text: str) -> list[str]:
+        """The strings of ``tokenize(text)``."""
         return [text[a:b] for a, b in self.tokenize(text)]
 
 

@@ -35,10 +35,12 @@ _RESERVED = re.compile(r"<PAR>|<EOD>|<[A-Za-z][A-Za-z0-9_]*?(?:START|END)>")
 
 
 def start_tag(label: str) -> str:
+    """The inline tag that opens a span of ``label``: ``Name`` -> ``<NameSTART>``."""
     return f"<{label}START>"
 
 
 def end_tag(label: str) -> str:
+    """The inline tag that closes a span of ``label``: ``Name`` -> ``<NameEND>``."""
     return f"<{label}END>"
 
 

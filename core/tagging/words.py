@@ -94,6 +94,8 @@ def line_words(text: str, tokenize: Tokenize, cuts: Sequence[int] = ()) -> list[
 
 
 def span_cuts(doc: Document) -> list[int]:
+    """Every span edge of ``doc``, sorted: where ``line_words`` must cut a token so that each gold
+    span starts and ends on token edges."""
     return sorted({x for s in doc.spans for x in (s.start, s.end)})
 
 
