@@ -67,6 +67,7 @@ lint: setup $(VENV)/.lint
 # the documentation site (mkdocs.yml) into build/site; --strict: a broken link or a page left out
 # of the nav fails it
 docs: setup $(VENV)/.docs
+	python .ci/typecheck.py --tree-only   # the package as folders, where mkdocstrings finds its docstrings
 	NO_MKDOCS_2_WARNING=1 mkdocs build --strict
 
 bench: setup

@@ -9,6 +9,7 @@ build/typecheck/synthdeid/plugins -> plugins/, ...), runs mypy with the ``[tool.
 messages with the repository's paths (core/api.py, not build/typecheck/synthdeid/api.py).
 
     python .ci/typecheck.py [extra mypy options]
+    python .ci/typecheck.py --tree-only   # only lay the tree out (mkdocstrings reads the API from it)
 
 The tree is rebuilt on every run, so new modules are checked without a step of their own.
 """
@@ -71,6 +72,8 @@ def _real_path(match: re.Match[str]) -> str:
 
 def main(argv: list[str]) -> int:
     build_tree()
+    if argv == ["--tree-only"]:
+        return 0
     run = subprocess.run([sys.executable, "-m", "mypy", *argv], cwd=ROOT, capture_output=True, text=True)
     for stream, text in ((sys.stdout, run.stdout), (sys.stderr, run.stderr)):
         for line in text.splitlines(keepends=True):
