@@ -16,7 +16,10 @@ Every stage's wall time, CPU time, CPU share (CPU seconds over wall seconds: 200
 cores busy) and peak resident memory are printed as a table (``--table FILE`` also writes it as
 Markdown, with the CPU and date), read from /proc while the stage runs (``bench/proc_tree.py``).
 
-    python bench/budget.py [--keep] [--whole] [--repo .] [--table docs/stage-costs.md]
+``--preset NAME`` switches the clone to a preset first (``synthdeid preset NAME``, e.g. meddocan),
+with the repository's ``../shared`` (where MEDDOCAN lives) linked beside the clone.
+
+    python bench/budget.py [--keep] [--whole] [--repo .] [--table docs/stage-costs.md] [--preset meddocan]
 """
 
 from __future__ import annotations
@@ -112,6 +115,7 @@ def main() -> None:
                     help="run every stage (dvc repro --force) instead of make demo, which skips stages whose "
                          "committed outputs are up to date")
     ap.add_argument("--table", help="also write the per-stage table as Markdown to this file")
+    ap.add_argument("--preset", help="switch the clone to this preset before the study (e.g. meddocan)")
     args = ap.parse_args()
     work = Path(tempfile.mkdtemp(prefix="synthdeid-budget-"))
     clone = work / "synthdeid"
@@ -121,6 +125,12 @@ def main() -> None:
           f"in {clone}; log in {log}", flush=True)
     setup, _, _ = run(["make", "setup"], clone, log)
     print(f"make setup: {setup:.0f} s", flush=True)
+    if args.preset:
+        shared = Path(args.repo).resolve().parent / "shared"
+        if shared.is_dir():
+            (work / "shared").symlink_to(shared, target_is_directory=True)
+        run([str(clone / ".venv/bin/synthdeid"), "preset", args.preset], clone, log)
+        print(f"preset {args.preset}", flush=True)
     dvc = str(clone / ".venv/bin/dvc")
     usage: dict[str, Usage] = {}
     study, stages, skipped = run([dvc, "repro", "--force"] if args.whole else ["make", "demo"], clone, log, usage)
@@ -137,7 +147,8 @@ def main() -> None:
         Path(args.table).write_text(
             f"Measured {datetime.date.today()} on {cpu} ({os.cpu_count()} cores), commit "
             f"{subprocess.check_output(['git', '-C', str(clone), 'rev-parse', '--short', 'HEAD'], text=True).strip()}, "
-            f"{'every stage forced' if args.whole else 'make demo'}:\n\n{table}\n",
+            f"{'every stage forced' if args.whole else 'make demo'}"
+            f"{f', preset {args.preset}' if args.preset else ''}:\n\n{table}\n",
             encoding="utf-8",
         )
     print(f"\n{'figure':30} {'measured':>10} {'budget':>10}")

@@ -9,7 +9,8 @@ the epochs up to the first whose validation loss is at or below the target, ever
 as ``wall / epochs`` (epochs of one setup train on the same tokens). Run it alone: two torch jobs
 on 2 cores slow each other 7-10x.
 
-    python bench/lm.py [--data data/inline] [--setups lstm_0.1 lstm study_lstm gpt2_0.1 study_gpt2]
+    python bench/lm.py [--data data/inline] [--setups lstm_0.1 study_lstm gpt2_0.1 study_gpt2]
+                       [--add NAME=PLUGIN] [--set NAME.KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -67,6 +68,8 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("data/inline"))
     ap.add_argument("--setups", nargs="+", default=["lstm_0.1", "study_lstm", "gpt2_0.1", "study_gpt2"])
+    ap.add_argument("--add", nargs="*", default=[], metavar="SETUP=PLUGIN",
+                    help="another setup: the plugin's defaults, changed with --set")
     ap.add_argument("--set", nargs="*", default=[], metavar="SETUP.KEY=VALUE",
                     help="override a setting of one setup (e.g. study_lstm.batch_size=40; YAML values)")
     ap.add_argument("--json", type=Path, help="also write the results here")
@@ -76,9 +79,15 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     import yaml
 
     table = setups()
+    for item in args.add:
+        name, plugin = item.split("=", 1)
+        table[name] = (plugin, {})
     for item in args.set:
         key, value = item.split("=", 1)
-        name, setting = key.split(".", 1)
+        name = next((n for n in sorted(table, key=len, reverse=True) if key.startswith(n + ".")), None)
+        if name is None:
+            sys.exit(f"--set {item}: no setup {key.split('.')[0]!r}; setups: {', '.join(table)}")
+        setting = key[len(name) + 1 :]
         table[name] = (table[name][0], {**table[name][1], setting: yaml.safe_load(value)})
     unknown = sorted(set(args.setups) - set(table))
     if unknown:

@@ -36,3 +36,19 @@ def test_the_table_follows_the_metrics(tmp_path: Path) -> None:
     assert render(tmp_path) != render(REPO)
     with pytest.raises(ValueError):
         replace("no markers here", render(REPO))
+
+
+def test_meddocans_rows_come_from_its_metrics_snapshot(tmp_path: Path) -> None:
+    """The MEDDOCAN block is rendered from results/meddocan's metrics when they are there."""
+    from synthdeid.tools.headline import MEDDOCAN, SUMMARY
+
+    for root in (tmp_path, tmp_path / MEDDOCAN):
+        (root / "data/metrics/learning_curve").mkdir(parents=True)
+        shutil.copy(REPO / SUMMARY, root / SUMMARY)
+        shutil.copy(REPO / "data/metrics/learning_curve/lstm_p.json", root / "data/metrics/learning_curve")
+    summary = json.loads((tmp_path / MEDDOCAN / SUMMARY).read_text(encoding="utf-8"))
+    summary["scores"]["real"]["entity"]["micro"]["f1"] = 0.5
+    (tmp_path / MEDDOCAN / SUMMARY).write_text(json.dumps(summary), encoding="utf-8")
+    table = render(tmp_path)
+    assert "| MEDDOCAN | real | 0.500 | 1.00x |" in table
+    assert "| demo | real | 0.500 |" not in table and "MEDDOCAN train -> dev" in table

@@ -1,6 +1,8 @@
 """The README's headline results table, rendered from the committed metrics of the demo study
-(``data/metrics/utility_summary.json`` and the learning curve's three seeds), beside the papers'
-ratios, and docs/utility.md's Table 6 of every setting. ``python -m synthdeid.tools.headline
+(``data/metrics/utility_summary.json`` and the learning curve's three seeds) and of the MEDDOCAN
+study (the same two files of its run, kept under ``results/meddocan/``: MEDDOCAN may not be
+copied into the repository, its metrics may), beside the papers' ratios, and docs/utility.md's
+Table 6 of every setting. ``python -m synthdeid.tools.headline
 --write`` replaces both between their markers; a test fails when either differs from what the
 metrics say."""
 
@@ -16,6 +18,8 @@ START, END = "<!-- headline:start -->", "<!-- headline:end -->"
 TABLE6_START, TABLE6_END = "<!-- table6:start -->", "<!-- table6:end -->"
 SUMMARY = Path("data/metrics/utility_summary.json")
 CURVES = Path("data/metrics/learning_curve")
+MEDDOCAN = Path("results/meddocan")
+"""The MEDDOCAN study's metrics (``synthdeid preset meddocan``: train -> dev), as its run wrote them."""
 PAPERS = (
     "Libbi et al. (2021), Table 6: LSTM-temp synthetic-only 0.813 against real 0.895, entity level: 0.91x. "
     "Vakili et al. (2025), Table 1: MEDDOCAN synthetic 0.973 against gold 0.978, token level: 0.995x."
@@ -69,18 +73,26 @@ def rows(root: Path = Path(".")) -> list[tuple[str, str, str, str]]:
 
 
 def render(root: Path = Path(".")) -> str:
-    """The table, with its source and the papers' figures."""
-    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
-    lines = [
-        START,
-        f"The demo study, {summary['test_documents']} real test notes with {summary['gold_entities']} PHI "
-        "entities, entity-level micro F1 (from the committed `data/metrics`):",
+    """The table, with its sources and the papers' figures: the demo's rows, then MEDDOCAN's when
+    ``root / MEDDOCAN`` holds its metrics."""
+    studies = [("demo", root, "the demo corpus (nl)")]
+    if (root / MEDDOCAN / SUMMARY).exists():
+        studies.append(("MEDDOCAN", root / MEDDOCAN, "MEDDOCAN train -> dev (es)"))
+    lines = [START, "Entity-level micro F1 on real test notes the taggers never saw, from the committed metrics:", ""]
+    for _, study_root, what in studies:
+        summary = json.loads((study_root / SUMMARY).read_text(encoding="utf-8"))
+        lines.append(f"- {what}: {summary['test_documents']} test notes, {summary['gold_entities']} PHI entities")
+    lines += ["", "| study | setting | entity F1 | against real | what it is |", "|---|---|---:|---:|---|"]
+    for name, study_root, _ in studies:
+        lines += [f"| {name} | {a} | {b} | {c} | {d} |" for a, b, c, d in rows(study_root)]
+    lines += [
         "",
-        "| setting | entity F1 | against real | what it is |",
-        "|---|---:|---:|---|",
+        "The demo's figures are `data/metrics`; MEDDOCAN's are `results/meddocan/` (`synthdeid preset meddocan`, "
+        "the run is on the benchmarks page).",
+        "",
+        f"The papers' ratios, theirs: {PAPERS}",
+        END,
     ]
-    lines += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(root)]
-    lines += ["", f"The papers' ratios, theirs: {PAPERS}", END]
     return "\n".join(lines)
 
 
