@@ -52,3 +52,15 @@ def test_meddocans_rows_come_from_its_metrics_snapshot(tmp_path: Path) -> None:
     table = render(tmp_path)
     assert "| MEDDOCAN | real | 0.500 | 1.00x |" in table
     assert "| demo | real | 0.500 |" not in table and "MEDDOCAN train -> dev" in table
+
+
+def test_the_membership_table_follows_the_privacy_metrics(tmp_path: Path) -> None:
+    from synthdeid.tools.headline import PRIVACY, membership_table
+
+    (tmp_path / PRIVACY).mkdir(parents=True)
+    shutil.copy(REPO / "params.yaml", tmp_path / "params.yaml")
+    metrics = json.loads((REPO / PRIVACY / "lstm_p.json").read_text(encoding="utf-8"))
+    metrics["data_membership_inference"]["all"]["auc"] = 0.123
+    (tmp_path / PRIVACY / "lstm_p.json").write_text(json.dumps(metrics), encoding="utf-8")
+    table = membership_table(tmp_path)
+    assert "| lstm_p (lstm) | 0.12 [" in table and table.count("\n| ") == 2  # header and the one corpus

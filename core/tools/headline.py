@@ -118,6 +118,39 @@ def table6(root: Path = Path(".")) -> str:
     return "\n".join([*lines, TABLE6_END])
 
 
+MEMBERSHIP_START, MEMBERSHIP_END = "<!-- membership:start -->", "<!-- membership:end -->"
+PRIVACY = Path("data/metrics/privacy")
+
+
+def membership_table(root: Path = Path(".")) -> str:
+    """The data-only membership attack on every audited corpus that has data canaries
+    (docs/privacy.md): AUC and TPR at 1% FPR with their 95% intervals, TPR at 0.1% FPR, AUC per
+    repetition count and the suffixes copied verbatim."""
+    import yaml
+
+    corpora = yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8")).get("corpora", {})
+    lines = [
+        MEMBERSHIP_START,
+        "| corpus (generator) | AUC | TPR at 1% FPR | TPR at 0.1% FPR | AUC 1x / 5x / 20x | suffixes copied verbatim |",
+        "|---|---|---|---|---|---|",
+    ]
+    for path in sorted((root / PRIVACY).glob("*.json")):
+        attack = json.loads(path.read_text(encoding="utf-8")).get("data_membership_inference")
+        if not attack or "all" not in attack:
+            continue
+        a, by = attack["all"], attack.get("by_repetition", {})
+        ci = lambda lo_hi: f"[{lo_hi[0]:.2f}, {lo_hi[1]:.2f}]"  # noqa: E731
+        tpr = f"{a['tpr_at_fpr_1pct']:.2f}" + (f" {ci(a['tpr_at_fpr_1pct_ci95'])}" if a["tpr_at_fpr_1pct"] else "")
+        per = " / ".join(f"{by[k]['auc']:.2f}" for k in sorted(by, key=int))
+        verbatim = f"{a['suffixes_verbatim']} of {a['members']}" if a["suffixes_verbatim"] else "0"
+        generator = corpora.get(path.stem, {}).get("generator", "?")
+        lines.append(
+            f"| {path.stem} ({generator}) | {a['auc']:.2f} {ci(a['auc_ci95'])} | {tpr} | "
+            f"{a['tpr_at_fpr_0_1pct']:.2f} | {per} | {verbatim} |"
+        )
+    return "\n".join([*lines, MEMBERSHIP_END])
+
+
 def replace(text: str, table: str, start: str = START, end: str = END) -> str:
     """``text`` with the part between the markers ``start`` and ``end`` replaced by ``table``."""
     if start not in text or end not in text:
@@ -127,7 +160,11 @@ def replace(text: str, table: str, start: str = START, end: str = END) -> str:
     return head + table + tail
 
 
-TARGETS = {"README.md": (render, START, END), "docs/utility.md": (table6, TABLE6_START, TABLE6_END)}
+TARGETS = {
+    "README.md": (render, START, END),
+    "docs/utility.md": (table6, TABLE6_START, TABLE6_END),
+    "docs/privacy.md": (membership_table, MEMBERSHIP_START, MEMBERSHIP_END),
+}
 """The files whose tables come from the metrics: the renderer and markers of each."""
 
 
