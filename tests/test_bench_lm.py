@@ -23,9 +23,25 @@ def test_bench_lm_smoke(tmp_path: Path) -> None:
         (tmp_path / f"{split}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
     sets = [f"{setup}.{kv}" for setup in ("lstm_0.1", "lstm_big") for kv in TINY]
     out = subprocess.run(
-        [sys.executable, str(ROOT / "bench" / "lm.py"), "--data", str(tmp_path), "--setups", "lstm_0.1", "lstm_big",
-         "--add", "lstm_big=lstm", "--set", *sets, "lstm_big.batch_size=4", "--json", str(tmp_path / "r.json")],
-        capture_output=True, text=True, cwd=tmp_path,
+        [
+            sys.executable,
+            str(ROOT / "bench" / "lm.py"),
+            "--data",
+            str(tmp_path),
+            "--setups",
+            "lstm_0.1",
+            "lstm_big",
+            "--add",
+            "lstm_big=lstm",
+            "--set",
+            *sets,
+            "lstm_big.batch_size=4",
+            "--json",
+            str(tmp_path / "r.json"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
     )
     assert out.returncode == 0, out.stderr
     results = json.loads((tmp_path / "r.json").read_text())
@@ -39,6 +55,10 @@ def test_bench_lm_smoke(tmp_path: Path) -> None:
 
 
 def test_bench_lm_without_data_names_the_fix(tmp_path: Path) -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "bench" / "lm.py"), "--data", str(tmp_path / "none")],
-                         capture_output=True, text=True, cwd=tmp_path)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "lm.py"), "--data", str(tmp_path / "none")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+    )
     assert out.returncode != 0 and "dvc repro inline" in out.stderr
