@@ -118,3 +118,17 @@ def test_no_capability_is_looked_up_by_name() -> None:
         if lookup.search(line)
     ]
     assert not found, f"capabilities looked up by name (check the synthdeid.api protocol instead): {found}"
+
+
+def test_readme_and_docs_name_no_commit() -> None:
+    """The README and docs describe the project as it is; history (which commit measured what) is
+    the CHANGELOG's."""
+    import re
+
+    commit = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
+    root = PLUGIN_HOOKS_DOC.parent.parent
+    pages = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    assert len(pages) > 10
+    found = [f"{p.name}: {m.group()}" for p in pages for m in commit.finditer(p.read_text(encoding="utf-8"))]
+    assert not found, f"commit hashes in README/docs (move them to CHANGELOG.md): {found}"
+    assert commit.search("measured at 702fd90 on") and not commit.search("4000000 cells")
