@@ -53,8 +53,10 @@ demo: setup
 	dvc repro
 	python -m synthdeid.report.repro
 
+# two workers of one thread each (pytest-xdist): a file's tests stay in one worker, the two
+# longest files start first (tests/conftest.py); a passive OpenMP wait keeps torch from spinning
 test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export
-	python -m pytest
+	OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE python -m pytest -n 2 --dist loadfile
 	python -m pytest examples/synthdeid-lang-de/tests
 
 # ruff's lint rules and format (`ruff format core plugins stages tests` fixes the format), and

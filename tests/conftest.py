@@ -30,3 +30,14 @@ def register_plugin() -> Iterator[Callable[[Any, str], Any]]:
     yield register
     for pm, name in reversed(registered):
         pm.unregister(name=name)
+
+
+FIRST = ("tests/test_pipeline.py", "tests/test_deduce_annotator.py")
+"""The longest files (two whole smoke studies and DEDUCE's first load): collected first, so that
+``make test``'s two workers (pytest-xdist, ``--dist loadfile``) start them at once and share the
+other files out while they run."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    rank = {f: i for i, f in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))

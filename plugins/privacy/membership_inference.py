@@ -47,8 +47,8 @@ class MembershipInferenceConfig:
     bootstrap: int = setting(1000, ge=0)
     """Resamples for the AUC's 95% interval (0: none)."""
     batch_size: int = setting(64, ge=1)
-    threads: int = setting(1, ge=1)
-    """torch threads while scoring (one is fastest for the small per-token steps)."""
+    threads: int = setting(2, ge=1)
+    """torch threads while scoring (the demo's audits on 2 cores: 1.3-1.4x faster with 2 than with 1)."""
     top: int = setting(5, ge=0)
     """How many training notes with the lowest loss to list (the most memorised-looking)."""
 
