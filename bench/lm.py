@@ -30,6 +30,8 @@ from synthdeid.corpus.tags import tag_labels
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec import load_study
 
+from setups import add_arguments, apply
+
 RELEASE_0_1 = {
     "lstm_0.1": ("lstm", {"max_epochs": 100, "max_train_tokens": 900_000}),
     "gpt2_0.1": ("gpt2", {"max_epochs": 30, "max_train_tokens": 250_000, "batch_size": 1}),
@@ -68,27 +70,12 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("data/inline"))
     ap.add_argument("--setups", nargs="+", default=["lstm_0.1", "study_lstm", "gpt2_0.1", "study_gpt2"])
-    ap.add_argument("--add", nargs="*", default=[], metavar="SETUP=PLUGIN",
-                    help="another setup: the plugin's defaults, changed with --set")
-    ap.add_argument("--set", nargs="*", default=[], metavar="SETUP.KEY=VALUE",
-                    help="override a setting of one setup (e.g. study_lstm.batch_size=40; YAML values)")
+    add_arguments(ap, "PLUGIN", "study_lstm.batch_size=40")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.txt").exists():
         sys.exit(f"{args.data}/train.txt not found: run `dvc repro inline` first or give --data DIR")
-    import yaml
-
-    table = setups()
-    for item in args.add:
-        name, plugin = item.split("=", 1)
-        table[name] = (plugin, {})
-    for item in args.set:
-        key, value = item.split("=", 1)
-        name = next((n for n in sorted(table, key=len, reverse=True) if key.startswith(n + ".")), None)
-        if name is None:
-            sys.exit(f"--set {item}: no setup {key.split('.')[0]!r}; setups: {', '.join(table)}")
-        setting = key[len(name) + 1 :]
-        table[name] = (table[name][0], {**table[name][1], setting: yaml.safe_load(value)})
+    table = apply(setups(), args.add, args.set, lambda plugin: (plugin, {}))
     unknown = sorted(set(args.setups) - set(table))
     if unknown:
         sys.exit(f"unknown setup(s) {', '.join(unknown)}; choose from {', '.join(table)}")

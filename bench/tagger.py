@@ -15,6 +15,7 @@ other 7-10x.
 
     python bench/tagger.py [--data data/prepared] [--language nl] [--epochs 5] [--train-docs N]
                            [--taggers torch_0.1 torch study flair_chars flair_onehot] [--baseline REV]
+                           [--add NAME=SETUP] [--set NAME.KEY=VALUE ...]
 """
 
 from __future__ import annotations
@@ -35,6 +36,8 @@ from synthdeid.corpus.formats import read_jsonl
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec import load_study
 from synthdeid.tagging import words as W
+
+from setups import add_arguments, apply
 
 REFERENCE = "torch_0.1"
 BASELINE = "ecae451"
@@ -103,7 +106,7 @@ def run_one(plugin: str, config: dict[str, Any], train: list, dev: list, tokeniz
     predict_seconds = time.perf_counter() - started
     dev_tokens = sum(len(w) for d in dev for w in W.line_words(d.text, tokenize))
     epochs = len(history) or int(metrics.get("epochs", 0))
-    return {"plugin": plugin, "epochs": epochs, "train_seconds": round(wall, 1),
+    return {"plugin": plugin, "config": config, "epochs": epochs, "train_seconds": round(wall, 1),
             "train_tokens_per_s": round(train_tokens * epochs / wall, 1),
             "predict_tokens_per_s": round(dev_tokens / predict_seconds, 1),
             "dev_f1_per_epoch": history,
@@ -120,6 +123,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--taggers", nargs="+", default=["torch_0.1", "torch", "study", "flair_onehot"])
     ap.add_argument("--baseline", default=BASELINE, help=f"the commit of torch_0.1's code (default {BASELINE})")
+    add_arguments(ap, "SETUP", "small.hidden_size=96 with --add small=torch")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.jsonl").exists():
@@ -130,6 +134,14 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     train = train[:args.train_docs] if args.train_docs else train
     dev = list(read_jsonl(args.data / "dev.jsonl"))
     table = setups(args.epochs, args.torch_max_epochs, args.threads)
+    known = dict(table)
+
+    def copy(source: str) -> tuple[str, dict[str, Any]]:
+        if source not in known:
+            sys.exit(f"--add ...={source}: no setup {source!r}; setups: {', '.join(known)}")
+        return known[source][0], dict(known[source][1])
+
+    table = apply(table, args.add, args.set, copy)
     unknown = sorted(set(args.taggers) - set(table))
     if unknown:
         sys.exit(f"unknown tagger setup(s) {', '.join(unknown)}; choose from {', '.join(table)}")

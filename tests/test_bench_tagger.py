@@ -38,8 +38,13 @@ def test_bench_tagger_smoke(tmp_path: Path) -> None:
             "flair_chars",
             "torch_0.1",
             "torch",
+            "small",
             "--baseline",
             "HEAD",  # any commit: a clone may hold no other
+            "--add",
+            "small=torch",
+            "--set",
+            "small.hidden_size=8",
         ],
         capture_output=True,
         text=True,
@@ -47,7 +52,9 @@ def test_bench_tagger_smoke(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     results = json.loads((tmp_path / "r.json").read_text())
-    assert set(results) == {"flair_chars", "torch_0.1", "torch"}
+    assert set(results) == {"flair_chars", "torch_0.1", "torch", "small"}
+    assert results["small"]["config"] == {**results["torch"]["config"], "hidden_size": 8}  # a copy, changed
+    assert "hidden_size" not in results["torch"]["config"]
     assert results["flair_chars"]["epochs"] == 1 and results["torch_0.1"]["epochs"] == 2
     for r in results.values():
         assert r["train_tokens_per_s"] > 0 and r["predict_tokens_per_s"] > 0 and 0 <= r["dev_f1"] <= 1
@@ -70,3 +77,15 @@ def test_bench_tagger_without_data_names_the_fix(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert out.returncode != 0 and "dvc repro prepare" in out.stderr
+
+
+def test_bench_tagger_names_the_setups_on_an_unknown_one(tmp_path: Path) -> None:
+    write_jsonl(toy_docs(2, seed=0), tmp_path / "train.jsonl")
+    write_jsonl(toy_docs(2, seed=1), tmp_path / "dev.jsonl")
+    bench = [sys.executable, str(ROOT / "bench" / "tagger.py"), "--data", str(tmp_path), "--language", "nl"]
+    for extra, says in (
+        (["--add", "small=nonesuch"], "no setup 'nonesuch'; setups: torch_0.1, torch"),
+        (["--set", "nonesuch.hidden_size=8"], "no setup 'nonesuch'; setups: torch_0.1, torch"),
+    ):
+        out = subprocess.run([*bench, *extra], capture_output=True, text=True, cwd=tmp_path)
+        assert out.returncode != 0 and says in out.stderr

@@ -190,6 +190,18 @@ def test_same_seed_same_model_other_seed_other_model(tmp_path: Path) -> None:
     assert runs[0][0] != runs[2][0]
 
 
+def test_two_threads_train_the_same_model_twice(tmp_path: Path) -> None:
+    """On two threads too, byte for byte: the character features' backward once summed a word's
+    repeated rows in a thread-dependent order (advanced indexing), so two runs differed."""
+    train = toy_docs(60, seed=8)
+    weights = []
+    for k in range(2):
+        tagger = create({**FAST, "max_epochs": 2, "batch_size": 64, "threads": 2})
+        tagger.train(train, [], tmp_path / str(k), default_tokenize)
+        weights.append((tmp_path / str(k) / "model.safetensors").read_bytes())
+    assert weights[0] == weights[1]
+
+
 def test_without_validation_notes_trains_max_epochs(tmp_path: Path) -> None:
     m = create({**FAST, "max_epochs": 2}).train(toy_docs(10), [], tmp_path, default_tokenize)
     assert m["epochs_run"] == 2 and m["best_epoch"] == 2 and "dev" not in m

@@ -90,7 +90,9 @@ class BiLSTMCRF(nn.Module):
         emb = self.char(real).transpose(1, 2)
         feats = torch.relu(self.conv(emb)).masked_fill((real == 0).unsqueeze(1), 0.0).max(dim=2).values
         table = torch.cat([feats.new_zeros(1, feats.size(1)), feats])
-        return table[batch.char_rows]
+        # an embedding lookup, not ``table[char_rows]``: the backward of advanced indexing sums
+        # repeated rows in a thread-dependent order on a CPU, so two runs would differ in the last bits
+        return nn.functional.embedding(batch.char_rows, table)
 
     def emissions(self, batch: Batch, words: torch.Tensor | None = None) -> torch.Tensor:
         """Tag scores (batch x time x tags); ``words`` replaces the batch's word ids (unknown-word
