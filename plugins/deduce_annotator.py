@@ -4,10 +4,15 @@ the rule-based baseline of the Libbi paper's Table 6. Its tags are mapped onto t
 from __future__ import annotations
 
 import gc
+import hashlib
 import logging
 import re
+import tempfile
 from functools import cache
+from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
@@ -50,12 +55,24 @@ def import_deduce() -> Any:
     return deduce
 
 
+def build_lock(cache_path: str | None) -> FileLock:
+    """The lock every process holds while it builds or loads DEDUCE with this ``cache_path``.
+
+    DEDUCE builds its lookup structures on first use (about a minute) and pickles them into its
+    cache folder without an atomic rename, so a process starting meanwhile would read a half-written
+    file; two stages or a stage and ``synthdeid deidentify`` at once would. Under the lock the first
+    process builds and the others wait, then load the finished cache in a few seconds."""
+    key = hashlib.sha256(str(Path(cache_path).resolve() if cache_path else "default").encode()).hexdigest()[:16]
+    return FileLock(Path(tempfile.gettempdir()) / f"synthdeid-deduce-{key}.lock")
+
+
 @cache
 def _deduce(cache_path: str | None) -> Any:
     deduce = import_deduce()
     gc.disable()  # DEDUCE's lookup structures build ~4x faster without the cyclic GC
     try:
-        model = deduce.Deduce(**({"cache_path": cache_path} if cache_path else {}))
+        with build_lock(cache_path):
+            model = deduce.Deduce(**({"cache_path": cache_path} if cache_path else {}))
     finally:
         # They are millions of objects that live as long as the process: frozen, the cyclic GC
         # no longer walks them at every collection while annotating, nor at interpreter exit

@@ -9,7 +9,8 @@ import pytest
 from synthdeid import CANONICAL_TAGS, Document, Span
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.plugin_system.manager import registry
-from synthdeid.plugins.deduce_annotator import DEDUCE_TAGS
+from synthdeid.plugins import deduce_annotator
+from synthdeid.plugins.deduce_annotator import DEDUCE_TAGS, build_lock
 
 TEXT = (
     "Dhr. Jan Jansen (BSN 111222333), geboren 12-03-1950, woont aan de Kerkstraat 12 in Utrecht. "
@@ -53,3 +54,38 @@ def test_importing_deduce_leaves_logging_alone():
 
 def test_every_mapped_tag_is_canonical():
     assert set(DEDUCE_TAGS.values()) <= set(CANONICAL_TAGS)
+
+
+def test_deduce_is_built_under_a_lock_other_processes_wait_for(monkeypatch, tmp_path):
+    """DEDUCE writes its lookup cache in place: a second process must not read it half-written."""
+    held = []
+
+    class FakeDeduce:
+        def __init__(self, **kwargs):
+            other = subprocess.run(  # another process trying the same lock without waiting
+                [sys.executable, "-c", LOCK_PROBE, str(build_lock(kwargs.get("cache_path")).lock_file)],
+                capture_output=True,
+                text=True,
+            )
+            held.append(other.stdout.strip())
+
+    monkeypatch.setattr(deduce_annotator, "import_deduce", lambda: type("m", (), {"Deduce": FakeDeduce}))
+    deduce_annotator._deduce.__wrapped__(str(tmp_path))
+    assert held == ["locked"]
+    assert build_lock(str(tmp_path)).lock_file == build_lock(str(tmp_path / ".")).lock_file
+    assert build_lock(str(tmp_path)).lock_file != build_lock(None).lock_file
+    after = subprocess.run(
+        [sys.executable, "-c", LOCK_PROBE, build_lock(str(tmp_path)).lock_file], capture_output=True, text=True
+    )
+    assert after.stdout.strip() == "free"  # released once DEDUCE is built
+
+
+LOCK_PROBE = """
+import sys
+from filelock import FileLock, Timeout
+try:
+    FileLock(sys.argv[1]).acquire(timeout=0)
+    print("free")
+except Timeout:
+    print("locked")
+"""
