@@ -70,7 +70,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("data/inline"))
     ap.add_argument("--setups", nargs="+", default=["lstm_0.1", "study_lstm", "gpt2_0.1", "study_gpt2"])
-    add_arguments(ap, "PLUGIN", "study_lstm.batch_size=40")
+    add_arguments(ap, "PLUGIN", "the plugin's defaults", "study_lstm.batch_size=40")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.txt").exists():

@@ -11,11 +11,11 @@ import yaml
 Setups = dict[str, tuple[str, dict[str, Any]]]
 
 
-def add_arguments(ap: Any, base: str, example: str) -> None:
-    """The two options, with ``base`` naming what ``--add``'s right-hand side is."""
-    ap.add_argument("--add", nargs="*", default=[], metavar=f"SETUP={base}",
-                    help=f"another setup: a copy of {base.lower()}, changed with --set")
-    ap.add_argument("--set", nargs="*", default=[], metavar="SETUP.KEY=VALUE",
+def add_arguments(ap: Any, base: str, what: str, example: str) -> None:
+    """The two options; ``base`` names ``--add``'s right-hand side and ``what`` says what it adds."""
+    ap.add_argument("--add", nargs="*", default=[], metavar=f"NAME={base}",
+                    help=f"another setup: {what}, changed with --set")
+    ap.add_argument("--set", nargs="*", default=[], metavar="NAME.KEY=VALUE",
                     help=f"override a setting of one setup (e.g. {example}; YAML values)")
 
 

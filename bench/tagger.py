@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--taggers", nargs="+", default=["torch_0.1", "torch", "study", "flair_onehot"])
     ap.add_argument("--baseline", default=BASELINE, help=f"the commit of torch_0.1's code (default {BASELINE})")
-    add_arguments(ap, "SETUP", "small.hidden_size=96 with --add small=torch")
+    add_arguments(ap, "SETUP", "a copy of that setup", "small.hidden_size=96 with --add small=torch")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.jsonl").exists():

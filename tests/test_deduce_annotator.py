@@ -74,6 +74,7 @@ def test_deduce_is_built_under_a_lock_other_processes_wait_for(monkeypatch, tmp_
     assert held == ["locked"]
     assert build_lock(str(tmp_path)).lock_file == build_lock(str(tmp_path / ".")).lock_file
     assert build_lock(str(tmp_path)).lock_file != build_lock(None).lock_file
+    assert deduce_annotator._default_cache_path(deduce_annotator.import_deduce()) is None  # the fake: none
     after = subprocess.run(
         [sys.executable, "-c", LOCK_PROBE, build_lock(str(tmp_path)).lock_file], capture_output=True, text=True
     )
@@ -89,3 +90,11 @@ try:
 except Timeout:
     print("locked")
 """
+
+
+def test_the_default_cache_is_locked_by_its_folder():
+    """Two environments' DEDUCE installs (their default caches) do not share a lock."""
+    real = deduce_annotator.import_deduce()
+    default = deduce_annotator._default_cache_path(real)
+    assert default is not None and "deduce" in default
+    assert build_lock(default).lock_file != build_lock(default + "-elsewhere").lock_file
