@@ -212,6 +212,18 @@ def test_same_data_and_config_give_same_weights(trained, data, tmp_path):
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
 
+def test_bf16_training_takes_effect_and_learns_as_well(trained, data, tmp_path):
+    """The other arithmetic (bf16 where ``trained`` ran in float32, or the other way round) gives
+    other weights and a validation loss within 2%; the metrics name it."""
+    out, metrics = trained
+    other = "fp32" if metrics["precision"] == "bf16" else "bf16"
+    got = gpt2_plugin.create({**TINY, "precision": other}).train(data, tmp_path)
+    a, b = weights(out), weights(tmp_path)
+    assert any(not torch.equal(a[k], b[k]) for k in a)
+    assert got["val_loss"] == pytest.approx(metrics["val_loss"], rel=0.02)
+    assert got["precision"] == other
+
+
 def test_resume_from_checkpoint_matches_uninterrupted(trained, data, tmp_path, monkeypatch):
     out, _ = trained
 

@@ -30,11 +30,17 @@ def _f1(scores: dict[str, Any], setting: str) -> float:
     return float(scores[setting]["entity"]["micro"]["f1"])
 
 
-def rows(root: Path = Path(".")) -> list[tuple[str, str, str, str]]:
+def _summary(root: Path) -> dict[str, Any]:
+    """A study's utility summary (``root / SUMMARY``)."""
+    summary: dict[str, Any] = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
+    return summary
+
+
+def rows(root: Path = Path("."), summary: dict[str, Any] | None = None) -> list[tuple[str, str, str, str]]:
     """(setting, entity F1, against real, what it is) for real, the rule baseline, the best
-    synthetic-only corpus (its three learning-curve seeds when it has them) and augmented."""
-    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
-    scores = summary["scores"]
+    synthetic-only corpus (its three learning-curve seeds when it has them) and augmented;
+    ``summary``: the study's utility summary, when already read."""
+    scores = (summary or _summary(root))["scores"]
     real = _f1(scores, "real")
     out = [("real", f"{real:.3f}", "1.00x", "trained on the real training notes")]
     if "rule" in scores:
@@ -78,13 +84,14 @@ def render(root: Path = Path(".")) -> str:
     studies = [("demo", root, "the demo corpus (nl)")]
     if (root / MEDDOCAN / SUMMARY).exists():
         studies.append(("MEDDOCAN", root / MEDDOCAN, "MEDDOCAN train -> dev (es)"))
+    summaries = {name: _summary(study_root) for name, study_root, _ in studies}
     lines = [START, "Entity-level micro F1 on real test notes the taggers never saw, from the committed metrics:", ""]
-    for _, study_root, what in studies:
-        summary = json.loads((study_root / SUMMARY).read_text(encoding="utf-8"))
+    for name, _, what in studies:
+        summary = summaries[name]
         lines.append(f"- {what}: {summary['test_documents']} test notes, {summary['gold_entities']} PHI entities")
     lines += ["", "| study | setting | entity F1 | against real | what it is |", "|---|---|---:|---:|---|"]
     for name, study_root, _ in studies:
-        lines += [f"| {name} | {a} | {b} | {c} | {d} |" for a, b, c, d in rows(study_root)]
+        lines += [f"| {name} | {a} | {b} | {c} | {d} |" for a, b, c, d in rows(study_root, summaries[name])]
     lines += [
         "",
         "The demo's figures are `data/metrics`; MEDDOCAN's are `results/meddocan/` (`synthdeid preset meddocan`, "
@@ -99,8 +106,7 @@ def render(root: Path = Path(".")) -> str:
 def table6(root: Path = Path(".")) -> str:
     """Every utility setting of the committed demo metrics: entity F1, precision / recall, token
     F1 and the ratio to real (docs/utility.md's Table 6)."""
-    summary = json.loads((root / SUMMARY).read_text(encoding="utf-8"))
-    settings = summary["settings"]
+    settings = _summary(root)["settings"]
     real = settings["real"]["f1"]
     order = [
         "real",
@@ -126,9 +132,9 @@ def membership_table(root: Path = Path(".")) -> str:
     """The data-only membership attack on every audited corpus that has data canaries
     (docs/privacy.md): AUC and TPR at 1% FPR with their 95% intervals, TPR at 0.1% FPR, AUC per
     repetition count and the suffixes copied verbatim."""
-    import yaml
+    from synthdeid.spec import load_study
 
-    corpora = yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8")).get("corpora", {})
+    corpora = load_study(root / "params.yaml", check_plugins=False).corpora
     lines = [
         MEMBERSHIP_START,
         "| corpus (generator) | AUC | TPR at 1% FPR | TPR at 0.1% FPR | AUC 1x / 5x / 20x | suffixes copied verbatim |",
@@ -143,7 +149,7 @@ def membership_table(root: Path = Path(".")) -> str:
         tpr = f"{a['tpr_at_fpr_1pct']:.2f}" + (f" {ci(a['tpr_at_fpr_1pct_ci95'])}" if a["tpr_at_fpr_1pct"] else "")
         per = " / ".join(f"{by[k]['auc']:.2f}" for k in sorted(by, key=int))
         verbatim = f"{a['suffixes_verbatim']} of {a['members']}" if a["suffixes_verbatim"] else "0"
-        generator = corpora.get(path.stem, {}).get("generator", "?")
+        generator = corpora[path.stem].generator if path.stem in corpora else "?"
         lines.append(
             f"| {path.stem} ({generator}) | {a['auc']:.2f} {ci(a['auc_ci95'])} | {tpr} | "
             f"{a['tpr_at_fpr_0_1pct']:.2f} | {per} | {verbatim} |"

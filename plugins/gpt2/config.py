@@ -8,6 +8,7 @@ from synthdeid import SynthdeidError
 from synthdeid.generation.distributed import DEVICE_HELP, valid_device
 from synthdeid.generation.dp import DPConfig
 from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.precision import PRECISIONS
 
 NAME = "gpt2"
 WHAT = f"generator {NAME!r}"
@@ -67,6 +68,10 @@ class GPT2Settings:
     seed: int | None = setting(None, ge=0)
     """None: the seed of the training data (params)."""
     threads: int = setting(2, ge=1)
+    precision: str = setting("auto", choices=PRECISIONS)
+    """Training arithmetic on a CPU (``synthdeid.precision``): fp32; bf16 (autocast: products in
+    bfloat16, weights and losses in float32); auto: bf16 on a CPU with bfloat16 instructions, else
+    fp32. Validation, generation and DP training stay in float32."""
     device: str = "auto"
     """Where the model trains and generates: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""

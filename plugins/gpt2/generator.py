@@ -150,6 +150,7 @@ class GPT2Generator:
             warmup=cfg.warmup,
             grad_clip=cfg.grad_clip,
             seed=cast(int, cfg.seed),
+            precision=cfg.precision,
         )
         if cfg.dp is not None:  # one note per sample instead of packed blocks (see hf_lm.dp_loop)
             notes, cut = note_samples(

@@ -14,6 +14,7 @@ from synthdeid.plugin_system.config import (
     from_mapping,
     setting,
 )
+from synthdeid.precision import PRECISIONS
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")
@@ -89,6 +90,10 @@ class LSTMConfig:
     threads: int = setting(2, ge=1)
     """``torch.set_num_threads`` for training and generation. Training is byte-identical for the
     same data, config and thread count (float sums differ slightly across thread counts)."""
+    precision: str = setting("auto", choices=PRECISIONS)
+    """Training arithmetic (``synthdeid.precision``): fp32; bf16 (autocast: products in bfloat16,
+    weights and losses in float32); auto: bf16 on a CPU with bfloat16 instructions, else fp32.
+    Validation, generation and DP training stay in float32."""
     dp: DPConfig | None = None
     """Differentially private training (``synthdeid.generation.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
     DP-SGD with one note per sample (Opacus ``DPLSTM``) instead of truncated BPTT over the stream;

@@ -107,4 +107,4 @@ class DPEpochs:
         self.dp.load_state_dict(ckpt["dp"])
 
     def metrics(self) -> dict[str, Any]:
-        return {"dp": self.dp.metrics(self.truncated)}
+        return {"dp": self.dp.metrics(self.truncated), "precision": "fp32"}

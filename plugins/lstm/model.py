@@ -7,6 +7,8 @@ from typing import TYPE_CHECKING
 import torch
 from torch import nn
 
+from synthdeid.dropout import dropout
+
 from .config import LSTMConfig
 
 if TYPE_CHECKING:
@@ -22,7 +24,7 @@ class LSTMLanguageModel(nn.Module):
         super().__init__()
         self.layers = config.layers
         self.hidden_size = config.hidden_size
-        self.drop = nn.Dropout(config.dropout)
+        self.dropout = config.dropout
         self.encoder = nn.Embedding(vocab_size, config.embedding_size)
         # an UnrolledLSTM in its place for DP training (per_sample.make_unrolled)
         self.rnn: nn.LSTM | UnrolledLSTM = nn.LSTM(
@@ -38,6 +40,10 @@ class LSTMLanguageModel(nn.Module):
         nn.init.zeros_(self.decoder.bias)
         if not config.tied:
             nn.init.uniform_(self.decoder.weight, -0.1, 0.1)
+
+    def drop(self, x: torch.Tensor) -> torch.Tensor:
+        """Dropout while training (``synthdeid.dropout``: a ``torch.rand`` mask, cheaper on a CPU)."""
+        return dropout(x, self.dropout, self.training)
 
     def init_hidden(self, batch: int) -> Hidden:
         """A fresh (zero) state for ``batch`` sequences: ``[layers, batch, hidden]`` each."""

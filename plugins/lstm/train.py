@@ -28,6 +28,7 @@ import torch.nn.functional as F
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
 from synthdeid.plugin_system.config import current_names
+from synthdeid.precision import autocast, resolve
 from synthdeid.progress import track
 
 from .config import LSTMConfig
@@ -167,8 +168,9 @@ class StreamEpochs:
             x = x[: y.size(0)]
             hidden = (hidden[0].detach(), hidden[1].detach())
             opt.zero_grad(set_to_none=True)
-            logits, hidden = model(x, hidden)
-            loss = F.cross_entropy(logits.reshape(-1, logits.size(-1)), y.reshape(-1))
+            with autocast(config.precision):
+                logits, hidden = model(x, hidden)
+            loss = F.cross_entropy(logits.float().reshape(-1, logits.size(-1)), y.reshape(-1))
             loss.backward()
             torch.nn.utils.clip_grad_norm_(model.parameters(), config.grad_clip)
             opt.step()
@@ -183,7 +185,7 @@ class StreamEpochs:
         self.opt.load_state_dict(ckpt["optimizer"])
 
     def metrics(self) -> dict[str, Any]:
-        return {}
+        return {"precision": resolve(self.config.precision)}
 
 
 def _streams(vocab: Vocab, data: TrainingData, config: LSTMConfig) -> tuple[torch.Tensor, torch.Tensor]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.precision import PRECISIONS
 
 NAME = "torch_bilstm_crf"
 CONTEXTS = ("line", "note")
@@ -66,6 +67,10 @@ class TorchTaggerConfig:
     seed: int = setting(0, ge=0)
     threads: int = setting(2, ge=0)
     """torch threads while training and predicting (0: leave torch's setting)."""
+    precision: str = setting("auto", choices=PRECISIONS)
+    """Training arithmetic (``synthdeid.precision``): fp32; bf16 (autocast: the encoder's products in
+    bfloat16, weights, CRF and losses in float32); auto: bf16 on a CPU with bfloat16 instructions,
+    else fp32. Validation and prediction stay in float32."""
     predict_batch_size: int = setting(64, ge=1)
 
     def __post_init__(self) -> None:

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
+from synthdeid.dropout import dropout
+
 from .config import TorchTaggerConfig
 from .crf import CRF
 
@@ -48,14 +50,6 @@ def make_batch(items: Sequence[Encoded], tags: Sequence[Sequence[int]] | None = 
         for i, row in enumerate(tags):
             gold[i, : len(row)] = torch.tensor(row)
     return Batch(words, shapes, chars, char_rows, torch.tensor([len(w) for w, _, _ in items]), gold)
-
-
-def dropout(x: torch.Tensor, p: float, training: bool) -> torch.Tensor:
-    """Inverted dropout with a mask from ``torch.rand``: the same as ``nn.functional.dropout`` in
-    expectation, at a third of its cost on a CPU (whose ``bernoulli_`` draws element by element)."""
-    if not training or p == 0.0:
-        return x
-    return x * (torch.rand_like(x) >= p) * (1.0 / (1.0 - p))
 
 
 class BiLSTMCRF(nn.Module):

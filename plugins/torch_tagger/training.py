@@ -11,6 +11,7 @@ from typing import Any
 
 import torch
 
+from synthdeid.precision import autocast, resolve
 from synthdeid.progress import counter
 
 from .config import TorchTaggerConfig
@@ -62,7 +63,9 @@ def fit(
                 if cfg.word_unk_rate > 0 and singletons:
                     drop = is_singleton[words] & (torch.rand(words.shape, generator=generator) < cfg.word_unk_rate)
                     words = words.masked_fill(drop, 1)
-                loss = net.crf.nll(net.emissions(batch, words), batch.tags, batch.lengths) / len(batch.lengths)
+                with autocast(cfg.precision):
+                    scores = net.emissions(batch, words)
+                loss = net.crf.nll(scores.float(), batch.tags, batch.lengths) / len(batch.lengths)
                 optimizer.zero_grad()
                 loss.backward()
                 torch.nn.utils.clip_grad_norm_(net.parameters(), cfg.grad_clip)
@@ -92,6 +95,7 @@ def fit(
         "epochs_run": epochs,
         "best_epoch": best_epoch or epochs,
         "stopped_by": stopped,
+        "precision": resolve(cfg.precision),
         "train_seconds": round(train_seconds, 2),
         "train_tokens_per_s": round(tokens * epochs / train_seconds, 1) if train_seconds else None,
     }

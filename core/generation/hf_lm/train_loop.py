@@ -28,6 +28,7 @@ import torch.nn.functional as F
 
 from synthdeid import SynthdeidError
 from synthdeid.generation import distributed
+from synthdeid.precision import autocast, resolve
 from synthdeid.progress import track
 
 CHECKPOINT = "checkpoint.pt"
@@ -52,6 +53,8 @@ class LoopSettings:
     """Share of a stage's steps spent warming up."""
     grad_clip: float = 1.0
     seed: int = 0
+    precision: str = "fp32"
+    """Training arithmetic (``synthdeid.precision``): fp32, bf16 or auto."""
 
 
 def pack_blocks(stream: Sequence[int], block_size: int) -> list[list[int]]:
@@ -239,7 +242,8 @@ def train_stages(
                 else f"epoch {epoch + 1}/{stage.epochs}"
             )
             for batch in track(batches, f"training {label}", total=len(batches)):
-                loss, tokens = batch_loss(model, [train_blocks[i] for i in batch], device)
+                with autocast(settings.precision):
+                    loss, tokens = batch_loss(model, [train_blocks[i] for i in batch], device)
                 if loss is not None:
                     loss.backward()
                 trained = [p for g in opt.param_groups for p in g["params"]]
@@ -283,5 +287,6 @@ def train_stages(
         "tokens_per_second": n_tokens / seconds if seconds else None,
         "parameters": sum(p.numel() for p in model.parameters()),
         "trainable_parameters": sum(p.numel() for n, p in model.named_parameters() if n in keep),
+        "precision": resolve(settings.precision),
         "history": history,
     }
