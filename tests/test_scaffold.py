@@ -346,6 +346,26 @@ def test_identity_numbers_get_a_check_digit_hook() -> None:
     assert "SSN_LENGTH = 11" in render("lt", "Lithuanian", "lt_LT")["synthdeid_lang_lt/surrogates.py"]  # no layout
 
 
+@pytest.mark.parametrize("today", ["2026-11-26", "2026-11-27", "2031-06-15"])
+def test_the_identity_number_layout_does_not_depend_on_the_date(monkeypatch: pytest.MonkeyPatch, today: str) -> None:
+    """Faker draws fi_FI birth dates back from today, and the check character is a digit or a
+    letter: one seeded draw gave "999999-999A" on 2026-11-26 and "999999-9999" the day after."""
+    import datetime
+
+    import faker.providers.ssn.fi_FI as fi
+
+    from synthdeid.tools.scaffold_locale import _ssn_layout
+
+    class Day(datetime.date):
+        @classmethod
+        def today(cls) -> Day:
+            return cls.fromisoformat(today)
+
+    monkeypatch.setattr(fi, "datetime", type("datetime", (), {"date": Day, "timedelta": datetime.timedelta}))
+    assert fi.datetime.date.today().isoformat() == today
+    assert _ssn_layout("fi_FI") == "999999-999A"
+
+
 @pytest.mark.parametrize(
     "code, language, locale, todo", [("no", "Norwegian", "no_NO", True), ("en_x", "English", "en_GB", False)]
 )

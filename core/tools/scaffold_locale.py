@@ -213,9 +213,15 @@ def _places(locale: str) -> str | None:
     return None
 
 
+SSN_DRAWS = 50
+"""Seeded ``ssn()`` draws whose most common layout is the locale's: one draw is not enough, as
+Faker draws the birth date relative to today (fi_FI's check character is a digit or a letter, so
+the first draw's layout changed with the date)."""
+
+
 def _ssn_layout(locale: str) -> str | None:
-    """The layout of an identity number of the locale's own ssn provider ("99999999999"), or None
-    when the locale's provider only inherits ``ssn()`` (de_DE's gives US numbers)."""
+    """The most common layout of the locale's own ssn provider's identity numbers ("99999999999"),
+    or None when the locale's provider only inherits ``ssn()`` (de_DE's gives US numbers)."""
     ssn = provider("ssn", locale)
     if ssn is None or (_own(ssn, "ssn") is None and _own(ssn, "ssn_formats") is None):
         return None
@@ -224,10 +230,11 @@ def _ssn_layout(locale: str) -> str | None:
     fake = Faker(locale)
     fake.seed_instance(0)
     try:
-        number = str(fake.ssn())
+        numbers = [str(fake.ssn()) for _ in range(SSN_DRAWS)]
     except Exception:  # noqa: BLE001 - a locale whose ssn() needs arguments: no layout
         return None
-    layout = "".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in number)
+    layouts = Counter("".join("9" if c.isdigit() else "A" if c.isalpha() else c for c in n) for n in numbers)
+    layout = min(layouts, key=lambda x: (-layouts[x], x))  # the most common; ties by the layout itself
     return layout if any(c.isalnum() for c in layout) else None
 
 
