@@ -11,11 +11,13 @@ The notes are a prepared split (``data/prepared/{train,dev}.jsonl`` of the confi
 taggers stop early on dev F1 (``--torch-max-epochs`` at most). Training tokens/s count the wall
 time of ``train`` (validation after each epoch included). Prediction is timed on the dev notes
 with the trained model loaded back from disk. Run it alone: two torch jobs on 2 cores slow each
-other 7-10x.
+other 7-10x. ``--rounds N`` trains every setup N times, the setups taking turns within each round,
+and prints the median times and the median of each round's ratios with their range: the machine's
+speed drifts by 15% within an hour, so one run's ratio may be off by that much.
 
     python bench/tagger.py [--data data/prepared] [--language nl] [--epochs 5] [--train-docs N]
                            [--taggers torch_0.1 torch study flair_chars flair_onehot] [--baseline REV]
-                           [--add NAME=SETUP] [--set NAME.KEY=VALUE ...]
+                           [--add NAME=SETUP] [--set NAME.KEY=VALUE ...] [--rounds N]
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,6 +116,32 @@ def run_one(plugin: str, config: dict[str, Any], train: list, dev: list, tokeniz
             "dev_f1": round(W.entity_f1([d.spans for d in dev], predicted)["f1"], 4)}
 
 
+SPEEDS = ("train_tokens_per_s", "predict_tokens_per_s")
+
+
+def combine(rounds: list[dict[str, dict[str, Any]]], reference: str) -> dict[str, dict[str, Any]]:
+    """One result per setup from interleaved rounds: the first round's, with the median speeds and
+    training time, the speeds of every round, and per speed the median and range of each round's
+    ratio to ``reference`` (when it ran). A setup whose dev F1 differs between rounds (a training
+    that is not reproducible) keeps every round's F1 in ``dev_f1_rounds``."""
+    out: dict[str, dict[str, Any]] = {}
+    for name in rounds[0]:
+        runs = [r[name] for r in rounds]
+        merged = {**runs[0], "rounds": len(runs),
+                  "train_seconds": round(statistics.median(r["train_seconds"] for r in runs), 1)}
+        for key in SPEEDS:
+            merged[key] = round(statistics.median(r[key] for r in runs), 1)
+            merged[f"{key}_rounds"] = [r[key] for r in runs]
+            if reference in rounds[0]:
+                ratios = [r[name][key] / r[reference][key] for r in rounds]
+                merged[f"{key}_ratio"] = {"median": round(statistics.median(ratios), 3),
+                                          "min": round(min(ratios), 3), "max": round(max(ratios), 3)}
+        if len({r["dev_f1"] for r in runs}) > 1:
+            merged["dev_f1_rounds"] = [r["dev_f1"] for r in runs]
+        out[name] = merged
+    return out
+
+
 def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--data", type=Path, default=Path("data/prepared"))
@@ -124,6 +153,7 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
     ap.add_argument("--taggers", nargs="+", default=["torch_0.1", "torch", "study", "flair_onehot"])
     ap.add_argument("--baseline", default=BASELINE, help=f"the commit of torch_0.1's code (default {BASELINE})")
     add_arguments(ap, "SETUP", "a copy of that setup", "small.hidden_size=96 with --add small=torch")
+    ap.add_argument("--rounds", type=int, default=1, help="train every setup this many times, taking turns (medians)")
     ap.add_argument("--json", type=Path, help="also write the results here")
     args = ap.parse_args(argv)
     if not (args.data / "train.jsonl").exists():
@@ -147,25 +177,38 @@ def main(argv: list[str] | None = None) -> dict[str, dict[str, Any]]:
         sys.exit(f"unknown tagger setup(s) {', '.join(unknown)}; choose from {', '.join(table)}")
     print(f"{len(train)} training notes, {len(dev)} dev notes; load average {os.getloadavg()[0]:.2f}, "
           f"OMP_WAIT_POLICY={os.environ.get('OMP_WAIT_POLICY', '(unset)')}", flush=True)
-    results: dict[str, dict[str, Any]] = {}
+    rounds: list[dict[str, dict[str, Any]]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.taggers:
-            plugin, config = table[name]
-            factory = baseline_factory(args.baseline, Path(tmp) / "baseline") if plugin.endswith("@baseline") else None
-            results[name] = run_one(plugin, config, train, dev, tokenize, Path(tmp) / name, factory)
-            r = results[name]
-            print(f"{name}: {r['epochs']} epochs in {r['train_seconds']} s; dev F1 per epoch "
-                  + " ".join(f"{x:.3f}" for x in r["dev_f1_per_epoch"]), flush=True)
+        baseline = None
+        if any(table[name][0].endswith("@baseline") for name in args.taggers):
+            baseline = baseline_factory(args.baseline, Path(tmp) / "baseline")
+        for k in range(max(1, args.rounds)):
+            rounds.append({})
+            for name in args.taggers:
+                plugin, config = table[name]
+                factory = baseline if plugin.endswith("@baseline") else None
+                rounds[-1][name] = r = run_one(plugin, config, train, dev, tokenize, Path(tmp) / f"{name}{k}", factory)
+                print(f"{'' if args.rounds <= 1 else f'round {k + 1}: '}{name}: {r['epochs']} epochs in "
+                      f"{r['train_seconds']} s; dev F1 per epoch " + " ".join(f"{x:.3f}" for x in r["dev_f1_per_epoch"]),
+                      flush=True)
+    results = combine(rounds, REFERENCE)
     ref = results.get(REFERENCE)
-    print(f"\n{'tagger':<18} {'epochs':>6} {'train s':>8} {'train tok/s':>12} {'x ref':>6} {'predict tok/s':>14} "
-          f"{'x ref':>6} {'dev F1':>7}")
+    if len(rounds) > 1:
+        print(f"\nmedians of {len(rounds)} rounds; x ref: the median of each round's ratio [its range]")
+    wide = 16 if len(rounds) > 1 else 6
+    print(f"\n{'tagger':<18} {'epochs':>6} {'train s':>8} {'train tok/s':>12} {'x ref':>{wide}} {'predict tok/s':>14} "
+          f"{'x ref':>{wide}} {'dev F1':>7}")
     for name, r in results.items():
         def ratio(key: str, r: dict[str, Any] = r) -> str:
-            return f"{r[key] / ref[key]:.2f}" if ref else "-"
+            if ref is None:
+                return "-"
+            x = r[f"{key}_ratio"]
+            return f"{x['median']:.2f}" + (f" [{x['min']:.2f}-{x['max']:.2f}]" if len(rounds) > 1 else "")
 
         print(f"{name:<18} {r['epochs']:>6} {r['train_seconds']:>8.1f} {r['train_tokens_per_s']:>12,.0f} "
-              f"{ratio('train_tokens_per_s'):>6} {r['predict_tokens_per_s']:>14,.0f} "
-              f"{ratio('predict_tokens_per_s'):>6} {r['dev_f1']:>7.3f}")
+              f"{ratio('train_tokens_per_s'):>{wide}} {r['predict_tokens_per_s']:>14,.0f} "
+              f"{ratio('predict_tokens_per_s'):>{wide}} {r['dev_f1']:>7.3f}"
+              + (f"  (differs by round: {r['dev_f1_rounds']})" if "dev_f1_rounds" in r else ""))
     if ref is None:
         print(f"(no ratios: the reference {REFERENCE} was not run)")
     if args.json:

@@ -89,3 +89,33 @@ def test_bench_tagger_names_the_setups_on_an_unknown_one(tmp_path: Path) -> None
     ):
         out = subprocess.run([*bench, *extra], capture_output=True, text=True, cwd=tmp_path)
         assert out.returncode != 0 and says in out.stderr
+
+
+def test_rounds_take_turns_and_report_medians_and_ratio_ranges(tmp_path: Path) -> None:
+    write_jsonl(toy_docs(8, seed=0), tmp_path / "train.jsonl")
+    write_jsonl(toy_docs(3, seed=1), tmp_path / "dev.jsonl")
+    out = subprocess.run(
+        [
+            *(sys.executable, str(ROOT / "bench" / "tagger.py"), "--data", str(tmp_path), "--language", "nl"),
+            *("--torch-max-epochs", "1", "--threads", "1", "--baseline", "HEAD", "--rounds", "3"),
+            *("--taggers", "torch_0.1", "torch", "--json", str(tmp_path / "r.json")),
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=tmp_path,
+    )
+    order = [line.split(":")[1].strip() for line in out.stdout.splitlines() if line.startswith("round ")]
+    assert order == ["torch_0.1", "torch"] * 3  # the setups take turns within each round
+    results = json.loads((tmp_path / "r.json").read_text())
+    for name, r in results.items():
+        assert r["rounds"] == 3
+        for key in ("train_tokens_per_s", "predict_tokens_per_s"):
+            speeds = r[f"{key}_rounds"]
+            assert len(speeds) == 3 and r[key] == sorted(speeds)[1]  # the median of the three
+            ratio = r[f"{key}_ratio"]
+            assert ratio["min"] <= ratio["median"] <= ratio["max"]
+            if name == "torch_0.1":
+                assert ratio == {"median": 1.0, "min": 1.0, "max": 1.0}
+        assert "dev_f1_rounds" not in r  # the same training three times gives the same tagger
+    assert "medians of 3 rounds" in out.stdout
