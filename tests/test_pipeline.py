@@ -6,7 +6,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import NamedTuple
 
 import pytest
 import yaml
@@ -50,22 +49,10 @@ def _copy(dest):
     return dest
 
 
-EXPERIMENT = ["dvc", "exp", "run", "-S", "corpora.lstm_p.config.top_p=0.8"]  # a decoding setting
-
-
-class Runs(NamedTuple):
-    first: Path
-    twin: Path
-    twin_lock: str  # the twin's dvc.lock after its run
-    experiment: subprocess.Popen  # EXPERIMENT, started in the twin after its run
-    experiment_log: Path
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory):
     """The whole study run twice from scratch, side by side, in two copies at different paths
-    (the twin's outputs are compared with the first's byte for byte, through its lock). Then an
-    experiment starts in the twin, in the background, while the tests read the first copy."""
+    (the twin's outputs are compared with the first's byte for byte)."""
     first, twin = _copy(tmp_path_factory.mktemp("repo")), _copy(tmp_path_factory.mktemp("twin"))
     proc = subprocess.Popen(
         ["dvc", "repro"], cwd=twin, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
@@ -75,21 +62,12 @@ def runs(tmp_path_factory):
     finally:
         out, _ = proc.communicate()
     assert proc.returncode == 0, f"dvc repro in the twin copy failed:\n{out}"
-    twin_lock = (twin / "dvc.lock").read_text()
-    log = tmp_path_factory.mktemp("experiment") / "dvc-exp.log"  # not a pipe: nothing blocks it until read
-    with log.open("w") as sink:
-        experiment = subprocess.Popen(EXPERIMENT, cwd=twin, env=_env(), stdout=sink, stderr=subprocess.STDOUT)
-    try:
-        yield Runs(first, twin, twin_lock, experiment, log)
-    finally:
-        if experiment.poll() is None:  # its test did not run
-            experiment.kill()
-            experiment.wait()
+    return first, twin
 
 
 @pytest.fixture(scope="module")
 def repo(runs):
-    return runs.first
+    return runs[0]
 
 
 def _metrics(repo, stage):
@@ -133,12 +111,13 @@ def test_pseudonymized_text_holds_no_original_phi(repo):
 
 
 def test_second_repro_does_nothing_and_outputs_are_byte_identical(runs):
-    lock = (runs.first / "dvc.lock").read_text()
-    r = _run(["dvc", "repro"], runs.first)
+    first, twin = runs
+    lock = (first / "dvc.lock").read_text()
+    r = _run(["dvc", "repro"], first)
     assert "Running stage" not in r.stdout
-    assert (runs.first / "dvc.lock").read_text() == lock
+    assert (first / "dvc.lock").read_text() == lock
     # the lock holds the md5 of every output: an independent run elsewhere wrote the same bytes
-    assert runs.twin_lock == lock
+    assert (twin / "dvc.lock").read_text() == lock
 
 
 CORPORA = ("lstm_p", "lstm_temp", "gpt_p", "gpt_beam", "lstm_dp_p")
@@ -228,15 +207,12 @@ def test_learning_curve(repo):
     assert kept == {"real", "augmented-lstm_p", *(f"synthetic-{c}" for c in (*CORPORA, MACHINE))}
 
 
-def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(runs):
-    # it ran in the twin, whose outputs are the first copy's (their locks are the same)
-    runs.experiment.wait()
-    out = runs.experiment_log.read_text()
-    assert runs.experiment.returncode == 0, f"{EXPERIMENT} failed:\n{out}"
-    assert "Running stage 'generate@lstm_p'" in out
-    assert "Running stage 'train_lm@lstm'" not in out
-    assert "Running stage 'generate@gpt_p'" not in out
-    shown = json.loads(_run(["dvc", "exp", "show", "--json"], runs.twin).stdout)
+def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(repo):
+    r = _run(["dvc", "exp", "run", "-S", "corpora.lstm_p.config.top_p=0.8"], repo)
+    assert "Running stage 'generate@lstm_p'" in r.stdout
+    assert "Running stage 'train_lm@lstm'" not in r.stdout
+    assert "Running stage 'generate@gpt_p'" not in r.stdout
+    shown = json.loads(_run(["dvc", "exp", "show", "--json"], repo).stdout)
     exps = [rev for row in shown for e in (row.get("experiments") or []) for rev in e["revs"]]
     assert any(
         rev["data"]["params"]["params.yaml"]["data"]["corpora"]["lstm_p"]["config"]["top_p"] == 0.8 for rev in exps
