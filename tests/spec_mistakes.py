@@ -43,7 +43,7 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("corpora.lstm_p.decodr", _rename("corpora.lstm_p.decoder", "decodr"), "corpora.lstm_p.decodr"),
     ("corpora.lstm_p.confg", _rename("corpora.lstm_p.config", "confg"), "corpora.lstm_p.confg"),
     ("generators.lstm.confg", _rename("generators.lstm.config", "confg"), "generators.lstm.confg"),
-    ("generators.gpt2.canary", _rename("generators.gpt2.canaries", "canary"), "generators.gpt2.canary"),
+    ("generators.lstm.canary", _rename("generators.lstm.canaries", "canary"), "generators.lstm.canary"),
     ("tags.keep_unmapped quoted", _set("tags.keep_unmapped", "false"), "tags.keep_unmapped"),
     ("corpus.on_invalid maybe", _set("corpus.on_invalid", "maybe"), "corpus.on_invalid"),
     ("inline.prompt_tokens three", _set("inline.prompt_tokens", "three"), "inline.prompt_tokens"),

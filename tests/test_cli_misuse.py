@@ -106,7 +106,7 @@ CASES = [
     ),
     check("check-unknown-language", {"language": "xx"}, "language: 'xx'", "en, es, nl, sv"),
     check("check-test-path-number", {"corpus.test_path": 5}, "corpus.test_path", "must be text"),
-    check("check-missing-key", {"generators.gpt2.plugin": DELETE}, "generators.gpt2.plugin", "missing"),
+    check("check-missing-key", {"generators.lstm_raw.plugin": DELETE}, "generators.lstm_raw.plugin", "missing"),
     check("check-privacy-metric-config", {"privacy.metrics.leakage": "all"}, "privacy.metrics.leakage", "mapping"),
     Case(
         "check-corpus-file-missing",

@@ -14,15 +14,14 @@ from synthdeid.tools.headline import TARGETS, render, replace, rows
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("name", sorted(TARGETS))
-def test_the_results_tables_are_rendered_from_the_committed_metrics(name: str) -> None:
-    make, start, end = TARGETS[name]
-    text = (REPO / name).read_text(encoding="utf-8")
-    table = make(REPO)
-    assert text.count(start) == 1 and text.count(end) == 1
-    assert text.split(start, 1)[1].split(end, 1)[0] == table.removeprefix(start).removesuffix(end), (
-        f"{name}'s results table differs from data/metrics: run `python -m synthdeid.tools.headline --write`"
-    )
+@pytest.mark.parametrize("target", TARGETS, ids=lambda t: f"{t.path}:{t.start}")
+def test_the_results_tables_are_rendered_from_the_committed_metrics(target) -> None:
+    text = (REPO / target.path).read_text(encoding="utf-8")
+    table = target.make(REPO)
+    assert text.count(target.start) == 1 and text.count(target.end) == 1
+    assert text.split(target.start, 1)[1].split(target.end, 1)[0] == table.removeprefix(target.start).removesuffix(
+        target.end
+    ), f"{target.path}'s results table differs from the metrics: run `python -m synthdeid.tools.headline --write`"
 
 
 def test_the_table_follows_the_metrics(tmp_path: Path) -> None:

@@ -109,3 +109,57 @@ def test_cli_errors_keep_their_brackets(tmp_path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["preset", "bad"]) == 1
     assert "remove: [generators.mlm, corpora.mlm_s]" in capsys.readouterr().err
+
+
+def test_a_preset_that_extends_another_is_both_applied_in_turn(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "presets", tmp_path / "presets")
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    monkeypatch.chdir(tmp_path)
+    smoke = (tmp_path / "presets" / "smoke.yaml").read_text()
+    assert "extends: full" in smoke
+    (tmp_path / "presets" / "smoke_alone.yaml").write_text(smoke.replace("extends: full", ""))
+    apply_preset("smoke")
+    extended = yaml.safe_load(Path("params.yaml").read_text())
+    apply_preset("demo")
+    apply_preset("full")
+    apply_preset("smoke_alone")
+    assert yaml.safe_load(Path("params.yaml").read_text()) == extended
+    # the base's keys under the preset's own: full's GPT-2 route with smoke's tiny model
+    assert extended["generators"]["gpt2"]["plugin"] == "gpt2" and extended["generators"]["gpt2"]["config"]["layers"] == 1
+    assert "gpt_beam" in extended["utility"]["synthetic"] and "lstm_dp_p" in extended["privacy"]["corpora"]
+
+
+def test_the_demo_leaves_out_what_full_adds_and_full_adds_it_back(tmp_path, monkeypatch):
+    shutil.copytree(ROOT / "presets", tmp_path / "presets")
+    shutil.copy(ROOT / "params.yaml", tmp_path / "params.yaml")
+    monkeypatch.chdir(tmp_path)
+    demo = yaml.safe_load(Path("params.yaml").read_text())
+    assert {"gpt2", "lstm_dp"}.isdisjoint(demo["generators"]) and "gpt_p" not in demo["corpora"]
+    apply_preset("full")
+    full = yaml.safe_load(Path("params.yaml").read_text())
+    assert {"lstm", "gpt2", "lstm_raw", "lstm_dp"} == set(full["generators"])
+    assert {"gpt_p", "gpt_beam", "lstm_dp_p"} <= set(full["corpora"]) <= set(full["privacy"]["corpora"]) | {"lstm_raw_p"}
+
+
+def test_a_removal_in_the_base_does_not_undo_what_the_preset_sets(tmp_path):
+    (tmp_path / "presets").mkdir()
+    (tmp_path / "presets" / "base.yaml").write_text("remove: [corpora.x, corpora.y]\nseed: 1\n")
+    (tmp_path / "presets" / "child.yaml").write_text("extends: base\nremove: [corpora.z]\ncorpora: {x: {top_p: 0.9}}\n")
+    child = load_preset("child", tmp_path)
+    assert child[REMOVE] == ["corpora.y", "corpora.z"] and child["seed"] == 1 and "extends" not in child
+
+
+@pytest.mark.parametrize(
+    "files, match",
+    [
+        ({"a": "extends: b\n", "b": "extends: a\n"}, r"in a circle: a -> b -> a"),
+        ({"a": "extends: nope\n"}, r"no preset 'nope' \(the one 'a' extends\)"),
+        ({"a": "extends: b\n", "b": "remove: corpora.x\n"}, r"preset 'b': 'remove' must be a list"),
+    ],
+)
+def test_a_bad_extends_is_named(tmp_path, files, match):
+    (tmp_path / "presets").mkdir()
+    for name, text in files.items():
+        (tmp_path / "presets" / f"{name}.yaml").write_text(text)
+    with pytest.raises(InputError, match=match):
+        load_preset("a", tmp_path)

@@ -12,7 +12,7 @@ import argparse
 import json
 import statistics
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, NamedTuple
 
 START, END = "<!-- headline:start -->", "<!-- headline:end -->"
 TABLE6_START, TABLE6_END = "<!-- table6:start -->", "<!-- table6:end -->"
@@ -20,6 +20,11 @@ SUMMARY = Path("data/metrics/utility_summary.json")
 CURVES = Path("data/metrics/learning_curve")
 MEDDOCAN = Path("results/meddocan")
 """The MEDDOCAN study's metrics (``synthdeid preset meddocan``: train -> dev), as its run wrote them."""
+FULL = Path("results/full")
+"""The ``full`` preset's metrics and params (the demo plus the GPT-2 and DP-SGD routes), as its run
+wrote them."""
+FULL6_START, FULL6_END = "<!-- table6-full:start -->", "<!-- table6-full:end -->"
+FULL_MEMBERSHIP_START, FULL_MEMBERSHIP_END = "<!-- membership-full:start -->", "<!-- membership-full:end -->"
 PAPERS = (
     "Libbi et al. (2021), Table 6: LSTM-temp synthetic-only 0.813 against real 0.895, entity level: 0.91x. "
     "Vakili et al. (2025), Table 1: MEDDOCAN synthetic 0.973 against gold 0.978, token level: 0.995x."
@@ -103,9 +108,9 @@ def render(root: Path = Path(".")) -> str:
     return "\n".join(lines)
 
 
-def table6(root: Path = Path(".")) -> str:
-    """Every utility setting of the committed demo metrics: entity F1, precision / recall, token
-    F1 and the ratio to real (docs/utility.md's Table 6)."""
+def table6(root: Path = Path("."), start: str = TABLE6_START, end: str = TABLE6_END) -> str:
+    """Every utility setting of the study's committed metrics under ``root``: entity F1, precision /
+    recall, token F1 and the ratio to real (docs/utility.md's Table 6)."""
     settings = _summary(root)["settings"]
     real = settings["real"]["f1"]
     order = [
@@ -114,21 +119,21 @@ def table6(root: Path = Path(".")) -> str:
         *sorted(s for s in settings if s.startswith("synthetic-")),
         *sorted(s for s in settings if s.startswith("augmented-")),
     ]
-    lines = [TABLE6_START, "| setting | entity F1 | P / R | token F1 | ratio to real |", "|---|---:|---|---:|---:|"]
+    lines = [start, "| setting | entity F1 | P / R | token F1 | ratio to real |", "|---|---:|---|---:|---:|"]
     for name in (s for s in order if s in settings):
         r = settings[name]
         lines.append(
             f"| {name} | {r['f1']:.3f} | {r['precision']:.3f} / {r['recall']:.3f} | {r['token_f1']:.3f} | "
             f"{r['f1'] / real:.2f} |"
         )
-    return "\n".join([*lines, TABLE6_END])
+    return "\n".join([*lines, end])
 
 
 MEMBERSHIP_START, MEMBERSHIP_END = "<!-- membership:start -->", "<!-- membership:end -->"
 PRIVACY = Path("data/metrics/privacy")
 
 
-def membership_table(root: Path = Path(".")) -> str:
+def membership_table(root: Path = Path("."), start: str = MEMBERSHIP_START, end: str = MEMBERSHIP_END) -> str:
     """The data-only membership attack on every audited corpus that has data canaries
     (docs/privacy.md): AUC and TPR at 1% FPR with their 95% intervals, TPR at 0.1% FPR, AUC per
     repetition count and the suffixes copied verbatim."""
@@ -136,7 +141,7 @@ def membership_table(root: Path = Path(".")) -> str:
 
     corpora = load_study(root / "params.yaml", check_plugins=False).corpora
     lines = [
-        MEMBERSHIP_START,
+        start,
         "| corpus (generator) | AUC | TPR at 1% FPR | TPR at 0.1% FPR | AUC 1x / 5x / 20x | suffixes copied verbatim |",
         "|---|---|---|---|---|---|",
     ]
@@ -154,7 +159,7 @@ def membership_table(root: Path = Path(".")) -> str:
             f"| {path.stem} ({generator}) | {a['auc']:.2f} {ci(a['auc_ci95'])} | {tpr} | "
             f"{a['tpr_at_fpr_0_1pct']:.2f} | {per} | {verbatim} |"
         )
-    return "\n".join([*lines, MEMBERSHIP_END])
+    return "\n".join([*lines, end])
 
 
 def replace(text: str, table: str, start: str = START, end: str = END) -> str:
@@ -166,25 +171,43 @@ def replace(text: str, table: str, start: str = START, end: str = END) -> str:
     return head + table + tail
 
 
-TARGETS = {
-    "README.md": (render, START, END),
-    "docs/utility.md": (table6, TABLE6_START, TABLE6_END),
-    "docs/privacy.md": (membership_table, MEMBERSHIP_START, MEMBERSHIP_END),
-}
-"""The files whose tables come from the metrics: the renderer and markers of each."""
+class Target(NamedTuple):
+    """A results table in a file: its renderer (given the repository's root) and its markers."""
+
+    path: str
+    make: Callable[[Path], str]
+    start: str
+    end: str
+
+
+TARGETS = (
+    Target("README.md", render, START, END),
+    Target("docs/utility.md", table6, TABLE6_START, TABLE6_END),
+    Target("docs/utility.md", lambda root: table6(root / FULL, FULL6_START, FULL6_END), FULL6_START, FULL6_END),
+    Target("docs/privacy.md", membership_table, MEMBERSHIP_START, MEMBERSHIP_END),
+    Target(
+        "docs/privacy.md",
+        lambda root: membership_table(root / FULL, FULL_MEMBERSHIP_START, FULL_MEMBERSHIP_END),
+        FULL_MEMBERSHIP_START,
+        FULL_MEMBERSHIP_END,
+    ),
+)
+"""The tables that come from the metrics: the demo's, the full preset's and MEDDOCAN's."""
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--write", action="store_true", help=f"replace the tables in {', '.join(TARGETS)}")
+    files = ", ".join(dict.fromkeys(t.path for t in TARGETS))
+    ap.add_argument("--write", action="store_true", help=f"replace the tables in {files}")
     args = ap.parse_args()
-    for name, (make, start, end) in TARGETS.items():
-        table = make()
+    for target in TARGETS:
+        table = target.make(Path("."))
         if args.write:
-            path = Path(name)
-            path.write_text(replace(path.read_text(encoding="utf-8"), table, start, end), encoding="utf-8")
+            path = Path(target.path)
+            text = path.read_text(encoding="utf-8")
+            path.write_text(replace(text, table, target.start, target.end), encoding="utf-8")
         else:
-            print(f"{name}:\n{table}\n")
+            print(f"{target.path}:\n{table}\n")
 
 
 if __name__ == "__main__":

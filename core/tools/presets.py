@@ -1,7 +1,8 @@
 """Params presets: ``synthdeid preset NAME`` merges ``presets/NAME.yaml`` into params.yaml,
 keeping its comments. ``demo`` holds the default value of every key any other preset changes,
 and lists under ``remove`` every key another preset adds (a generator, a corpus), so
-``synthdeid preset demo`` always goes back to the defaults."""
+``synthdeid preset demo`` always goes back to the defaults. A preset may start from another one
+(``extends: full``): the other's keys first, then its own on top, as if both were applied in turn."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from synthdeid.errors import InputError
 PRESETS_DIR = "presets"
 REMOVE = "remove"
 """A preset's list of dotted keys to delete from params.yaml after merging (absent keys are fine)."""
+EXTENDS = "extends"
+"""The name of the preset a preset starts from."""
 
 
 def available(root: str | Path = ".") -> list[str]:
@@ -73,18 +76,38 @@ def _load_mapping(path: Path, what: str, fix: str) -> Any:
     return data
 
 
-def load_preset(name: str, root: str | Path = ".") -> dict[str, Any]:
+def load_preset(name: str, root: str | Path = ".", _chain: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The preset's keys, those of the preset it ``extends`` (and so on) merged under its own; the
+    ``remove`` lists of the chain joined."""
     path = Path(root) / PRESETS_DIR / f"{name}.yaml"
-    if Path(name).name != name or name in ("", ".", "..") or not path.exists():  # a name, not a path
+    if not isinstance(name, str) or Path(name).name != name or name in ("", ".", "..") or not path.exists():
         names = available(root)
         raise InputError(
-            f"no preset {name!r}",
+            f"no preset {name!r}" + (f" (the one {_chain[-1]!r} extends)" if _chain else ""),
             path=path,
             fix="choose one of: " + ", ".join(names)
             if names
             else f"run from the project folder (the one holding {PRESETS_DIR}/ and params.yaml)",
         )
-    return _load_mapping(path, f"preset {name!r}", fix=f"give {PRESETS_DIR}/{name}.yaml `key: value` pairs")
+    if name in _chain:
+        raise InputError(
+            "presets extend each other in a circle: " + " -> ".join((*_chain, name)),
+            path=path,
+            fix=f"remove `{EXTENDS}:` from one of them",
+        )
+    preset = _load_mapping(path, f"preset {name!r}", fix=f"give {PRESETS_DIR}/{name}.yaml `key: value` pairs")
+    if EXTENDS not in preset:
+        return preset
+    own = dict(preset)
+    base_name = own.pop(EXTENDS)
+    base = load_preset(base_name, root, (*_chain, name))
+    # applied in turn, the base's removals come before this preset's keys, which may set them again
+    drop = [k for k in _dotted_keys(base.pop(REMOVE, []), str(base_name)) if not _has(own, k)]
+    drop += _dotted_keys(own.pop(REMOVE, []), name)
+    merge(base, own)
+    if drop:
+        base[REMOVE] = drop
+    return base
 
 
 def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
@@ -101,16 +124,29 @@ def merge(target: Any, overlay: Any, prefix: str = "") -> list[str]:
     return changed
 
 
-def remove_keys(target: Any, dotted: Any, preset: str) -> list[str]:
-    """Delete each dotted key (``dotted`` must be a list of them) from ``target`` where present;
-    returns the keys deleted."""
+def _has(tree: Any, dotted: str) -> bool:
+    for part in dotted.split("."):
+        if not isinstance(tree, dict) or part not in tree:
+            return False
+        tree = tree[part]
+    return True
+
+
+def _dotted_keys(dotted: Any, preset: str) -> list[str]:
+    """``dotted`` when it is a list of dotted keys (a preset's ``remove``); an error otherwise."""
     if not isinstance(dotted, list) or not all(isinstance(k, str) and k for k in dotted):
         raise InputError(
             f"preset {preset!r}: {REMOVE!r} must be a list of dotted keys, got {dotted!r}",
             fix="write e.g. remove: [generators.mlm, corpora.mlm_s]",
         )
+    return dotted
+
+
+def remove_keys(target: Any, dotted: Any, preset: str) -> list[str]:
+    """Delete each dotted key (``dotted`` must be a list of them) from ``target`` where present;
+    returns the keys deleted."""
     removed = []
-    for key in dotted:
+    for key in _dotted_keys(dotted, preset):
         *parents, last = key.split(".")
         node = target
         for part in parents:
