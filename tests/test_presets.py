@@ -125,7 +125,9 @@ def test_a_preset_that_extends_another_is_both_applied_in_turn(tmp_path, monkeyp
     apply_preset("smoke_alone")
     assert yaml.safe_load(Path("params.yaml").read_text()) == extended
     # the base's keys under the preset's own: full's GPT-2 route with smoke's tiny model
-    assert extended["generators"]["gpt2"]["plugin"] == "gpt2" and extended["generators"]["gpt2"]["config"]["layers"] == 1
+    assert (
+        extended["generators"]["gpt2"]["plugin"] == "gpt2" and extended["generators"]["gpt2"]["config"]["layers"] == 1
+    )
     assert "gpt_beam" in extended["utility"]["synthetic"] and "lstm_dp_p" in extended["privacy"]["corpora"]
 
 
@@ -138,7 +140,9 @@ def test_the_demo_leaves_out_what_full_adds_and_full_adds_it_back(tmp_path, monk
     apply_preset("full")
     full = yaml.safe_load(Path("params.yaml").read_text())
     assert {"lstm", "gpt2", "lstm_raw", "lstm_dp"} == set(full["generators"])
-    assert {"gpt_p", "gpt_beam", "lstm_dp_p"} <= set(full["corpora"]) <= set(full["privacy"]["corpora"]) | {"lstm_raw_p"}
+    assert (
+        {"gpt_p", "gpt_beam", "lstm_dp_p"} <= set(full["corpora"]) <= set(full["privacy"]["corpora"]) | {"lstm_raw_p"}
+    )
 
 
 def test_a_removal_in_the_base_does_not_undo_what_the_preset_sets(tmp_path):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable, NamedTuple
+from typing import Any, NamedTuple
 
 START, END = "<!-- headline:start -->", "<!-- headline:end -->"
 TABLE6_START, TABLE6_END = "<!-- table6:start -->", "<!-- table6:end -->"
