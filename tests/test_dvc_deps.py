@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 import yaml
+from dvc_roots import PRESETS, roots
 from import_closure import REPO, ImportGraph
 
 from synthdeid.spec.study import PLUGIN_SELECTORS
@@ -297,9 +298,11 @@ def graph() -> ImportGraph:
     return ImportGraph(REPO)
 
 
-def test_dvc_code_deps_cover_each_stage_closure(graph: ImportGraph) -> None:
-    params = yaml.safe_load((REPO / "params.yaml").read_text(encoding="utf-8"))
-    stages = dvc_stages(REPO)
+@pytest.mark.parametrize("root", roots(), ids=["demo", *PRESETS])
+def test_dvc_code_deps_cover_each_stage_closure(graph: ImportGraph, root: Path) -> None:
+    """The demo's stages, then those of the presets that add routes (``dvc_roots``)."""
+    params = yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8"))
+    stages = dvc_stages(root)
     assert stages, "DVC resolved no stages from dvc.yaml"
     problems = {}
     for stage in stages:
@@ -317,7 +320,8 @@ def test_dvc_code_deps_exist() -> None:
     stale = sorted(
         {
             f"{s.name.split('@')[0]}: {d}"
-            for s in dvc_stages(REPO)
+            for root in roots()
+            for s in dvc_stages(root)
             for d in s.deps
             if d.startswith(folders) and not (REPO / d).exists()
         }

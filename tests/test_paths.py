@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 import yaml
+from dvc_roots import roots
 
 from synthdeid import paths
 
@@ -34,21 +35,24 @@ UNDECLARED = {  # (stage name prefix, paths name, its literal arguments): why dv
 
 
 @cache
-def dvc_stages() -> tuple[tuple[str, str, tuple[str, ...], frozenset[str]], ...]:
-    """(stage name, stage module, its arguments, declared deps/outs/metrics/plots) of each stage."""
+def dvc_stages() -> tuple[tuple[str, str, tuple[str, ...], frozenset[str], Path], ...]:
+    """(stage name, stage module, its arguments, declared deps/outs/metrics/plots, the project it
+    was resolved in) of each stage of the demo and of the ``full`` preset (``dvc_roots``)."""
     from dvc.dependency.param import ParamsDependency
     from dvc.repo import Repo
 
-    found = []
-    with Repo(str(ROOT)) as repo:
-        for s in repo.index.stages:
-            words = shlex.split(s.cmd or "")
-            if words[:2] != ["python", "-m"] or not words[2].startswith("synthdeid.stages."):
-                continue
-            declared = {d.def_path.rstrip("/") for d in s.deps if not isinstance(d, ParamsDependency)}
-            declared |= {o.def_path.rstrip("/") for o in s.outs}
-            found.append((s.addressing, words[2].rsplit(".", 1)[1], tuple(words[3:]), frozenset(declared)))
-    return tuple(found)
+    found: dict[str, tuple[str, str, tuple[str, ...], frozenset[str], Path]] = {}
+    for root in roots():
+        with Repo(str(root)) as repo:
+            for s in repo.index.stages:
+                words = shlex.split(s.cmd or "")
+                if words[:2] != ["python", "-m"] or not words[2].startswith("synthdeid.stages."):
+                    continue
+                declared = {d.def_path.rstrip("/") for d in s.deps if not isinstance(d, ParamsDependency)}
+                declared |= {o.def_path.rstrip("/") for o in s.outs}
+                name = s.name
+                found.setdefault(name, (name, words[2].rsplit(".", 1)[1], tuple(words[3:]), frozenset(declared), root))
+    return tuple(found.values())
 
 
 def _strings(value: Any) -> Iterator[str]:
@@ -64,8 +68,8 @@ def _strings(value: Any) -> Iterator[str]:
 
 
 @cache
-def param_strings() -> tuple[str, ...]:
-    return tuple(sorted(set(_strings(yaml.safe_load((ROOT / "params.yaml").read_text(encoding="utf-8"))))))
+def param_strings(root: Path = ROOT) -> tuple[str, ...]:
+    return tuple(sorted(set(_strings(yaml.safe_load((root / "params.yaml").read_text(encoding="utf-8"))))))
 
 
 def module_file(module: str) -> Path | None:
@@ -140,11 +144,11 @@ def resolutions(name: str, args: tuple[str | None, ...], candidates: tuple[str, 
         yield value(*filled)
 
 
-@pytest.mark.parametrize("stage, module, args, declared", dvc_stages(), ids=[s[0] for s in dvc_stages()])
+@pytest.mark.parametrize("stage, module, args, declared, root", dvc_stages(), ids=[s[0] for s in dvc_stages()])
 def test_every_path_a_stage_uses_is_declared_for_it(
-    stage: str, module: str, args: tuple[str, ...], declared: frozenset[str]
+    stage: str, module: str, args: tuple[str, ...], declared: frozenset[str], root: Path
 ) -> None:
-    candidates = (*args, "-".join(args), *SPLITS, paths.RULE_SETTING, *param_strings())
+    candidates = (*args, "-".join(args), *SPLITS, paths.RULE_SETTING, *param_strings(root))
     missing = []
     for where, code in code_of(module):
         for name, call_args in path_uses(code):
