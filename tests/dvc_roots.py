@@ -19,8 +19,6 @@ PRESETS = ("full",)
 
 @cache
 def preset_root(name: str) -> Path:
-    from dvc.repo import Repo
-
     from synthdeid.tools.presets import apply_preset
 
     root = Path(tempfile.mkdtemp(prefix=f"synthdeid-{name}-stages-"))
@@ -28,7 +26,8 @@ def preset_root(name: str) -> Path:
     for file in ("dvc.yaml", "params.yaml"):
         shutil.copy(REPO / file, root / file)
     apply_preset(name, root / "params.yaml", REPO)
-    Repo.init(str(root), no_scm=True).close()
+    (root / ".dvc").mkdir()  # what `dvc init --no-scm` writes that resolving stages needs, without its banner
+    (root / ".dvc" / "config").write_text("[core]\n    no_scm = True\n", encoding="utf-8")
     return root
 
 
