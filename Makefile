@@ -10,6 +10,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 export DVC_NO_ANALYTICS := 1
+DEDUCE := $(shell grep -o '"deduce==[^"]*"' pyproject.toml | tr -d '"')
 
 .PHONY: setup demo test lint docs bench bench-paper budget clean
 
@@ -19,7 +20,12 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# the CPU build of torch first: a looser spec would pull gigabytes of CUDA packages
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	$(BIN)/python -m pip install --quiet -e ".[test,dp]"
+	# DEDUCE (pyproject's pin) next: it builds its lookup cache, a minute on one core, while pip
+	# fetches and installs the rest; if that build fails it runs again once the rest is installed
+	$(BIN)/python -m pip install --quiet "$(DEDUCE)" "filelock>=3.12"
+	$(BIN)/python plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
+	$(BIN)/python -m pip install --quiet -e ".[test,dp]" || { wait $$build; exit 1; }; \
+	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python plugins/deduce_cache.py; }
 	touch $@
 
 $(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/pyproject.toml examples/synthdeid-lang-de/pyproject.toml

@@ -3,22 +3,14 @@ the rule-based baseline of the Libbi paper's Table 6. Its tags are mapped onto t
 
 from __future__ import annotations
 
-import gc
-import getpass
-import hashlib
-import inspect
-import logging
-import os
 import re
-import tempfile
 from functools import cache
-from pathlib import Path
 from typing import Any
-
-from filelock import FileLock
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
+
+from . import deduce_cache
 
 DEDUCE_TAGS: dict[str, str] = {
     "persoon": "Name",
@@ -45,54 +37,10 @@ _TITLE = re.compile(
 )
 
 
-def import_deduce() -> Any:
-    """The ``deduce`` module, imported without the logging set-up it does on import (every
-    library's debug messages to stdout)."""
-    root = logging.getLogger()
-    handlers, level = list(root.handlers), root.level
-    try:
-        import deduce
-    finally:
-        root.handlers[:] = handlers
-        root.setLevel(level)
-    return deduce
-
-
-def build_lock(cache_path: str | Path | None) -> FileLock:
-    """The lock every process holds while it builds or loads DEDUCE with this ``cache_path``.
-
-    DEDUCE builds its lookup structures on first use (about a minute) and pickles them into its
-    cache folder without an atomic rename, so a process starting meanwhile would read a half-written
-    file; two stages or a stage and ``synthdeid deidentify`` at once would. Under the lock the first
-    process builds and the others wait, then load the finished cache in a few seconds. One lock
-    file per user and cache folder, in the temporary folder (DEDUCE's own folder may be read-only)."""
-    user = os.getuid() if hasattr(os, "getuid") else getpass.getuser()
-    where = Path(cache_path).resolve() if cache_path else "default"
-    key = hashlib.sha256(f"{user}:{where}".encode()).hexdigest()[:16]
-    return FileLock(Path(tempfile.gettempdir()) / f"synthdeid-deduce-{key}.lock")
-
-
-def _default_cache_path(deduce: Any) -> str | None:
-    """Where ``deduce.Deduce()`` keeps its cache when given none (its ``cache_path`` default)."""
-    parameter = inspect.signature(deduce.Deduce).parameters.get("cache_path")
-    default = None if parameter is None else parameter.default
-    return None if default in (None, inspect.Parameter.empty) else str(default)
-
-
 @cache
 def _deduce(cache_path: str | None) -> Any:
-    deduce = import_deduce()
-    gc.disable()  # DEDUCE's lookup structures build ~4x faster without the cyclic GC
-    try:
-        with build_lock(cache_path or _default_cache_path(deduce)):
-            model = deduce.Deduce(**({"cache_path": cache_path} if cache_path else {}))
-    finally:
-        # They are millions of objects that live as long as the process: frozen, the cyclic GC
-        # no longer walks them at every collection while annotating, nor at interpreter exit
-        # (which took 11 of a smoke predict_rule's 18 s).
-        gc.freeze()
-        gc.enable()
-    return model
+    """One DEDUCE per process and cache folder (``deduce_cache.load``)."""
+    return deduce_cache.load(cache_path)
 
 
 class DeduceAnnotator:

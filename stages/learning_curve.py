@@ -1,7 +1,9 @@
 """Stage ``learning_curve@CORPUS`` (Libbi Appendix E): the utility tagger trained on fractions of a
 synthetic corpus with several seeds each, scored on the real gold test split; writes the curve
 (mean entity F1 with its 95% Student-t interval per fraction) as a DVC plot and every run as metrics
-(``python -m synthdeid.stages.learning_curve CORPUS``). The subset models are not kept."""
+(``python -m synthdeid.stages.learning_curve CORPUS``). The subset models are not kept. The whole
+corpus with seed ``utility.seed`` is the ``synthetic-CORPUS`` utility setting: its test predictions
+are scored, not trained again."""
 
 from __future__ import annotations
 
@@ -11,8 +13,9 @@ from dataclasses import asdict
 from synthdeid import paths
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
-from synthdeid.evaluation.learning_curve import run_curve, summarize_runs
+from synthdeid.evaluation.learning_curve import Known, run_curve, summarize_runs
 from synthdeid.evaluation.metrics.curves import write_curve_csv
+from synthdeid.evaluation.utility import setting_name
 from synthdeid.spec.build import SeededTagger
 from synthdeid.spec.packs import language_pack
 from synthdeid.stages.common import stage_main, study
@@ -30,6 +33,11 @@ def main() -> None:
     seeds = list(s.utility.learning_curve.seeds)
     make = SeededTagger(tagger.plugin, dict(tagger.config))
     threads = make.threads()  # split across workers; a tagger without the setting trains alone
+    known: dict[tuple[float, int], Known] = {}
+    if 1.0 in fractions and s.utility.seed in seeds and make.seed() == s.utility.seed:
+        # the synthetic-only setting: the same notes, validation split and seed (its own thread count)
+        setting = setting_name("synthetic", corpus)
+        known[(1.0, s.utility.seed)] = (setting, list(read_jsonl(paths.predictions(setting))))
     workers = s.utility.learning_curve.workers if threads is not None else 1
     runs = run_curve(
         synthetic,
@@ -42,6 +50,7 @@ def main() -> None:
         description=f"learning curve {corpus}",
         workers=workers,
         threads=max(1, threads // workers) if threads is not None and workers > 1 else None,
+        known=known,
     )
     rows = summarize_runs(runs, "f1", CONFIDENCE)
     write_curve_csv(rows, paths.learning_curve_plot(corpus))

@@ -49,6 +49,11 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("inline.prompt_tokens three", _set("inline.prompt_tokens", "three"), "inline.prompt_tokens"),
     ("utility.synthetic unknown corpus", _set("utility.synthetic", ["lstm_p", "lstm_x"]), "utility.synthetic.1"),
     ("learning_curve fraction 1.5", _set("utility.learning_curve.fractions", [1.5]), "utility.learning_curve"),
+    (
+        "learning_curve corpus without its synthetic setting",
+        _set("utility.synthetic", ["lstm_temp", "lstm_m"]),
+        "utility.learning_curve.corpora.0",
+    ),
     ("generate.batch_size 0", _set("generate.batch_size", 0), "generate.batch_size"),
     ("generate.tag_safe quoted", _set("generate.tag_safe", "yes"), "generate.tag_safe"),
     ("unknown top-level section", _set("utilty", {"seed": 0}), "utilty"),

@@ -160,6 +160,54 @@ def test_a_subset_without_phi_scores_zero_without_training() -> None:
     assert runs[0].trained is False and runs[0].f1 == 0.0 and runs[0].train_documents == 4
 
 
+class _NoPHI:
+    """A tagger that learns nothing and predicts no span; records the seeds it was built with."""
+
+    name = "no_phi"
+
+    def __init__(self, seeds: list[int], seed: int) -> None:
+        seeds.append(seed)
+
+    def train(self, train: Any, dev: Any, out_dir: Path, tokenize: Any) -> dict:
+        return {}
+
+    def load(self, out_dir: Path, tokenize: Any) -> _NoPHI:
+        return self
+
+    def predict(self, docs: Sequence[Document]) -> list[list[Span]]:
+        return [[] for _ in docs]
+
+
+def test_a_known_cell_is_scored_from_its_predictions_not_trained() -> None:
+    """The whole corpus with utility.seed is the synthetic-only setting: the stage passes that
+    setting's test predictions and the curve scores them (here: the gold spans, F1 1) without
+    training; the other cells train as before (a tagger that finds nothing: F1 0)."""
+    synthetic, test = toy_docs(30, seed=0), toy_docs(12, seed=9)
+    seeds: list[int] = []
+    known = {(1.0, 0): ("synthetic-toy", [Document.create(d.id, d.text, d.spans) for d in test])}
+    runs = run_curve(
+        synthetic, test, [0.5, 1.0], [0, 1], 0.1, lambda seed: _NoPHI(seeds, seed), default_tokenize, known=known
+    )
+    assert sorted(seeds) == [0, 1, 1]  # (0.5, 0), (0.5, 1), (1.0, 1): not (1.0, 0)
+    by_cell = {(r.fraction, r.seed): r for r in runs}
+    reused = by_cell[(1.0, 0)]
+    assert reused.setting == "synthetic-toy" and reused.f1 == 1.0 and reused.trained
+    pool, dev = hold_out(synthetic, 0.1, 0)
+    assert (reused.train_documents, reused.validation_documents) == (len(pool), len(dev))
+    assert reused.train_spans == sum(len(d.spans) for d in pool)
+    assert all(r.setting is None and r.f1 == 0.0 for cell, r in by_cell.items() if cell != (1.0, 0))
+
+
+def test_known_predictions_must_match_the_test_split_and_a_cell() -> None:
+    synthetic, test = toy_docs(20, seed=0), toy_docs(6, seed=9)
+    never = lambda seed: pytest.fail("no tagger should be trained")  # noqa: E731
+    short = {(1.0, 0): ("synthetic-toy", test[:-1])}
+    with pytest.raises(InputError, match="5 predictions"):
+        run_curve(synthetic, test, [1.0], [0], 0.1, never, default_tokenize, known=short)
+    with pytest.raises(ValueError, match=r"cell \(0.5, 0\)"):
+        run_curve(synthetic, test, [1.0], [0], 0.1, never, default_tokenize, known={(0.5, 0): ("x", test)})
+
+
 def test_too_small_a_corpus_is_refused() -> None:
     with pytest.raises(InputError, match="at least 2 synthetic notes"):
         run_curve(toy_docs(1), toy_docs(2), [1.0], [0], 0.1, create, default_tokenize)

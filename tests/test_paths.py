@@ -21,6 +21,7 @@ import yaml
 from dvc_roots import roots
 
 from synthdeid import paths
+from synthdeid.evaluation.utility import KINDS
 
 ROOT = Path(__file__).resolve().parents[1]
 SPLITS = ("train", "dev", "test")
@@ -148,7 +149,8 @@ def resolutions(name: str, args: tuple[str | None, ...], candidates: tuple[str, 
 def test_every_path_a_stage_uses_is_declared_for_it(
     stage: str, module: str, args: tuple[str, ...], declared: frozenset[str], root: Path
 ) -> None:
-    candidates = (*args, "-".join(args), *SPLITS, paths.RULE_SETTING, *param_strings(root))
+    settings = (*args, "-".join(args), *(f"{kind}-{a}" for kind in KINDS for a in args))  # a utility setting
+    candidates = (*settings, *SPLITS, paths.RULE_SETTING, *param_strings(root))
     missing = []
     for where, code in code_of(module):
         for name, call_args in path_uses(code):

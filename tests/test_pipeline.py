@@ -200,9 +200,10 @@ def test_learning_curve(repo):
         m = json.loads((repo / f"data/metrics/learning_curve/{corpus}.json").read_text())
         assert len(m["runs"]) == len(curve["fractions"]) * len(curve["seeds"])
         assert all(0.0 <= r["f1"] <= 1.0 for r in m["runs"])
-        # all notes with seed utility.seed is the synthetic-only utility setting: the same tagger
-        full = [r["f1"] for r in m["runs"] if r["fraction"] == 1.0 and r["seed"] == utility["seed"]]
-        assert full == [settings[f"synthetic-{corpus}"]["f1"]]
+        # all notes with seed utility.seed is the synthetic-only utility setting: its tagger, scored
+        full = [r for r in m["runs"] if r["fraction"] == 1.0 and r["seed"] == utility["seed"]]
+        assert [r["f1"] for r in full] == [settings[f"synthetic-{corpus}"]["f1"]]
+        assert [r["setting"] for r in m["runs"]] == [f"synthetic-{corpus}" if r in full else None for r in m["runs"]]
     kept = {p.name for p in (repo / "data/taggers").iterdir() if p.is_dir()}  # no subset model is kept
     assert kept == {"real", "augmented-lstm_p", *(f"synthetic-{c}" for c in (*CORPORA, MACHINE))}
 

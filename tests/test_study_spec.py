@@ -78,7 +78,7 @@ def test_check_and_a_stage_refuse_a_mistake_with_the_same_message(
     path = _write(tmp_path, params)
     assert main(["check", "--params", str(path)]) == 1
     from_check = capsys.readouterr().err
-    assert key in from_check and "ready" not in from_check and "Traceback" not in from_check
+    assert key in from_check and "ready: `dvc repro`" not in from_check and "Traceback" not in from_check
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(common, "_STUDY", [])
     from synthdeid.stages import prepare

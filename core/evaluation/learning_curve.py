@@ -8,13 +8,18 @@ synthetic-only utility setting (:func:`synthdeid.evaluation.utility.hold_out`); 
 first notes of a seeded shuffle of the training notes, so one seed's subsets are nested and all
 fractions validate on the same notes. The seed is also the tagger's training seed. The subset
 models are trained in a temporary folder and deleted after predicting the test split.
+
+The whole corpus with seed ``utility.seed`` is the synthetic-only utility setting itself (the
+same training and validation notes, the same tagger seed): a stage that has that setting's test
+predictions passes them as ``known`` and the curve scores them instead of training the tagger
+again.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +31,7 @@ from synthdeid.corpus.split import share_indices
 from synthdeid.errors import InputError
 from synthdeid.evaluation.metrics import entity_scores
 from synthdeid.evaluation.metrics.curves import curve_rows
+from synthdeid.evaluation.metrics.entity import Prediction
 from synthdeid.evaluation.utility import hold_out, train_and_predict
 from synthdeid.progress import counter, track
 
@@ -44,6 +50,13 @@ class CurveRun:
     f1: float
     trained: bool
     """False when the subset held no PHI span: no tagger can learn from it, it predicts nothing (F1 0)."""
+    setting: str | None = None
+    """The utility setting whose tagger this run is (its test predictions scored, not trained here)."""
+
+
+Known = tuple[str, Sequence[Prediction]]
+"""A cell's tagger trained elsewhere: its utility setting and its prediction for each test document
+(the documents with their predicted spans, or the spans alone; checked against the test split)."""
 
 
 def check_fractions(fractions: Sequence[float], seeds: Sequence[int]) -> None:
@@ -81,12 +94,19 @@ def run_curve(
     description: str = "learning curve",
     workers: int = 1,
     threads: int | None = None,
+    known: Mapping[tuple[float, int], Known] | None = None,
 ) -> list[CurveRun]:
     """Train and score one tagger per (fraction, seed); ``make_tagger(seed, threads)`` builds an
     untrained tagger. With ``workers`` > 1 the taggers train side by side in that many spawned
     processes (``make_tagger`` and ``tokenize`` must then pickle), each with ``threads`` threads;
-    every run depends on its cell and ``threads`` only, not on which process ran it or when."""
+    every run depends on its cell and ``threads`` only, not on which process ran it or when.
+    ``known`` maps a (fraction, seed) cell to a tagger trained on it elsewhere: its setting name
+    and its spans for each ``test`` document, scored as they are."""
     check_fractions(fractions, seeds)
+    known = dict(known or {})
+    for cell, (setting, _) in known.items():
+        if cell not in {(float(f), s) for f in fractions for s in seeds}:
+            raise ValueError(f"{setting}: the cell {cell} is not one of the curve's (fraction, seed) cells")
     if len(synthetic) < 2:
         raise InputError(
             f"a learning curve needs at least 2 synthetic notes, got {len(synthetic)}",
@@ -94,9 +114,9 @@ def run_curve(
         )
     cells = [(f, s) for s in seeds for f in sorted(fractions)]
     splits = {s: hold_out(synthetic, validation_share, s) for s in seeds}
-    jobs = [(fraction, seed, *splits[seed]) for fraction, seed in cells]
-    runs: list[CurveRun] = []
-    if workers <= 1:
+    runs = [_known_run(f, s, *splits[s], test, *known[(float(f), s)]) for f, s in cells if (float(f), s) in known]
+    jobs = [(fraction, seed, *splits[seed]) for fraction, seed in cells if (float(fraction), seed) not in known]
+    if workers <= 1 or not jobs:
         for job in track(jobs, description, total=len(jobs)):
             runs.append(_run_cell(make_tagger, threads, tokenize, test, *job))
     else:
@@ -109,7 +129,7 @@ def run_curve(
             for future in as_completed(futures):
                 future.result()  # a failed tagger stops the curve now, with its error
                 advance(1)
-            runs = [f.result() for f in futures]
+            runs += [f.result() for f in futures]
     return sorted(runs, key=lambda r: (r.fraction, r.seed))
 
 
@@ -143,6 +163,32 @@ def _run_cell(
         recall=micro["recall"],
         f1=micro["f1"],
         trained=trained,
+    )
+
+
+def _known_run(
+    fraction: float,
+    seed: int,
+    pool: Sequence[Document],
+    dev: Sequence[Document],
+    test: Sequence[Document],
+    setting: str,
+    predicted: Sequence[Prediction],
+) -> CurveRun:
+    """The run of a cell whose tagger was trained elsewhere (``setting``), scored from its predictions."""
+    train = nested_subset(pool, fraction, seed)
+    micro = entity_scores(test, predicted)["micro"]
+    return CurveRun(
+        fraction=float(fraction),
+        seed=seed,
+        train_documents=len(train),
+        train_spans=sum(len(d.spans) for d in train),
+        validation_documents=len(dev),
+        precision=micro["precision"],
+        recall=micro["recall"],
+        f1=micro["f1"],
+        trained=any(d.spans for d in train),
+        setting=setting,
     )
 
 

@@ -53,9 +53,13 @@ def learning_curve_figure(curves: Mapping[str, Rows], path: str | Path, metric: 
     fig, ax = plt.subplots(figsize=(6, 4))
     for name, rows in curves.items():
         xs = [float(r["fraction"]) for r in rows]
-        ax.plot(xs, [float(r["mean"]) for r in rows], marker="o", label=name)
+        (line,) = ax.plot(xs, [float(r["mean"]) for r in rows], marker="o", label=name)
         band = [(x, r) for x, r in zip(xs, rows) if r.get("ci_low") not in (None, "")]
-        if band:
+        if len(band) == 1:  # one fraction (the demo's whole corpus): its interval as an error bar
+            (x, r), mean = band[0], float(band[0][1]["mean"])
+            low, high = mean - float(r["ci_low"]), float(r["ci_high"]) - mean
+            ax.errorbar([x], [mean], yerr=[[low], [high]], capsize=4, color=line.get_color())
+        elif band:
             ax.fill_between(
                 [x for x, _ in band],
                 [float(r["ci_low"]) for _, r in band],

@@ -64,6 +64,14 @@ class SeededTagger:
 
     def threads(self) -> int | None:
         """The tagger's thread setting (None: it has none, so it cannot be split across workers)."""
-        config = getattr(self(0), "config", None)
-        value = getattr(config, "threads", None)
+        return self._setting("threads")
+
+    def seed(self) -> int | None:
+        """The seed the tagger trains with when none is given (None: it has no seed setting)."""
+        return self._setting("seed")
+
+    def _setting(self, name: str) -> int | None:
+        """An integer setting of the tagger as configured, None when it has no such setting."""
+        config = getattr(registry("tagger").create(self.plugin, dict(self.config)), "config", None)
+        value = getattr(config, name, None)
         return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -213,6 +213,16 @@ def check(study: Study) -> list[Problem]:
     problems += _corpora("utility.synthetic", u.synthetic, known, "synthetic corpus")
     problems += _corpora("utility.augmented", u.augmented, known, "synthetic corpus")
     problems += _corpora("utility.learning_curve.corpora", u.learning_curve.corpora, known, "synthetic corpus")
+    for i, name in enumerate(u.learning_curve.corpora):
+        if name in known and name not in u.synthetic:
+            add(
+                Problem(
+                    f"utility.learning_curve.corpora.{i}",
+                    f"{name!r} is not in utility.synthetic: a curve extends its synthetic-only setting "
+                    "(the whole corpus with utility.seed is that setting's tagger, not trained again)",
+                    f"add {name} to utility.synthetic, or leave it out here",
+                )
+            )
     problems += _corpora("privacy.corpora", study.privacy.corpora, known, "synthetic corpus")
     if u.rule_baseline is not None:
         rule, p = _plugin("utility.rule_baseline", "annotator", u.rule_baseline, None, None)
