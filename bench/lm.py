@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -29,6 +30,7 @@ from synthdeid.corpus.inline import special_tokens
 from synthdeid.corpus.tags import tag_labels
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec import load_study
+from synthdeid.tools.presets import apply_preset
 
 from setups import add_arguments, apply
 
@@ -42,11 +44,21 @@ release 0.1 trained. They run on today's code: for the LSTM that includes a chea
 REFERENCE = {"lstm": "lstm_0.1", "gpt2": "gpt2_0.1"}
 
 
+def study_generators() -> dict[str, Any]:
+    """The study's generators with the ``full`` preset applied (to a copy of params.yaml): the
+    demo's LSTMs and the GPT-2 that only ``full`` trains."""
+    with tempfile.TemporaryDirectory() as tmp:
+        params = Path(tmp) / "params.yaml"
+        shutil.copyfile("params.yaml", params)
+        apply_preset("full", params)
+        return dict(load_study(params).generators)
+
+
 def setups() -> dict[str, tuple[str, dict[str, Any]]]:
     """Bench name -> (generator plugin, config): release 0.1's and the study's (``study_NAME``)."""
     out = dict(RELEASE_0_1)
     try:
-        for name, gen in load_study().generators.items():
+        for name, gen in study_generators().items():
             if gen.plugin in REFERENCE and gen.tags and not (gen.config or {}).get("dp"):
                 out[f"study_{name}"] = (gen.plugin, dict(gen.config or {}))
     except Exception:  # noqa: BLE001 - no params.yaml here: release 0.1's setups only

@@ -62,3 +62,11 @@ def test_bench_lm_without_data_names_the_fix(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert out.returncode != 0 and "dvc repro inline" in out.stderr
+
+
+def test_the_default_setups_include_the_studys_lstm_and_gpt2() -> None:
+    """The default ``--setups`` name the study's LSTM and GPT-2: the demo's params have no GPT-2
+    since it moved to the ``full`` preset, so the bench reads the study with that preset applied."""
+    code = "import sys; sys.path.insert(0, 'bench'); import lm; print(' '.join(sorted(lm.setups())))"
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["gpt2_0.1", "lstm_0.1", "study_gpt2", "study_lstm"]
