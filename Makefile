@@ -23,9 +23,9 @@ $(VENV)/.installed: pyproject.toml
 	# DEDUCE (pyproject's pin) next: it builds its lookup cache, a minute on one core, while pip
 	# fetches and installs the rest; if that build fails it runs again once the rest is installed
 	$(BIN)/python -m pip install --quiet "$(DEDUCE)" "filelock>=3.12"
-	$(BIN)/python plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
+	$(BIN)/python -P plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
 	$(BIN)/python -m pip install --quiet -e ".[test,dp]" || { wait $$build; exit 1; }; \
-	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python plugins/deduce_cache.py; }
+	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python -P plugins/deduce_cache.py; }
 	touch $@
 
 $(VENV)/.example-plugin: $(VENV)/.installed examples/synthdeid-example-plugin/pyproject.toml examples/synthdeid-lang-de/pyproject.toml

@@ -152,18 +152,7 @@ def _run_cell(
             _, predicted = train_and_predict(tagger, train, dev, Path(tmp), tokenize, test)
     else:
         predicted = [[] for _ in test]
-    micro = entity_scores(test, predicted)["micro"]
-    return CurveRun(
-        fraction=float(fraction),
-        seed=seed,
-        train_documents=len(train),
-        train_spans=sum(len(d.spans) for d in train),
-        validation_documents=len(dev),
-        precision=micro["precision"],
-        recall=micro["recall"],
-        f1=micro["f1"],
-        trained=trained,
-    )
+    return _scored(fraction, seed, train, dev, test, predicted)
 
 
 def _known_run(
@@ -176,7 +165,19 @@ def _known_run(
     predicted: Sequence[Prediction],
 ) -> CurveRun:
     """The run of a cell whose tagger was trained elsewhere (``setting``), scored from its predictions."""
-    train = nested_subset(pool, fraction, seed)
+    return _scored(fraction, seed, nested_subset(pool, fraction, seed), dev, test, predicted, setting)
+
+
+def _scored(
+    fraction: float,
+    seed: int,
+    train: Sequence[Document],
+    dev: Sequence[Document],
+    test: Sequence[Document],
+    predicted: Sequence[Prediction],
+    setting: str | None = None,
+) -> CurveRun:
+    """A cell's run: what its tagger trained on and its scores on ``test``."""
     micro = entity_scores(test, predicted)["micro"]
     return CurveRun(
         fraction=float(fraction),
