@@ -10,7 +10,8 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export HF_DATASETS_OFFLINE := 1
 export DVC_NO_ANALYTICS := 1
-DEDUCE := $(shell grep -o '"deduce==[^"]*"' pyproject.toml | tr -d '"')
+# what plugins/deduce_cache.py needs, as pyproject.toml pins it
+DEDUCE := $(shell grep -oE '"(deduce|filelock)[=<>][^"]*"' pyproject.toml | tr -d '"')
 
 .PHONY: setup demo test lint docs bench bench-paper budget clean
 
@@ -20,9 +21,9 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# the CPU build of torch first: a looser spec would pull gigabytes of CUDA packages
 	$(BIN)/python -m pip install --quiet torch==2.13.0
-	# DEDUCE (pyproject's pin) next: it builds its lookup cache, a minute on one core, while pip
-	# fetches and installs the rest; if that build fails it runs again once the rest is installed
-	$(BIN)/python -m pip install --quiet "$(DEDUCE)" "filelock>=3.12"
+	# DEDUCE next: it builds its lookup cache, a minute on one core, while pip fetches and
+	# installs the rest; if that build fails it runs again once the rest is installed
+	$(BIN)/python -m pip install --quiet $(foreach r,$(DEDUCE),"$(r)")
 	$(BIN)/python -P plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
 	$(BIN)/python -m pip install --quiet -e ".[test,dp]" || { wait $$build; exit 1; }; \
 	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python -P plugins/deduce_cache.py; }
