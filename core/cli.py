@@ -101,6 +101,9 @@ def cmd_convert(args: argparse.Namespace, out: Console) -> int:
 
 
 def _convert(args: argparse.Namespace, out: Console) -> int:
+    from synthdeid.corpus.output_guard import check_output
+
+    check_output(args.output, (args.input,), force=args.force)
     docs = list(read_documents(args.input, args.from_format, options=_format_options(args)))
     to = args.to_format or guess_format(args.output, for_writing=True)
     was_folder = Path(args.output).is_dir()
@@ -318,54 +321,14 @@ def _check_annotator_language(annotator: object, name: str | None, language: str
         )
 
 
-def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
-    from synthdeid.phi.deidentify import (
-        DeidCounts,
-        deidentify,
-        input_format,
-        load_annotator,
-        write_output,
-    )
-    from synthdeid.plugin_system.manager import registry
-    from synthdeid.spec.build import annotator as build_annotator
-
-    from .progress import track
-
-    language = _language(args)
-    annotator = load_annotator(
-        args.model,
-        args.annotator,
-        language,
-        min_confidence=args.min_confidence,
-        trust_model=args.trust_model,
-        create=build_annotator,
-    )
-    _check_annotator_language(annotator, args.annotator, language)
-    pack = registry("language").create(language) if args.mode == "surrogate" else None
-    fmt = args.from_format or input_format(args.input)
-    counts = DeidCounts()
-    notes = track(read_documents(args.input, fmt), f"de-identify ({args.mode})")
-    n = write_output(
-        deidentify(notes, annotator, args.mode, pack, args.seed, args.mask, counts),
-        args.output,
-        args.to_format,
-        args.mode,
-    )
-    labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
-    out.print(
-        f"{args.mode}: {counts.notes} notes in, {n} out ({counts.notes_per_second():.1f} notes/s); "
-        f"{counts.spans_found} PHI spans found ({labels or 'none'}); the input had {counts.spans_in} spans "
-        f"of its own; wrote {args.output}",
-        highlight=False,
-    )
-    return 0
-
-
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.corpus.export import export_corpus, resolve_corpus
     from synthdeid.plugin_system.manager import registry
 
+    from synthdeid.corpus.output_guard import check_output
+
     path, name, datasheet = resolve_corpus(args.corpus)
+    check_output(args.output, (path,), force=args.force)
     language = _language(args)
     docs = list(read_documents(path))
     n = export_corpus(
@@ -449,6 +412,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KEY=VALUE",
         help="a reader option, as corpus.format_options (e.g. labels=First_Name,Date for xml_inline)",
     )
+    sc.add_argument("--force", action="store_true", help="replace an existing output (never the input itself)")
     sc.set_defaults(run=cmd_convert)
     sv = sub.add_parser(
         "validate",
@@ -487,56 +451,9 @@ def build_parser() -> argparse.ArgumentParser:
         "and tags.keep_unmapped (e.g. params.yaml)",
     )
     sv.set_defaults(run=cmd_validate)
-    sd = sub.add_parser(
-        "deidentify",
-        help="find PHI in notes with a trained tagger or an annotator, and annotate, replace (surrogate) or redact it",
-        **examples(
-            "synthdeid deidentify notes/ found.jsonl --model data/taggers/augmented-lstm_p",
-            "synthdeid deidentify notes/ clean/ --model data/taggers/real --mode surrogate --to text",
-            "synthdeid deidentify notes.jsonl redacted.jsonl --model data/taggers/real --mode redact --min-confidence 0.2",
-            "synthdeid deidentify notes/ found.jsonl --annotator deduce   # Dutch rules, no training",
-        ),
-    )
-    sd.add_argument("input", help="a .jsonl, .conll, .inline or .txt file, a BRAT folder or a folder of .txt notes")
-    sd.add_argument("output", help="a .jsonl, .conll or .inline file, or a folder (BRAT: .txt notes with .ann spans)")
-    who = sd.add_mutually_exclusive_group(required=True)
-    who.add_argument(
-        "--model",
-        help="a trained tagger directory (its tagger.json names the plugin), e.g. data/taggers/augmented-lstm_p",
-    )
-    who.add_argument("--annotator", help="an annotator plugin, e.g. deduce (Dutch rules)")
-    sd.add_argument(
-        "--trust-model",
-        action="store_true",
-        help="RISK: also load a --model folder that holds "
-        "only a pickle (a flair best-model.pt of an older synthdeid or of flair itself); unpickling "
-        "runs whatever code the file holds, so use it only for a folder you made or whose maker you "
-        "trust. Without it such a folder is refused; taggers this version trains are safetensors",
-    )
-    sd.add_argument(
-        "--mode",
-        choices=("annotate", "surrogate", "redact"),
-        default="annotate",
-        help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
-        "language pack; redact: replace PHI by [LABEL] (or --mask)",
-    )
-    sd.add_argument("--language", help="the language pack (tokenizer, surrogates); default: params.yaml's")
-    sd.add_argument(
-        "--min-confidence",
-        type=float,
-        help="favour recall: a token is PHI when the tagger's "
-        "probability of PHI reaches this (e.g. 0.2; torch_bilstm_crf taggers); default: the best path",
-    )
-    sd.add_argument("--seed", type=int, default=0, help="seed of the surrogates (per note)")
-    sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
-    sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
-    sd.add_argument(
-        "--to",
-        dest="to_format",
-        choices=sorted([*WRITERS, "text"]),
-        help="output format (default: from the name); text: .txt notes only (surrogate, redact)",
-    )
-    sd.set_defaults(run=cmd_deidentify)
+    from synthdeid.phi.deidentify_command import add_deidentify_command
+
+    add_deidentify_command(sub, formats, sorted(WRITERS))
     se = sub.add_parser(
         "export",
         help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL",
@@ -555,6 +472,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="hf: a datasets DatasetDict saved to disk, with a dataset card; spacy: a DocBin",
     )
     se.add_argument("--language", help="the language pack (tokens for hf, spaCy's language); default: params.yaml's")
+    se.add_argument("--force", action="store_true", help="replace an existing output (never the corpus itself)")
     se.set_defaults(run=cmd_export)
     spr = sub.add_parser(
         "preset",
@@ -678,6 +596,9 @@ def cmd_schema(args: argparse.Namespace, out: Any) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     import os
 
+    from synthdeid.phi.threads import passive_waits
+
+    passive_waits()  # before torch loads: its waiting threads sleep instead of spinning
     err = Console(stderr=True, soft_wrap=True)
     debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
     try:

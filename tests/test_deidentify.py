@@ -14,6 +14,8 @@ from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
 from synthdeid.corpus.formats import read_documents, write_documents
 from synthdeid.phi.deidentify import DeidCounts, deidentify, load_annotator, redact
+from synthdeid.phi.every_occurrence import add_every_occurrence
+from synthdeid.phi.surrogate_key import SurrogateKey
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
 from synthdeid.spec.build import annotator as build_annotator
@@ -38,23 +40,34 @@ def notes() -> list[Document]:
 
 def test_annotate_gives_the_taggers_own_predictions(model: Path, notes: list[Document]) -> None:
     pack = registry("language").create("nl")
-    expected = create({}).load(model, pack.tokenize).predict(notes)
+    predicted = create({}).load(model, pack.tokenize).predict(notes)
     counts = DeidCounts()
     out = list(deidentify(notes, load_annotator(model, None, "nl", create=build_annotator), "annotate", counts=counts))
     assert [d.id for d in out] == [d.id for d in notes] and [d.text for d in out] == [d.text for d in notes]
-    assert [list(d.spans) for d in out] == [list(p) for p in expected]
+    expected = _with_every_occurrence(notes, predicted)
+    assert [list(d.spans) for d in out] == [list(e.spans) for e in expected]
+    assert all(set(p) <= set(d.spans) for p, d in zip(predicted, out))  # the tagger's own spans, and more
     assert counts.notes == 70 and counts.spans_in == sum(len(d.spans) for d in notes)
-    assert counts.spans_found == sum(len(p) for p in expected) > 0
+    assert counts.spans_found == sum(len(p) for p in predicted) > 0
+    assert counts.added == sum(len(e.spans) - len(p) for e, p in zip(expected, predicted))
 
 
-def test_surrogates_replace_every_span_consistently_and_seeded(model: Path, notes: list[Document]) -> None:
+def _with_every_occurrence(notes: list[Document], predicted: list) -> list[Document]:
+    return [
+        add_every_occurrence(Document.create(d.id, d.text, p, allow_empty=True))[0] for d, p in zip(notes, predicted)
+    ]
+
+
+def test_surrogates_replace_every_span_consistently_and_keyed(model: Path, notes: list[Document]) -> None:
     annotator = load_annotator(model, None, "nl", create=build_annotator)
     pack = registry("language").create("nl")
     found = list(deidentify(notes[:20], annotator, "annotate"))
-    a = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=1))
-    b = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=1))
-    c = list(deidentify(notes[:20], annotator, "surrogate", pack, seed=2))
-    assert a == b and a != c
+    key = SurrogateKey(bytes(range(32)))
+    a = list(deidentify(notes[:20], annotator, "surrogate", pack, key=key))
+    b = list(deidentify(notes[:20], annotator, "surrogate", pack, key=SurrogateKey(bytes(range(32)))))
+    c = list(deidentify(notes[:20], annotator, "surrogate", pack, key=SurrogateKey(bytes(range(1, 33)))))
+    fresh = [list(deidentify(notes[:20], annotator, "surrogate", pack)) for _ in range(2)]
+    assert a == b and a != c and fresh[0] != fresh[1]  # no key given: a fresh secret each run
     for before, after in zip(found, a):
         assert [s.label for s in after.spans] == [s.label for s in before.spans]
         for s, t in zip(before.spans, after.spans):
@@ -91,7 +104,7 @@ def test_cli_reads_a_folder_of_text_notes_and_writes_every_mode(model: Path, tmp
         (src / "ward" / f"{doc.id}.txt").write_text(doc.text, encoding="utf-8")
     common = ["--model", str(model), "--language", "nl"]
     assert main(["deidentify", str(src), str(tmp_path / "ann.jsonl"), *common]) == 0
-    assert "annotate: 5 notes in, 5 out" in capsys.readouterr().out
+    assert "annotate: 5 notes in, 5 out, 0 rejected" in capsys.readouterr().out
     annotated = list(read_documents(tmp_path / "ann.jsonl"))
     assert [d.id for d in annotated] == [f"ward/d9-{i}" for i in range(5)]
     assert main(["deidentify", str(src), str(tmp_path / "red"), *common, "--mode", "redact"]) == 0
@@ -116,11 +129,13 @@ def test_cli_reads_every_annotated_format_alike(model: Path, tmp_path: Path, cap
     assert main(["deidentify", str(tmp_path / source), str(out), "--model", str(model), "--language", "nl"]) == 0
     report = capsys.readouterr().out
     assert (
-        "annotate: 6 notes in, 6 out" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
+        "annotate: 6 notes in, 6 out, 0 rejected" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
     )
     found = {d.id: d for d in read_documents(out)}
-    expected = create({}).load(model, registry("language").create("nl").tokenize).predict([found[d.id] for d in docs])
-    assert [list(found[d.id].spans) for d in docs] == [list(e) for e in expected]
+    inputs = [found[d.id] for d in docs]
+    predicted = create({}).load(model, registry("language").create("nl").tokenize).predict(inputs)
+    expected = _with_every_occurrence(inputs, predicted)
+    assert [list(found[d.id].spans) for d in docs] == [list(e.spans) for e in expected]
     if source != "notes.conll":  # CoNLL holds tokens, not the text's spacing
         assert {d.id: d.text for d in docs} == {i: d.text for i, d in found.items()}
 
@@ -128,10 +143,18 @@ def test_cli_reads_every_annotated_format_alike(model: Path, tmp_path: Path, cap
 def test_cli_errors_name_the_problem(model: Path, tmp_path: Path, capsys) -> None:
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"id": "a", "text": "Jan"}) + "\nnot json\n")
-    assert main(["deidentify", str(bad), str(tmp_path / "o.jsonl"), "--model", str(model), "--language", "nl"]) == 1
+    common = ["--model", str(model), "--language", "nl"]
+    assert main(["deidentify", str(bad), str(tmp_path / "s.jsonl"), *common, "--strict"]) == 1
     err = capsys.readouterr().err
     assert f"{bad}:2" in err and "malformed JSON" in err
-    assert not (tmp_path / "o.jsonl").exists()
+    assert not (tmp_path / "s.jsonl").exists() and not (tmp_path / "s.jsonl.rejects.jsonl").exists()
+    # without --strict the bad line is listed with its reason and the rest goes on: in = out + rejected
+    assert main(["deidentify", str(bad), str(tmp_path / "o.jsonl"), *common]) == 0
+    captured = capsys.readouterr()
+    assert "2 notes in, 1 out, 1 rejected" in captured.out and "o.jsonl.rejects.jsonl" in captured.err
+    [rejected] = [json.loads(line) for line in (tmp_path / "o.jsonl.rejects.jsonl").read_text().splitlines()]
+    assert rejected["where"] == f"{bad}:2" and "malformed JSON" in rejected["reason"]
+    assert [d.id for d in read_documents(tmp_path / "o.jsonl")] == ["a"]
     good = tmp_path / "good.jsonl"
     write_documents(toy_docs(2, seed=3), good)
     assert (
@@ -212,7 +235,7 @@ def test_bench_thresholds_scores_what_deidentify_finds(model: Path, notes: list[
     assert len(rows) == 3 and "notes/s" in out.stdout.splitlines()[-1]
     pack = registry("language").create("nl")
     predicted = create({}).load(model, pack.tokenize).predict(notes)
-    f1 = entity_scores(notes, [Document.create(d.id, d.text, p, allow_empty=True) for d, p in zip(notes, predicted)])
+    f1 = entity_scores(notes, _with_every_occurrence(notes, predicted))
     assert float(rows[0][4]) == pytest.approx(f1["micro"]["f1"], abs=5e-5)
     found = [float(r[5].strip(" %")) for r in rows]
     assert found[2] >= found[0]

@@ -1,8 +1,10 @@
 """De-identify notes with a trained tagger (any directory a tagger plugin wrote) or an annotator
 plugin (``deduce``): find the PHI spans, then keep them as annotations (``annotate``), replace
-them by surrogates from the language pack (``surrogate``, as the ``pseudonymize`` stage does:
-consistent within a note, seeded, never the original, failing closed), or by ``[LABEL]`` markers
-or a mask (``redact``). Notes stream through in batches: memory does not grow with the input."""
+them by surrogates from the language pack (``surrogate``: consistent within a note, keyed by a
+secret, never the original, failing closed), or by ``[LABEL]`` markers or a mask (``redact``).
+Every whole-word occurrence of a string found is treated as found (``every_occurrence``). Notes
+stream through in batches: memory does not grow with the input. A note that cannot be
+de-identified goes to ``reject`` with its reason (or stops the run, without ``reject``)."""
 
 from __future__ import annotations
 
@@ -17,10 +19,15 @@ from synthdeid.api import Annotator, LanguagePack
 from synthdeid.corpus.formats import guess_format, write_documents
 from synthdeid.corpus.formats.plaintext import write_plain
 from synthdeid.corpus.records import Document
-from synthdeid.errors import InputError
+from synthdeid.errors import InputError, SurrogateError
 from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents
+from synthdeid.phi.every_occurrence import add_every_occurrence
 from synthdeid.phi.pseudonymize import pseudonymize, substitute
+from synthdeid.phi.surrogate_key import SurrogateKey
+
+Reject = Callable[[str, str], None]
+"""``reject(where, reason)``: a note left out (``where`` names its id, or its file and line)."""
 
 MODES = ("annotate", "surrogate", "redact")
 
@@ -33,6 +40,10 @@ class DeidCounts:
     notes: int = 0
     spans_in: int = 0
     found: Counter[str] = field(default_factory=Counter)
+    added: int = 0
+    """Spans added on further occurrences of a string the annotator found (``every_occurrence``)."""
+    rejected: int = 0
+    written: int = 0
     started: float = field(default_factory=time.perf_counter)
 
     @property
@@ -88,16 +99,22 @@ def deidentify(
     annotator: Annotator,
     mode: str,
     pack: LanguagePack | None = None,
-    seed: int = 0,
+    key: SurrogateKey | None = None,
     mask: str | None = None,
     counts: DeidCounts | None = None,
+    reject: Reject | None = None,
 ) -> Iterator[Document]:
-    """Each note with the annotator's spans, then surrogates or redaction by ``mode``."""
+    """Each note with the annotator's spans (and every further occurrence of their strings), then
+    surrogates keyed by ``key`` (a fresh random key when not given) or redaction by ``mode``. A
+    note whose surrogates fail goes to ``reject`` when given; without it the run stops there."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
     if mode == "surrogate" and pack is None:
         raise InputError("surrogates need a language pack", fix="pass --language")
+    if mode == "redact" and mask is not None and not mask:
+        raise InputError("the mask is empty", fix="give a visible mask, e.g. --mask '***'")
     counts = counts if counts is not None else DeidCounts()
+    key = key if key is not None or mode != "surrogate" else SurrogateKey.fresh()
 
     def counted(items: Iterable[Document]) -> Iterator[Document]:
         for doc in items:
@@ -105,14 +122,36 @@ def deidentify(
             counts.spans_in += len(doc.spans)
             yield doc
 
-    for doc in annotate_documents(counted(docs), annotator):
-        counts.found.update(s.label for s in doc.spans)
-        if mode == "annotate":
-            yield doc
-        elif mode == "surrogate":
-            yield pseudonymize(doc, pack, seed)  # type: ignore[arg-type]
-        else:
-            yield redact(doc, mask)
+    for found in annotate_documents(counted(docs), annotator):
+        doc, added = add_every_occurrence(found)
+        try:
+            out = _apply(doc, mode, pack, key, mask)
+        except SurrogateError as e:
+            if reject is None:
+                raise
+            counts.rejected += 1
+            reject(f"document {doc.id!r}", _without_phi(str(e), doc))
+            continue
+        counts.found.update(s.label for s in found.spans)
+        counts.added += added
+        yield out
+
+
+def _without_phi(message: str, doc: Document) -> str:
+    """``message`` with every PHI string of ``doc`` replaced by its label: a reason may be read
+    by whoever receives the rejects file."""
+    for surface, label in sorted({(doc.surface(s), s.label) for s in doc.spans}, key=lambda p: -len(p[0])):
+        if surface.strip():
+            message = message.replace(surface, f"<{label}>")
+    return message
+
+
+def _apply(doc: Document, mode: str, pack: LanguagePack | None, key: SurrogateKey | None, mask: str | None) -> Document:
+    if mode == "annotate":
+        return doc
+    if mode == "surrogate":
+        return pseudonymize(doc, cast(LanguagePack, pack), cast(SurrogateKey, key).seed(doc.id))
+    return redact(doc, mask)
 
 
 def input_format(path: str | Path) -> str:

@@ -1,0 +1,212 @@
+"""``synthdeid deidentify``: the one command that writes real notes meant to leave the building.
+
+It refuses to destroy or replace anything (output == input, an existing output without
+``--force``), keys surrogates by a secret (``surrogate_key``), writes files only their owner can
+read, sends bad notes to a rejects file with their reasons (``--strict`` stops at the first), and
+runs torch's threads so that a busy machine slows it in proportion (``threads``)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from synthdeid.cli_help import examples
+from synthdeid.corpus.output_guard import check_output
+from synthdeid.errors import InputError
+from synthdeid.phi.surrogate_key import SurrogateKey, load_or_create_key
+
+
+@dataclass(frozen=True)
+class DeidJob:
+    """Everything one run needs, whichever engine runs it (one process, or Ray)."""
+
+    input: Path
+    input_format: str
+    output: Path
+    output_format: str | None
+    mode: str
+    language: str
+    model: str | None
+    annotator: str | None
+    min_confidence: float | None
+    trust_model: bool
+    key: SurrogateKey | None
+    mask: str | None
+    strict: bool
+    rejects: Path
+    threads: int
+
+
+def rejects_path(output: str | Path) -> Path:
+    """Where the notes left out are listed by default: ``OUTPUT.rejects.jsonl`` beside the output."""
+    out = Path(output)
+    return out.with_name(out.name.rstrip("/") + ".rejects.jsonl")
+
+
+def job_from_args(args: argparse.Namespace) -> DeidJob:
+    from synthdeid.cli import _language
+    from synthdeid.phi.deidentify import input_format
+    from synthdeid.phi.threads import default_threads
+
+    if args.seed is not None:
+        raise InputError(
+            "--seed is gone: a seed anyone can read lets anyone undo the surrogates",
+            fix="leave it out (each run draws a secret key), or pass --key-file PATH to keep one key across runs",
+        )
+    if args.mode != "surrogate" and args.key_file:
+        raise InputError("--key-file keys surrogates", fix="use it with --mode surrogate, or leave it out")
+    rejects = Path(args.rejects) if args.rejects else rejects_path(args.output)
+    key_file = Path(args.key_file) if args.key_file else None
+    check_output(args.output, (args.input, *([key_file] if key_file else [])), force=args.force)
+    check_output(rejects, (args.input, args.output, *([key_file] if key_file else [])), force=args.force)
+    if key_file is not None:
+        check_output(key_file, (args.input, args.output), force=True)
+    language = _language(args)
+    key = None
+    if args.mode == "surrogate":
+        key = load_or_create_key(key_file) if key_file else SurrogateKey.fresh()
+    return DeidJob(
+        input=Path(args.input),
+        input_format=args.from_format or input_format(args.input),
+        output=Path(args.output),
+        output_format=args.to_format,
+        mode=args.mode,
+        language=language,
+        model=args.model,
+        annotator=args.annotator,
+        min_confidence=args.min_confidence,
+        trust_model=args.trust_model,
+        key=key,
+        mask=args.mask,
+        strict=args.strict,
+        rejects=rejects,
+        threads=args.threads if args.threads is not None else default_threads(),
+    )
+
+
+def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
+    job = job_from_args(args)
+    if args.engine == "ray":
+        from synthdeid.phi.ray_engine import run_on_ray
+
+        return run_on_ray(job, out, address=args.address, workers=args.workers)
+    from synthdeid.phi.deidentify_local import run_local
+
+    return run_local(job, out)
+
+
+def write_rejects(rejects: list[dict[str, Any]], path: Path) -> None:
+    """The notes left out, one JSON object per line (where, reason, fix): never their text."""
+    from synthdeid.corpus.formats.textfile import atomic_write
+
+    with atomic_write(path) as f:
+        for r in rejects:
+            f.write(json.dumps(r, ensure_ascii=False) + "\n")
+
+
+def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> None:
+    """The run's accounting: notes in = out + rejected, spans found per label, spans added."""
+    labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
+    rejected = read_rejects + counts.rejected
+    out.print(
+        f"{job.mode}: {counts.notes + read_rejects} notes in, {written} out, {rejected} rejected "
+        f"({counts.notes_per_second():.1f} notes/s); {counts.spans_found} PHI spans found "
+        f"({labels or 'none'}) and {counts.added} more on further occurrences of their strings; "
+        f"the input had {counts.spans_in} spans of its own; wrote {job.output}",
+        highlight=False,
+    )
+    if rejected:
+        print(
+            f"warning: {rejected} note(s) left out, listed with their reasons in {job.rejects} "
+            "(--strict stops at the first instead)",
+            file=sys.stderr,
+        )
+
+
+def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> None:
+    """``synthdeid deidentify INPUT OUTPUT (--model DIR | --annotator NAME) ...``."""
+    sd = sub.add_parser(
+        "deidentify",
+        help="find PHI in notes with a trained tagger or an annotator, and annotate, replace (surrogate) or redact it",
+        **examples(
+            "synthdeid deidentify notes/ found.jsonl --model data/taggers/augmented-lstm_p",
+            "synthdeid deidentify notes/ clean/ --model data/taggers/real --mode surrogate --to text",
+            "synthdeid deidentify notes/ clean/ --model data/taggers/real --mode surrogate --key-file ~/.deid.key",
+            "synthdeid deidentify notes.jsonl redacted.jsonl --model data/taggers/real --mode redact --min-confidence 0.2",
+            "synthdeid deidentify notes/ found.jsonl --annotator deduce   # Dutch rules, no training",
+            "synthdeid deidentify export.parquet out/ --model data/taggers/real --mode surrogate --engine ray",
+        ),
+    )
+    sd.add_argument(
+        "input", help="a .jsonl, .conll, .inline, .txt or .parquet file, a BRAT folder or a folder of .txt notes"
+    )
+    sd.add_argument("output", help="a .jsonl, .conll or .inline file, or a folder (BRAT: .txt notes with .ann spans)")
+    who = sd.add_mutually_exclusive_group(required=True)
+    who.add_argument(
+        "--model",
+        help="a trained tagger directory (its tagger.json names the plugin), e.g. data/taggers/augmented-lstm_p",
+    )
+    who.add_argument("--annotator", help="an annotator plugin, e.g. deduce (Dutch rules)")
+    sd.add_argument(
+        "--trust-model",
+        action="store_true",
+        help="RISK: also load a --model folder that holds "
+        "only a pickle (a flair best-model.pt of an older synthdeid or of flair itself); unpickling "
+        "runs whatever code the file holds, so use it only for a folder you made or whose maker you "
+        "trust. Without it such a folder is refused; taggers this version trains are safetensors",
+    )
+    sd.add_argument(
+        "--mode",
+        choices=("annotate", "surrogate", "redact"),
+        default="annotate",
+        help="annotate: keep the text, add the spans; surrogate: replace PHI by surrogates from the "
+        "language pack; redact: replace PHI by [LABEL] (or --mask)",
+    )
+    sd.add_argument("--language", help="the language pack (tokenizer, surrogates); default: params.yaml's")
+    sd.add_argument(
+        "--min-confidence",
+        type=float,
+        help="favour recall: a token is PHI when the tagger's "
+        "probability of PHI reaches this (e.g. 0.2; torch_bilstm_crf taggers); default: the best path",
+    )
+    sd.add_argument(
+        "--key-file",
+        metavar="PATH",
+        help="surrogate: keep one secret key across runs (the same notes get the same surrogates); created "
+        "with mode 600 when missing, refused when others can read it. Default: a fresh key per run, never written",
+    )
+    sd.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # refused with a message: see job_from_args
+    sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
+    sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
+    sd.add_argument(
+        "--to",
+        dest="to_format",
+        choices=sorted([*writers, "text"]),
+        help="output format (default: from the name); text: .txt notes only (surrogate, redact)",
+    )
+    sd.add_argument("--force", action="store_true", help="replace an existing output (never the input itself)")
+    sd.add_argument(
+        "--strict", action="store_true", help="stop at the first bad note instead of listing it in the rejects file"
+    )
+    sd.add_argument("--rejects", metavar="PATH", help="where to list the notes left out (default: OUTPUT.rejects.jsonl)")
+    sd.add_argument(
+        "--threads",
+        type=int,
+        help="torch threads of the tagger (default: the cores this process may use; threads wait passively, so "
+        "another job on the machine slows the run in proportion)",
+    )
+    sd.add_argument(
+        "--engine",
+        choices=("local", "ray"),
+        default="local",
+        help="local: this process; ray: Ray Data workers (pip install 'synthdeid[ray]'), resumable shards",
+    )
+    sd.add_argument("--address", help="ray: a cluster's address (default: a local Ray on this machine's cores)")
+    sd.add_argument("--workers", type=int, help="ray: model workers (default: one per CPU Ray offers)")
+    sd.set_defaults(run=cmd_deidentify)

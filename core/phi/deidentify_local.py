@@ -1,0 +1,95 @@
+"""``synthdeid deidentify`` in this process: read, de-identify and write the notes as a stream."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+from rich.console import Console
+
+from synthdeid.corpus.formats import read_documents
+from synthdeid.corpus.records import Document
+from synthdeid.errors import InputError
+from synthdeid.phi.deidentify_command import DeidJob, report, write_rejects
+
+
+def reject_entry(where: str, reason: str, fix: str | None = None) -> dict[str, Any]:
+    """One line of the rejects file: where the note was and why it was left out (never its text)."""
+    return {"where": where, "reason": reason, **({"fix": fix} if fix else {})}
+
+
+def build_annotator(job: DeidJob) -> Any:
+    """The job's annotator (a tagger folder or an annotator plugin), checked against its language."""
+    from synthdeid.cli import _check_annotator_language
+    from synthdeid.phi.deidentify import load_annotator
+    from synthdeid.phi.threads import use_threads
+    from synthdeid.spec.build import annotator as create
+
+    use_threads(job.threads)
+    annotator = load_annotator(
+        job.model,
+        job.annotator,
+        job.language,
+        min_confidence=job.min_confidence,
+        trust_model=job.trust_model,
+        create=create,
+    )
+    _check_annotator_language(annotator, job.annotator, job.language)
+    return annotator
+
+
+def language_pack(job: DeidJob) -> Any:
+    from synthdeid.plugin_system.manager import registry
+
+    return registry("language").create(job.language) if job.mode == "surrogate" else None
+
+
+def run_local(job: DeidJob, out: Console) -> int:
+    from synthdeid.phi.deidentify import DeidCounts, deidentify, write_output
+    from synthdeid.progress import track
+
+    annotator = build_annotator(job)
+    pack = language_pack(job)
+    rejects: list[dict[str, Any]] = []
+    errors: list[InputError] | None = None if job.strict else []
+    docs = read_documents(job.input, job.input_format, errors=errors)
+    counts = DeidCounts()
+
+    def reject(where: str, reason: str) -> None:
+        rejects.append(reject_entry(where, reason))
+
+    n = write_output(
+        deidentify(
+            track(_draining(docs, errors, rejects), f"de-identify ({job.mode})"),
+            annotator,
+            job.mode,
+            pack,
+            job.key,
+            job.mask,
+            counts,
+            None if job.strict else reject,
+        ),
+        job.output,
+        job.output_format,
+        job.mode,
+    )
+    if rejects:
+        write_rejects(rejects, job.rejects)
+    report(out, job, counts, n, len(rejects) - counts.rejected)
+    return 0
+
+
+def _draining(
+    docs: Iterable[Document], errors: list[InputError] | None, rejects: list[dict[str, Any]]
+) -> Iterator[Document]:
+    """``docs``, moving each note the reader refused (collected in ``errors``) to ``rejects``."""
+    for doc in docs:
+        _drain(errors, rejects)
+        yield doc
+    _drain(errors, rejects)
+
+
+def _drain(errors: list[InputError] | None, rejects: list[dict[str, Any]]) -> None:
+    while errors:
+        e = errors.pop(0)
+        rejects.append(reject_entry(e.where(), e.problem, e.fix))
