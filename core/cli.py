@@ -326,8 +326,10 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.plugin_system.manager import registry
 
     from synthdeid.corpus.output_guard import check_output
+    from synthdeid.corpus.release import refuse_real_notes
 
     path, name, datasheet = resolve_corpus(args.corpus)
+    refuse_real_notes(path)
     check_output(args.output, (path,), force=args.force)
     language = _language(args)
     docs = list(read_documents(path))
