@@ -26,11 +26,15 @@ def default_threads() -> int:
 
 
 def use_threads(n: int) -> None:
-    """Torch's intra-op threads (``--threads``); at least one."""
+    """Torch's intra-op threads (``--threads``), also a cap on what a loaded tagger's saved
+    config asks for; at least one."""
     if n < 1:
         from synthdeid.errors import InputError
 
         raise InputError(f"--threads {n}: at least one thread is needed", fix="e.g. --threads 2")
     import torch
 
+    from synthdeid.tagging.runtime import limit_threads
+
     torch.set_num_threads(n)
+    limit_threads(n)

@@ -70,12 +70,24 @@ def quiet(*loggers: str, level: int = logging.WARNING) -> Iterator[None]:
             lg.setLevel(old)
 
 
+_THREAD_LIMIT: list[int] = []
+
+
+def limit_threads(n: int) -> None:
+    """At most ``n`` torch threads in every later ``torch_threads`` block of this process, whatever
+    a saved model's config asks (``synthdeid deidentify --threads``)."""
+    _THREAD_LIMIT[:] = [n]
+
+
 @contextmanager
 def torch_threads(n: int) -> Iterator[None]:
-    """Use ``n`` torch threads (0 keeps the current setting) inside the block."""
+    """Use ``n`` torch threads (0 keeps the current setting; never more than ``limit_threads``)
+    inside the block."""
     import torch
 
     old = torch.get_num_threads()
+    if _THREAD_LIMIT:
+        n = min(n, _THREAD_LIMIT[0]) if n > 0 else 0
     if n > 0:
         torch.set_num_threads(n)
     try:

@@ -65,11 +65,17 @@ class NameLocale:
     accents: what counts as a first name."""
     surname_set: frozenset[str] = field(init=False)
     """Derived: casefolded ``surnames``."""
+    male_set: frozenset[str] = field(init=False)
+    """Derived: casefolded ``male`` and ``known_male``."""
+    female_set: frozenset[str] = field(init=False)
+    """Derived: casefolded ``female`` and ``known_female``."""
 
     def __post_init__(self) -> None:
         names = {n.casefold() for n in self.male + self.female + self.known_male + self.known_female}
         object.__setattr__(self, "first_names", frozenset(names | {strip_accents(n) for n in names}))
         object.__setattr__(self, "surname_set", frozenset(n.casefold() for n in self.surnames))
+        object.__setattr__(self, "male_set", frozenset(n.casefold() for n in self.male + self.known_male))
+        object.__setattr__(self, "female_set", frozenset(n.casefold() for n in self.female + self.known_female))
 
 
 def clean_names(names: Iterable[str], pattern: str) -> tuple[str, ...]:
@@ -86,8 +92,8 @@ class NameSurrogates:
         self.rng = rng
         self.locale = locale
         self.male, self.female, self.surnames = locale.male, locale.female, locale.surnames
-        self._male_cf = frozenset(n.casefold() for n in self.male + locale.known_male)
-        self._female_cf = frozenset(n.casefold() for n in self.female + locale.known_female)
+        self._male_cf = locale.male_set  # built once per language, not per document
+        self._female_cf = locale.female_set
         self.first_map: dict[str, str] = {}
         self.surname_map: dict[str, str] = {}
         self.initials_map: dict[tuple[str, str | None], str] = {}
