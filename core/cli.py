@@ -461,11 +461,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL",
         **examples(
             "synthdeid export lstm_p exports/lstm_p --to hf",
-            "synthdeid export pseudonymized exports/pseudonymized.spacy --to spacy",
+            "synthdeid export lstm_m exports/lstm_m.spacy --to spacy",
             "synthdeid export data/synthetic/lstm_m/documents.jsonl exports/lstm_m --to brat",
         ),
     )
-    se.add_argument("corpus", help="a corpus name (lstm_p, lstm_m, pseudonymized, ...) or a corpus path")
+    se.add_argument(
+        "corpus", help="a synthetic corpus of the study (lstm_p, lstm_m, ...) or a corpus path (not the real notes)"
+    )
     se.add_argument("output")
     se.add_argument(
         "--to",
