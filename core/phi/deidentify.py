@@ -23,7 +23,8 @@ from synthdeid.errors import InputError, SurrogateError
 from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.every_occurrence import add_every_occurrence
-from synthdeid.phi.pseudonymize import pseudonymize, substitute
+from synthdeid.phi.keyed_surrogates import keyed_pseudonymize
+from synthdeid.phi.pseudonymize import substitute
 from synthdeid.phi.surrogate_key import SurrogateKey
 
 Reject = Callable[[str, str], None]
@@ -150,7 +151,7 @@ def _apply(doc: Document, mode: str, pack: LanguagePack | None, key: SurrogateKe
     if mode == "annotate":
         return doc
     if mode == "surrogate":
-        return pseudonymize(doc, cast(LanguagePack, pack), cast(SurrogateKey, key).seed(doc.id))
+        return keyed_pseudonymize(doc, cast(LanguagePack, pack), cast(SurrogateKey, key))
     return redact(doc, mask)
 
 
