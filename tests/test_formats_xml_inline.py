@@ -22,7 +22,7 @@ from synthdeid.corpus.formats.xml_inline import encode_tagged, read_xml_inline
 
 LINES = [
     "n1\tPatient <First_Name>Ulrik</First_Name> <Last_Name>Nielsen</Last_Name> seen on <Date>12-03-2067</Date>.",
-    "Dose &lt;5 mg &amp; <PHI TYPE=\"PATIENT\">Jane Doe</PHI> seen by <PHI TYPE='DOCTOR'>Dr. Smith</PHI>",
+    "notes-2\tDose &lt;5 mg &amp; <PHI TYPE=\"PATIENT\">Jane Doe</PHI> seen by <PHI TYPE='DOCTOR'>Dr. Smith</PHI>",
     "",
     "n3\tno PHI, a tab\there & there",
 ]
@@ -70,8 +70,9 @@ def test_any_line_ending_and_a_bom(tmp_path: Path, newline: str, bom: bool) -> N
         ("a", "Jan Piet kwam", [("Piet", "Name")]),
         ("b", "op 12 maart", [("12 maart", "Date")]),
     ]
-    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + content.replace("a\t", "").encode("utf-8"))
-    assert [d.id for d in read_documents(path)] == ["notes-1", "b"]  # line numbers count every line
+    bare = content.replace("a\t", "").replace("b\t", "")  # no line has an id (#41: a mix is refused)
+    path.write_bytes((b"\xef\xbb\xbf" if bom else b"") + bare.encode("utf-8"))
+    assert [d.id for d in read_documents(path)] == ["notes-1", "notes-3"]  # line numbers count every line
 
 
 def test_a_folder_keeps_each_files_text_exactly(tmp_path: Path) -> None:
@@ -184,10 +185,17 @@ BAD = {
     "empty-type": ('a\t<PHI TYPE="">Jan</PHI>', "<PHI> has an empty TYPE"),
     "twice-type": ('a\t<PHI TYPE="A" TYPE="B">Jan</PHI>', "the attribute TYPE twice"),
     "closing-attribute": ('a\t<Name>Jan</Name x="1">', "the closing tag '</Name x=\"1\">' has attributes"),
-    "no-id-unclosed": ("Jan <Name>Piet", "has no closing tag </Name> (line 2, column 5)"),
     "duplicate-id": ("a\tJan\na\tPiet", "duplicate document id 'a' (first on line 2)"),
     "empty-note": ("a\t   ", "the document is empty"),
 }
+
+
+def test_a_line_without_id_is_refused_at_its_place(tmp_path: Path) -> None:
+    path = tmp_path / "c.xmltags"
+    path.write_text("fine\nJan <Name>Piet\n", encoding="utf-8")  # no line has an id: FILE-LINE
+    with pytest.raises(InputError, match=r"has no closing tag </Name> \(line 2, column 5\)") as e:
+        list(read_documents(path))
+    assert e.value.line == 2 and e.value.doc_id == "c-2"
 
 
 @pytest.mark.parametrize("name", sorted(BAD))

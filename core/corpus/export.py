@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any, cast
 from synthdeid import paths
 from synthdeid.corpus.formats import write_documents
 from synthdeid.corpus.formats.conll import to_bio
+from synthdeid.corpus.formats.outpaths import check_folder_name, make_private
+from synthdeid.corpus.formats.textfile import atomic_folder, atomic_write_bytes, write_new
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.errors import InputError
 
@@ -76,8 +78,10 @@ def export_hf(docs: Sequence[Document], output: Path, tokenize: Tokenize, card: 
     index = {name: i for i, name in enumerate(names)}
     rows["ner_tags"] = [[index[t] for t in tags] for tags in rows["ner_tags"]]
     dataset = datasets.DatasetDict({split: datasets.Dataset.from_dict(rows, features=features)})
-    dataset.save_to_disk(str(output))
-    (output / "README.md").write_text(card, encoding="utf-8")
+    with atomic_folder(output) as tmp:  # 0o700: what datasets writes in it is no one else's to read
+        dataset.save_to_disk(str(tmp))
+        write_new(tmp / "README.md", card)
+        make_private(tmp)
 
 
 def spacy_words(doc: Document) -> tuple[list[str], list[bool]]:
@@ -130,7 +134,9 @@ def export_spacy(docs: Sequence[Document], output: Path, language: str) -> None:
     _need("spacy")
     from spacy.tokens import DocBin
 
-    DocBin(store_user_data=True, docs=spacy_docs(docs, language)).to_disk(output)
+    data = DocBin(store_user_data=True, docs=spacy_docs(docs, language)).to_bytes()
+    with atomic_write_bytes(output) as f:
+        f.write(data)
 
 
 def size_category(n: int) -> str:
@@ -186,6 +192,8 @@ def export_corpus(
     out = Path(output)
     if to in {"hf", "spacy"} and out.exists():
         raise InputError("already exists", path=out, fix="export to a new path")
+    if to in {"hf", "brat"}:  # folders
+        check_folder_name(out, {"hf": "a Hugging Face dataset", "brat": "BRAT"}[to])
     if not docs:
         raise InputError("the corpus holds no documents", fix="export a corpus the study wrote")
     if to == "hf":

@@ -3,7 +3,9 @@ i2b2/n2c2 XML, XML-style inline tags; and a reader of plain ``.txt`` notes witho
 (``text``). Readers listed in ``READER_OPTIONS`` take an ``options`` mapping (params.yaml's
 ``corpus.format_options``); the others refuse any option. Writers check every document before
 writing the first byte (a stream: before the output appears), refusing what the format cannot
-hold, so that what they write reads back."""
+hold, so that what they write reads back. What they write is private whatever the umask (files
+0o600, folders 0o700), and a folder writer refuses ids that would name one file or pass a file
+system's limits, and an output name that ends in a file's suffix (see ``outpaths``)."""
 
 from __future__ import annotations
 

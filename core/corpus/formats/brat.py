@@ -21,7 +21,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from synthdeid.corpus.formats.folder import by_id, scan_folder
-from synthdeid.corpus.formats.textfile import each_record, no_whitespace, read_text, write_each
+from synthdeid.corpus.formats.textfile import each_record, no_whitespace, read_text, write_each, write_new
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -37,7 +37,7 @@ def _norm(s: str) -> str:
 
 
 def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None, ann: Path | None = None) -> Document:
-    text = read_text(txt)
+    text = read_text(txt, doc_id)
     shift = 1 if text.startswith("\ufeff") else 0
     text = text[shift:]
     ann = ann or txt.with_suffix(".ann")
@@ -49,7 +49,7 @@ def read_brat_document(txt: Path, doc_id: str, tagset: TagSet | None = None, ann
         )
     spans: list[Span] = []
     seen: dict[str, int] = {}
-    for lineno, line in enumerate(read_text(ann).split("\n"), start=1):
+    for lineno, line in enumerate(read_text(ann, doc_id).split("\n"), start=1):
         line = line.lstrip("\ufeff").rstrip("\r")
         if not line.strip() or _OTHER_LINE.match(line):
             continue  # relations, events, attributes, normalizations and notes are not spans
@@ -140,7 +140,7 @@ def read_brat(
 
 def write_brat(docs: Iterable[Document], folder: str | Path) -> int:
     """Write one ``.txt``/``.ann`` pair per document into a new or empty folder; returns the count."""
-    return write_each(docs, folder, ".txt", _write_pair, "BRAT", check=_check)
+    return write_each(docs, folder, ".txt", _write_pair, "BRAT", check=_check, companions=(".ann",))
 
 
 def _check(doc: Document, index: int) -> None:
@@ -151,9 +151,9 @@ def _check(doc: Document, index: int) -> None:
 def _write_pair(doc: Document, txt: Path) -> None:
     # a text that starts with U+FEFF gets a byte-order mark before it, which the reader strips
     shift = 1 if doc.text.startswith("\ufeff") else 0
-    txt.write_text("\ufeff" * shift + doc.text, encoding="utf-8", newline="")
+    write_new(txt, "\ufeff" * shift + doc.text)
     lines = [
         f"T{i}\t{s.label} {s.start + shift} {s.end + shift}\t{_norm(doc.surface(s))}\n"
         for i, s in enumerate(doc.spans, start=1)
     ]
-    txt.with_suffix(".ann").write_text("".join(lines), encoding="utf-8", newline="\n")
+    write_new(txt.with_suffix(".ann"), "".join(lines), newline="\n")

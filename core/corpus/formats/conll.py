@@ -27,7 +27,7 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, each_record, no_whitespace, read_lines
+from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, decoded_lines, each_record, no_whitespace
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -180,7 +180,9 @@ def read_conll(
 
     columns: list[int] = []  # the column count of the first token line, and its line number
     seen: dict[str, int] = {}
-    for lineno, line in read_lines(path):
+    for lineno, line, unreadable in decoded_lines(path):
+        if unreadable is not None and errors is None:
+            raise unreadable
         blank = not line.strip()
         if line.startswith(DOCSTART) or (blank and not has_docstart and doc is not None):
             yield from finish()
@@ -189,6 +191,8 @@ def read_conll(
                 has_docstart = True
                 count += 1
                 try:
+                    if unreadable is not None:  # its document is skipped: the id may be garbled
+                        raise unreadable
                     doc_id = _docstart_id(line, path, lineno)
                 except InputError as e:
                     if errors is None:
@@ -220,6 +224,8 @@ def read_conll(
         if failed:
             continue
         try:
+            if unreadable is not None:
+                raise unreadable
             token, tag = _columns(line, columns, path, lineno)
             doc.add(token, tag, {"path": path, "line": lineno})
         except InputError as e:

@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.corpus.formats.folder import by_id, scan_folder
-from synthdeid.corpus.formats.textfile import each_record, read_text, warn, write_each
+from synthdeid.corpus.formats.textfile import each_record, read_text, warn, write_each, write_new
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -237,7 +237,7 @@ def _norm(s: str) -> str:
 
 def read_i2b2_document(path: Path, doc_id: str, tagset: TagSet | None = None, newlines: str = "keep") -> Document:
     """The document of one i2b2 XML file (see the module docstring)."""
-    data = read_text(path)
+    data = read_text(path, doc_id)
     data = data[1:] if data.startswith("\ufeff") else data
     raw = data.encode("utf-8")
     tree = _Tree(path)
@@ -417,7 +417,7 @@ def write_i2b2(docs: Iterable[Document], folder: str | Path) -> int:
         docs,
         root,
         ".xml",
-        lambda doc, out: out.write_text(to_i2b2_xml(doc), encoding="utf-8", newline="\n"),
+        lambda doc, out: write_new(out, to_i2b2_xml(doc), newline="\n"),
         "i2b2",
         check=check_i2b2,
     )

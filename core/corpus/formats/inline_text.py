@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, choice_option, each_record, read_lines
+from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, choice_option, decoded_lines, each_record
 from synthdeid.corpus.inline import EOD, check_label, decode, encode, find_reserved, find_tag_like
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
@@ -42,14 +42,22 @@ def read_inline(
     there and skipped instead of raising. ``options``: ``unknown_tags`` (``error`` or ``keep``)."""
     keep = unknown_tags_option(options)
     seen: dict[str, int] = {}
-    lines = ((line, path, n, tagset, seen, keep) for n, line in read_lines(path) if line.strip())
+    lines = ((line, path, n, tagset, seen, keep, bad) for n, line, bad in decoded_lines(path) if line.strip())
     return each_record(lines, _parse, errors)
 
 
 def _parse(
-    line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int], keep: bool = False
+    line: str,
+    path: str | Path,
+    lineno: int,
+    tagset: TagSet | None,
+    seen: dict[str, int],
+    keep: bool = False,
+    bad: InputError | None = None,
 ) -> Document:
     doc_id, tab, body = line.partition("\t")
+    if bad is not None:  # a line that is no UTF-8 (or starts with a byte-order mark)
+        raise bad.located(doc_id=doc_id.lstrip(BOM) if tab and "\ufffd" not in doc_id else None)
     if not tab or not doc_id.strip():
         raise InputError(
             "expected '<id><TAB><inline text>'",

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from synthdeid.corpus.formats.textfile import atomic_write, check_unicode, checked, each_record, read_lines
+from synthdeid.corpus.formats.textfile import atomic_write, check_unicode, checked, decoded_lines, each_record
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
@@ -30,7 +30,7 @@ def read_jsonl(
     """Documents of a JSONL file, validated; errors name the file and line. With an ``errors``
     list, invalid records are collected there and skipped instead of raising."""
     seen: dict[str, int] = {}
-    lines = ((line, path, n, tagset, seen) for n, line in read_lines(path) if line.strip())
+    lines = ((line, path, n, tagset, seen, bad) for n, line, bad in decoded_lines(path) if line.strip())
     return each_record(lines, _parse, errors)
 
 
@@ -149,7 +149,11 @@ def _span(i: int, s: Any, text: str, doc_id: str) -> Span:
     return Span(start, end, s["label"])
 
 
-def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int]) -> Document:
+def _parse(
+    line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int], bad: InputError | None
+) -> Document:
+    if bad is not None:  # a line that is no UTF-8 (or starts with a byte-order mark): named by its id if it has one
+        raise bad.located(doc_id=_id_of(line))
     try:
         doc = record_to_document(parse_json_line(line), tagset=tagset)
     except InputError as e:
@@ -164,6 +168,16 @@ def _parse(line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen
         )
     seen[doc.id] = lineno
     return doc
+
+
+def _id_of(line: str) -> str | None:
+    """The id of a record line, if it holds one that was read whole."""
+    try:
+        data = parse_json_line(line.lstrip("\ufeff"))
+    except InputError:
+        return None
+    doc_id = data.get("id") if isinstance(data, dict) else None
+    return doc_id if isinstance(doc_id, str) and "\ufffd" not in doc_id else None
 
 
 def write_jsonl(docs: Iterable[Document], path: str | Path) -> int:

@@ -9,14 +9,14 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from synthdeid.corpus.formats.folder import by_id, scan_folder
-from synthdeid.corpus.formats.textfile import each_record, read_text, write_each
+from synthdeid.corpus.formats.textfile import each_record, read_text, write_each, write_new
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
 
 def _note(path: Path, doc_id: str) -> Document:
-    text = read_text(path)
+    text = read_text(path, doc_id)
     text = text[1:] if text.startswith("\ufeff") else text
     try:
         return Document.create(doc_id, text)
@@ -47,8 +47,6 @@ def write_plain(docs: Iterable[Document], folder: str | Path) -> int:
         docs,
         folder,
         ".txt",
-        lambda doc, out: out.write_text(
-            "\ufeff" * doc.text.startswith("\ufeff") + doc.text, encoding="utf-8", newline=""
-        ),
+        lambda doc, out: write_new(out, "\ufeff" * doc.text.startswith("\ufeff") + doc.text),
         "plain-text",
     )

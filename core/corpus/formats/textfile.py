@@ -5,13 +5,22 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import shutil
 import warnings
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any, TypeVar
 
+from synthdeid.corpus.formats.outpaths import SAFE_ID as SAFE_ID  # where writers and tests find it
+from synthdeid.corpus.formats.outpaths import (
+    FolderLayout,
+    check_folder_name,
+    make_folders,
+    new_folder,
+    open_new,
+    open_new_bytes,
+)
+from synthdeid.corpus.formats.sniff_encoding import SNIFFED, check_not_wide, not_utf8
 from synthdeid.errors import InputError, InputWarning
 
 if TYPE_CHECKING:
@@ -20,29 +29,28 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-def read_text(path: str | Path) -> str:
-    """The file's text as UTF-8 (a BOM is kept as U+FEFF so that offsets stay true)."""
+def read_text(path: str | Path, doc_id: str | None = None) -> str:
+    """The file's text as UTF-8 (a BOM is kept as U+FEFF so that offsets stay true); errors name
+    ``doc_id`` when given. A UTF-16 or UTF-32 file is refused as such."""
     p = Path(path)
     if not p.exists():
         raise InputError("file not found", path=p, fix="check the path (params.yaml or the command line)")
     if p.is_dir():
         raise InputError("is a folder, not a file", path=p, fix="name a file, or use the BRAT format for folders")
     data = p.read_bytes()
+    check_not_wide(data[:SNIFFED], p, doc_id)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         line = data[: e.start].count(b"\n") + 1
-        raise InputError(
-            f"undecodable bytes {data[e.start : e.end]!r} at byte {e.start}: the file is not UTF-8",
-            path=p,
-            line=line,
-            fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
-        ) from None
+        raise not_utf8(data, e.start, e.end, e.start, p, line, doc_id) from None
 
 
-def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
-    """(line number, line without its newline) for each line of a UTF-8 file, read as a stream
-    (one line in memory at a time); a byte-order mark at the start is dropped."""
+def decoded_lines(path: str | Path) -> Iterator[tuple[int, str, InputError | None]]:
+    """(line number, line without its newline, its error or None) for each line of a UTF-8 file,
+    read as a stream: a line that is no UTF-8, or starts with a byte-order mark (other than the
+    file's first), comes with its error (and its text with U+FFFD for the bad bytes), so that a
+    reader can skip it or the document it is in. A UTF-16/32 file is refused whole."""
     p = Path(path)
     if not p.exists():
         raise InputError("file not found", path=p, fix="check the path (params.yaml or the command line)")
@@ -50,22 +58,37 @@ def read_lines(path: str | Path) -> Iterator[tuple[int, str]]:
         raise InputError("is a folder, not a file", path=p, fix="name a file, or use the BRAT format for folders")
     offset = 0
     with open(p, "rb") as f:
+        check_not_wide(f.read(SNIFFED), p)
+        f.seek(0)
         for i, raw in enumerate(f, start=1):
+            error = None
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                raise InputError(
-                    f"undecodable bytes {raw[e.start : e.end]!r} at byte {offset + e.start}: the file is not UTF-8",
-                    path=p,
-                    line=i,
-                    fix="re-save the file as UTF-8 (e.g. `iconv -f latin1 -t utf-8`)",
-                ) from None
+                error = not_utf8(raw, e.start, e.end, offset + e.start, p, i, None)
+                line = raw.decode("utf-8", errors="replace")
             offset += len(raw)
             if i == 1 and line.startswith("\ufeff"):
                 line = line[1:]
-            check_line_start(line, p, i)
+            try:
+                check_line_start(line, p, i)
+            except InputError as e:
+                error = error or e
             line = line[:-1] if line.endswith("\n") else line
-            yield i, line[:-1] if line.endswith("\r") else line
+            yield i, line[:-1] if line.endswith("\r") else line, error
+
+
+def read_lines(path: str | Path, errors: list[InputError] | None = None) -> Iterator[tuple[int, str]]:
+    """(line number, line without its newline) for each line of a UTF-8 file, read as a stream
+    (one line in memory at a time); a byte-order mark at the start is dropped. A line that cannot
+    be read (see ``decoded_lines``) raises, or with an ``errors`` list is collected and skipped."""
+    for i, line, error in decoded_lines(path):
+        if error is None:
+            yield i, line
+        elif errors is None:
+            raise error
+        else:
+            errors.append(error)
 
 
 BOM = "\ufeff"
@@ -118,7 +141,22 @@ def each_record(
 @contextlib.contextmanager
 def atomic_write(path: str | Path) -> Iterator[IO[str]]:
     """A UTF-8 text file (``\\n`` newlines) that appears at ``path`` only when the block ends
-    without an error: a writer that fails half-way leaves nothing behind (nor a half file)."""
+    without an error: a writer that fails half-way leaves nothing behind (nor a half file). The
+    file is 0o600 and any folder made for it 0o700, whatever the umask: notes are not for others."""
+    with _atomic(path) as tmp, open_new(tmp, newline="\n") as f:
+        yield f
+
+
+@contextlib.contextmanager
+def atomic_write_bytes(path: str | Path) -> Iterator[IO[bytes]]:
+    """``atomic_write`` for bytes."""
+    with _atomic(path) as tmp, open_new_bytes(tmp) as f:
+        yield f
+
+
+@contextlib.contextmanager
+def _atomic(path: str | Path) -> Iterator[Path]:
+    """A temporary name beside ``path``, renamed to it when the block ends without an error."""
     p = Path(os.path.abspath(path))  # "." and ".." have no name to put beside
     if p.is_dir():
         raise InputError(
@@ -126,11 +164,11 @@ def atomic_write(path: str | Path) -> Iterator[IO[str]]:
             path=path,
             fix="name a new file (e.g. out.jsonl), or write a folder format (--to brat, i2b2 or xml_inline)",
         )
-    p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")  # opened like any file: the umask applies
+    make_folders(p.parent)
+    tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)  # left by a killed run of this process id
     try:
-        with open(tmp, "w", encoding="utf-8", newline="\n") as f:
-            yield f
+        yield tmp
         os.replace(tmp, p)
     except BaseException:
         tmp.unlink(missing_ok=True)
@@ -141,16 +179,16 @@ def atomic_write(path: str | Path) -> Iterator[IO[str]]:
 def atomic_folder(path: str | Path) -> Iterator[Path]:
     """A folder, filled inside the block, that appears at ``path`` (absent or empty) only when the
     block ends without an error. An existing folder (``.``, say) stays the same folder: the files
-    are made in a hidden folder inside it, then moved up."""
+    are made in a hidden folder inside it, then moved up. New folders are 0o700."""
     p = Path(os.path.abspath(path))  # "." and ".." have no name to put beside
     existing = p.is_dir()
     if existing:
         tmp = p / f".synthdeid-partial.{os.getpid()}"
     else:
-        p.parent.mkdir(parents=True, exist_ok=True)
+        make_folders(p.parent)
         tmp = p.with_name(f".{p.name}.{os.getpid()}.tmp")
     shutil.rmtree(tmp, ignore_errors=True)  # left by a killed run of this process id
-    tmp.mkdir()
+    new_folder(tmp)
     try:
         yield tmp
         if not existing:
@@ -162,11 +200,6 @@ def atomic_folder(path: str | Path) -> Iterator[Path]:
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-SAFE_ID = re.compile(r"[\w.-]+(?:/[\w.-]+)*")
-"""A document id usable as a relative file name (letters, digits, '.', '-', '_', '/' between parts):
-use ``SAFE_ID.fullmatch`` (``$`` would let a final newline through)."""
 
 
 def check_unicode(value: str, what: str, doc_id: str | None) -> None:
@@ -234,37 +267,26 @@ def write_each(
     write: Callable[[Document, Path], object],
     what: str,
     check: Callable[[Document, int], None] | None = None,
+    companions: tuple[str, ...] = (),
 ) -> int:
     """Each document into its own ``ID{suffix}`` file (``write(doc, path)``, which may add files
-    beside it) in a new or empty ``folder`` that appears only once all are written. Every document
-    is checked first (``check``, and its id: no safe file name, or colliding with another ignoring
-    case, is refused). Returns the number written."""
+    beside it: their suffixes in ``companions``) in a new or empty ``folder`` that appears only once
+    all are written. Every document is checked first (``check``, and its id: see ``FolderLayout``).
+    Files are written 0o600 (``write_new``), folders made 0o700. Returns the number written."""
     root = Path(folder)
     if root.exists() and not root.is_dir():
         raise InputError("is a file, not a folder", path=root, fix=f"name a new or empty folder for {what} output")
+    check_folder_name(root, what)
     if root.is_dir() and any(root.iterdir()):
         raise InputError(
             "the folder is not empty: writing would overwrite or mix notes",
             path=root,
             fix="write to a new or empty folder",
         )
-    written: dict[str, str] = {}
+    layout = FolderLayout(root, suffix, companions)
 
     def check_all(doc: Document, i: int) -> None:
-        if not SAFE_ID.fullmatch(doc.id) or ".." in doc.id.split("/"):
-            raise InputError(
-                "the document id cannot be used as a file name",
-                doc_id=doc.id,
-                fix="use ids of letters, digits, '.', '-', '_' (and '/' for sub-folders)",
-            )
-        key = doc.id.casefold()
-        if key in written:
-            raise InputError(
-                f"two documents would be written to the same file {doc.id}{suffix} (the first is {written[key]!r})",
-                doc_id=doc.id,
-                fix="give every document a unique id (ids differing only in case collide)",
-            )
-        written[key] = doc.id
+        layout.add(doc.id)
         if check is not None:
             check(doc, i)
 
@@ -272,6 +294,19 @@ def write_each(
     with atomic_folder(root) as tmp:
         for doc in docs:
             out = tmp / f"{doc.id}{suffix}"
-            out.parent.mkdir(parents=True, exist_ok=True)
-            write(doc, out)
-    return len(written)
+            make_folders(out.parent)
+            try:
+                write(doc, out)
+            except FileExistsError as e:  # a file system that folds names FolderLayout does not know
+                raise InputError(
+                    f"another document was already written to {Path(e.filename or out).relative_to(tmp)}",
+                    doc_id=doc.id,
+                    fix="give every document an id that differs in more than case or accents, or write jsonl",
+                ) from None
+    return layout.count
+
+
+def write_new(path: Path, text: str, newline: str = "") -> None:
+    """``text`` as UTF-8 into a new 0o600 file (``newline=""``: line endings as they are)."""
+    with open_new(path, newline=newline) as f:
+        f.write(text)

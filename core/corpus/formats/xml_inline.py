@@ -2,10 +2,13 @@
 = the element name), or i2b2 2006's attribute form ``<PHI TYPE="PATIENT">Jane Doe</PHI>`` (label =
 ``TYPE``).
 
-Two layouts. A file (``*.xmltags``, ``*.xml.txt``): each non-empty line is one document; a line
-that starts with an id (characters other than whitespace, ``<`` and ``>``) and a tab is
-``id<TAB>text``, any other line gets the id ``{file stem}-{line number}``. Lines end at LF, CRLF
-or CR (a CR-only file is read line by line too). A folder: every ``*.txt`` file under it (in any
+Two layouts. A file (``*.xmltags``, ``*.xml.txt``): each non-empty line is one document,
+``id<TAB>text`` (an id: characters other than whitespace, ``<`` and ``>``) when every line starts
+so, else all text with the id ``{file stem}-{line number}``: the file decides, since a note's
+first word and a tab (``BP<TAB>120/80``) look like an id; a file that mixes both is refused
+unless the option ``ids`` says which (``every_line``, ``none``; see ``line_ids``). Lines end at
+LF, CRLF or CR (a CR-only file is read line by line too); a line that is not UTF-8 is that
+line's error. A folder: every ``*.txt`` file under it (in any
 case: ``b.TXT``) is one document (ids: relative paths without the suffix), its text kept exactly,
 line endings included; any other file is named in a warning. A UTF-8 byte-order mark at the start
 of a file is dropped; one at the start of a later line of a file is an error (files joined with
@@ -39,6 +42,8 @@ from typing import Any
 
 from synthdeid.corpus.formats.folder import by_id, scan_folder
 from synthdeid.corpus.formats.inline_text import unknown_tags_option
+from synthdeid.corpus.formats.line_ids import ID, byte_lines, has_ids, ids_option, split_id
+from synthdeid.corpus.formats.sniff_encoding import SNIFFED, check_not_wide
 from synthdeid.corpus.formats.textfile import (
     BOM,
     atomic_write,
@@ -47,12 +52,13 @@ from synthdeid.corpus.formats.textfile import (
     each_record,
     read_text,
     write_each,
+    write_new,
 )
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
-OPTIONS = ("labels", "unknown_tags")
+OPTIONS = ("labels", "unknown_tags", "ids")
 _NAME_START = (
     ":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d\u2070-\u218f"
     "\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
@@ -67,7 +73,6 @@ _ATTRIBUTE = re.compile(rf"({NAME})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
 _ENTITY = re.compile(r"&(amp|lt|gt|quot|apos);")
 ENTITIES = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_ID = re.compile(r"([^\s<>]+)\t")
 LABELS_FIX = "set corpus.format_options.labels (or --format-option labels=...) to the tag names"
 
 
@@ -243,17 +248,20 @@ def parse_tagged(
 
 
 def _file_line(
-    line: str,
-    path: Path,
     lineno: int,
+    line: str,
+    unreadable: InputError | None,
+    path: Path,
+    ids: bool,
     labels: frozenset[str] | None,
     tagset: TagSet | None,
     seen: dict[str, int],
     keep_unknown: bool,
 ) -> Document:
     check_line_start(line, path, lineno)
-    m = _ID.match(line)
-    doc_id, body = (m.group(1), line[m.end() :]) if m else (f"{path.stem}-{lineno}", line)
+    doc_id, body, column = split_id(line, path, lineno, ids)
+    if unreadable is not None:
+        raise unreadable.located(doc_id=doc_id)
     if doc_id in seen:
         raise InputError(
             f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
@@ -263,15 +271,13 @@ def _file_line(
             fix="give every document a unique id",
         )
     seen[doc_id] = lineno
-    return parse_tagged(
-        body, doc_id, labels, _Where(path, lineno, 1 + (m.end() if m else 0), body), tagset, keep_unknown
-    )
+    return parse_tagged(body, doc_id, labels, _Where(path, lineno, column, body), tagset, keep_unknown)
 
 
 def _folder_file(
     path: Path, doc_id: str, labels: frozenset[str] | None, tagset: TagSet | None, keep_unknown: bool
 ) -> Document:
-    text = read_text(path)
+    text = read_text(path, doc_id)
     text = text[1:] if text.startswith(BOM) else text
     return parse_tagged(text, doc_id, labels, _Where(path, 1, 1, text), tagset, keep_unknown)
 
@@ -285,10 +291,17 @@ def read_xml_inline(
     """The documents of a tagged file (one per non-empty line) or of every ``*.txt`` file under a
     folder (sorted). With an ``errors`` list, invalid documents are collected there and skipped.
     ``options``: ``labels`` (the element names that are tags), ``unknown_tags`` (``error`` or
-    ``keep``: tokens that look like tags but are none)."""
+    ``keep``: tokens that look like tags but are none), ``ids`` (a file's: ``auto``,
+    ``every_line`` or ``none``; see ``line_ids``)."""
     labels = labels_option(options)
     keep = unknown_tags_option(options)
     root = Path(path)
+    if root.is_dir() and ids_option(options) != "auto":
+        raise InputError(
+            "format option ids is for a file of one note per line: a folder's ids are its file names",
+            path=root,
+            fix="remove --format-option ids (corpus.format_options.ids)",
+        )
     if root.is_dir():
         files = scan_folder(root, (".txt",), "xml_inline")[".txt"]
         if not files:
@@ -299,15 +312,15 @@ def read_xml_inline(
             )
         items = ((f, key, labels, tagset, keep) for key, f in by_id(root, files, errors).items())
         return each_record(items, _folder_file, errors)
-    data = read_text(root)
-    data = data[1:] if data.startswith(BOM) else data
+    if not root.exists():
+        raise InputError("file not found", path=root, fix="check the path (params.yaml or the command line)")
+    data = root.read_bytes()
+    check_not_wide(data[:SNIFFED], root)
+    lines = list(byte_lines(data[3:] if data.startswith(BOM.encode()) else data, root))
+    ids = has_ids(lines, root, ids_option(options))
     seen: dict[str, int] = {}
-    lines = (
-        (line, root, n, labels, tagset, seen, keep)
-        for n, line in enumerate(_LINE_BREAK.split(data), start=1)
-        if line.strip()
-    )
-    return each_record(lines, _file_line, errors)
+    items = ((*line, root, ids, labels, tagset, seen, keep) for line in lines)
+    return each_record(items, _file_line, errors)
 
 
 def encode_tagged(doc: Document) -> str:
@@ -345,7 +358,7 @@ def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
 
 def _check_line(doc: Document, index: int) -> None:
     """Refuse what one ``id<TAB>text`` line cannot hold."""
-    if not _ID.fullmatch(doc.id + "\t"):
+    if not ID.fullmatch(doc.id + "\t"):
         raise InputError(
             "the document id is empty or holds whitespace, '<' or '>'",
             doc_id=doc.id,
@@ -372,8 +385,6 @@ def _write_folder(docs: Iterable[Document], root: Path) -> int:
         docs,
         root,
         ".txt",
-        lambda doc, out: out.write_text(
-            BOM * doc.text.startswith(BOM) + encode_tagged(doc), encoding="utf-8", newline=""
-        ),
+        lambda doc, out: write_new(out, BOM * doc.text.startswith(BOM) + encode_tagged(doc)),
         "xml_inline",
     )
