@@ -131,7 +131,7 @@ CASES = [
     Case("convert-unknown-extension", "convert good.jsonl out.xyz", ("out.xyz", "cannot tell the format")),
     Case("convert-upper-case-unknown", "convert good.jsonl OUT.XYZ", ("OUT.XYZ", "cannot tell the format")),
     Case("convert-not-utf8", "convert latin.jsonl out.jsonl", ("latin.jsonl:1", "not UTF-8")),
-    Case("convert-onto-cwd", "convert good.jsonl . --to brat", (".", "not empty")),
+    Case("convert-onto-cwd", "convert good.jsonl . --to brat", (".", "the output is the input good.jsonl")),
     Case("convert-onto-full-folder", "convert good.jsonl full --to brat", ("full", "not empty")),
     Case("convert-wrong-reader", "convert notes.txt out.jsonl --from jsonl", ("notes.txt:1", "JSON")),
     Case("convert-empty", "convert empty.jsonl out.jsonl", ("empty.jsonl", "no documents")),
@@ -196,7 +196,7 @@ CASES = [
         "deidentify good.jsonl out.xyz --annotator deduce --language nl",
         ("out.xyz", "cannot tell the format"),
     ),
-    Case("deid-onto-cwd", "deidentify good.jsonl . --annotator deduce --language nl", (".", "not empty")),
+    Case("deid-onto-cwd", "deidentify good.jsonl . --annotator deduce --language nl", (".", "the output is the input")),
     Case(
         "deid-annotate-as-text",
         "deidentify good.jsonl out.txt --annotator deduce --language nl --to text",

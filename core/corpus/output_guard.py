@@ -21,7 +21,7 @@ def check_output(
     output: str | Path, inputs: tuple[str | Path, ...] = (), force: bool = False, flag: str = "--force"
 ) -> None:
     """Refuse ``output`` when it is (or holds, or lies in) one of ``inputs`` — through any link or
-    alias — and, unless ``force``, when it exists (an empty folder is fine)."""
+    alias —, when it is a folder that is not empty, and, unless ``force``, when it is a file."""
     out = Path(output)
     real_out = _real(out)
     for source in inputs:
@@ -35,7 +35,13 @@ def check_output(
                 path=out,
                 fix="write to a new path outside the input",
             )
-    if os.path.lexists(out) and not force and not _empty_folder(out):
+    if out.is_dir() and not _empty_folder(out):
+        raise InputError(
+            "is a folder that is not empty: synthdeid writes a folder output only into a new or empty folder",
+            path=out,
+            fix="choose a new folder, or empty this one",
+        )
+    if os.path.lexists(out) and not out.is_dir() and not force:
         raise InputError(
             "already exists: synthdeid does not replace files without being asked",
             path=out,

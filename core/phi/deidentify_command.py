@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,8 +46,8 @@ class DeidJob:
 
 def rejects_path(output: str | Path) -> Path:
     """Where the notes left out are listed by default: ``OUTPUT.rejects.jsonl`` beside the output."""
-    out = Path(output)
-    return out.with_name(out.name.rstrip("/") + ".rejects.jsonl")
+    out = Path(os.path.abspath(output))  # "." has no name to put a suffix on
+    return out.with_name(out.name + ".rejects.jsonl")
 
 
 def job_from_args(args: argparse.Namespace) -> DeidJob:
