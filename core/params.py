@@ -48,3 +48,17 @@ def load_params(path: str | Path = PARAMS_FILE) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InputError("params must be a mapping", path=p, fix="write `key: value` pairs at the top level")
     return data
+
+
+def require_settings(data: dict[str, Any], path: str | Path) -> dict[str, Any]:
+    """``data``, refused when empty (an empty file, ``{}``, only comments): every default would run
+    (the demo's study), which is no study anyone configured."""
+    if not data:
+        raise InputError(
+            "holds no settings (it is empty, `{}` or only comments): the study would run every "
+            "default, the demo's, whatever you meant to configure",
+            path=path,
+            fix="start from the params.yaml a synthdeid project ships (the demo's study, every key "
+            "dvc.yaml tracks) and change what your study changes; `synthdeid schema` describes every key",
+        )
+    return data

@@ -4,13 +4,64 @@ the rule-based baseline of the Libbi paper's Table 6. Its tags are mapped onto t
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
+from synthdeid.model_files import pickles_trusted, unpickling
+from synthdeid.plugin_system.config import SettingError, from_mapping
 
 from . import deduce_cache
+
+TRUST_FIX = (
+    "leave cache_path out (DEDUCE's cache in this environment is used), or point it inside the "
+    "environment; only for a folder you built yourself and no one else can write to, set "
+    "`trust_cache: true` beside it"
+)
+
+
+class CachePathRefused(SettingError):
+    """A ``cache_path`` outside the environment, not trusted: ``setting``, ``problem`` and ``fix``
+    for ``synthdeid check``, which names the key."""
+
+    setting = "cache_path"
+
+    def __init__(self, problem: str, fix: str) -> None:
+        self.problem, self.fix = problem, fix
+        super().__init__(f"annotator 'deduce': {problem}\n  fix: {fix}")
+
+
+@dataclass(frozen=True)
+class DeduceConfig:
+    """DEDUCE's settings. DEDUCE loads its lookup structures from ``<cache_path>/cache/
+    lookup_structs.pickle``, a pickle, which runs whatever code it holds: a ``cache_path`` outside
+    this Python environment (``sys.prefix``, where DEDUCE keeps its own) is refused unless
+    ``trust_cache: true`` says you built that folder (or, from Python, inside
+    ``synthdeid.model_files.trusting_pickles``, which ``--trust-model`` sets); trusted, unpickling
+    it prints a warning."""
+
+    cache_path: str | None = None
+    """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
+    trust_cache: bool = False
+    """Unpickle a cache from a ``cache_path`` outside the environment (a folder you built yourself)."""
+
+    def __post_init__(self) -> None:
+        outside = deduce_cache.untrusted_cache(self.cache_path)
+        if outside is not None and not (self.trust_cache is True or pickles_trusted()):
+            raise CachePathRefused(
+                f"cache_path {self.cache_path!r} lies outside this Python environment"
+                f"{'' if str(outside) == self.cache_path else f' (it resolves to {outside})'}: DEDUCE "
+                f"would unpickle its {deduce_cache.CACHE_FILE}, which runs whatever code it holds; not loaded",
+                fix=TRUST_FIX,
+            )
+
+    @classmethod
+    def from_dict(cls, config: dict[str, Any]) -> DeduceConfig:
+        return from_mapping(cls, config, "annotator 'deduce'")
+
 
 DEDUCE_TAGS: dict[str, str] = {
     "persoon": "Name",
@@ -40,6 +91,9 @@ _TITLE = re.compile(
 @cache
 def _deduce(cache_path: str | None) -> Any:
     """One DEDUCE per process and cache folder (``deduce_cache.load``)."""
+    cached = Path(cache_path or ".") / deduce_cache.CACHE_FILE
+    if deduce_cache.untrusted_cache(cache_path) is not None and cached.is_file():
+        unpickling(cached, "a trusted DEDUCE cache_path")
     return deduce_cache.load(cache_path)
 
 
@@ -49,7 +103,8 @@ class DeduceAnnotator:
     languages: tuple[str, ...] = ("nl",)
     """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``)."""
 
-    def __init__(self, cache_path: str | None = None) -> None:
+    def __init__(self, cache_path: str | None = None, trust_cache: bool = False) -> None:
+        self.config = DeduceConfig(cache_path, trust_cache)
         self.cache_path = cache_path
 
     def annotate(self, text: str) -> list[Span]:
@@ -75,4 +130,8 @@ class DeduceAnnotator:
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    register("deduce", lambda config: DeduceAnnotator(config.get("cache_path")))
+    def deduce(config: Any) -> DeduceAnnotator:
+        c = DeduceConfig.from_dict(dict(config or {}))
+        return DeduceAnnotator(c.cache_path, c.trust_cache)
+
+    register("deduce", deduce)  # its config is found on the built annotator (a cheap build)

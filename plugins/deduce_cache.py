@@ -12,10 +12,12 @@ from __future__ import annotations
 import gc
 import getpass
 import hashlib
+import importlib.util
 import inspect
 import logging
 import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -58,6 +60,29 @@ def default_cache_path(deduce: Any) -> str | None:
     parameter = inspect.signature(deduce.Deduce).parameters.get("cache_path")
     default = None if parameter is None else parameter.default
     return None if default in (None, inspect.Parameter.empty) else str(default)
+
+
+def environment_roots() -> list[Path]:
+    """The folders that hold this environment's code (``sys.prefix``, the ``deduce`` package): a
+    DEDUCE cache inside them is as trusted as the code that unpickles it."""
+    roots = [Path(sys.prefix).resolve()]
+    spec = importlib.util.find_spec("deduce")
+    if spec is not None and spec.origin:
+        roots.append(Path(spec.origin).resolve().parent)
+    return roots
+
+
+def untrusted_cache(cache_path: str | Path | None) -> Path | None:
+    """The resolved ``cache_path`` (or its cache file, when that is a link elsewhere) when it lies
+    outside ``environment_roots``; None for DEDUCE's default or a folder inside them."""
+    if cache_path is None:
+        return None
+    roots = environment_roots()
+    for where in (Path(cache_path), Path(cache_path) / CACHE_FILE):
+        resolved = where.expanduser().resolve()
+        if not any(resolved.is_relative_to(root) for root in roots):
+            return resolved
+    return None
 
 
 def load(cache_path: str | None = None) -> Any:

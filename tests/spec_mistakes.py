@@ -114,4 +114,9 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
     ("gate sets nothing", _set("privacy.gate", {"override": False}), "privacy.gate"),
     ("annotate annotator unknown", _set("annotate.annotator", "dedcue"), "annotate.annotator"),
     ("section not a mapping", _set("generate", [1, 2]), "generate"),
+    (
+        "deduce cache_path outside the environment",  # DEDUCE would unpickle a file found there
+        _set("annotate", {"annotator": "deduce", "config": {"cache_path": "/nonexistent/deduce-cache"}}),
+        "annotate.config.cache_path",
+    ),
 ]

@@ -101,6 +101,9 @@ def _plugin(
     except UnknownPluginError:
         raise
     except (SynthdeidError, ValueError, TypeError) as e:
+        setting, problem = getattr(e, "setting", None), getattr(e, "problem", None)
+        if setting and problem:  # a refusal that names its setting (e.g. deduce's cache_path)
+            return None, Problem(f"{where}.{setting}", problem, getattr(e, "fix", None) or "change the setting")
         return None, Problem(
             where,
             f"{KIND_WORDS[kind]} {name!r} does not accept this config: {e}",

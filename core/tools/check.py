@@ -300,12 +300,12 @@ def untracked_params(params: Mapping[str, Any], dvc_yaml: str | Path = "dvc.yaml
 def check_file(path: str | Path) -> CheckReport:
     """``check`` of the params file ``path``: every mistake in it is an ``InputError`` naming the key
     and its fix (the study spec's, as every stage's), then the corpus and the resolved settings."""
+    from synthdeid.params import load_params, require_settings
     from synthdeid.spec import build, load_study
 
+    params = require_settings(load_params(path), path)
     study = load_study(path)
-    from synthdeid.params import load_params
-
-    missing = untracked_params(load_params(path))
+    missing = untracked_params(params)
     if missing:
         raise InputError(
             "; ".join(

@@ -29,7 +29,7 @@ from synthdeid.generation.hf_lm.common import (
     fingerprint,
     set_threads,
 )
-from synthdeid.model_files import safetensors_folder, tokenizer_from
+from synthdeid.model_files import adapter_folder, tokenizer_from
 
 from .config import MODEL_FIX, NAME, RETRAIN, CausalLMSettings
 from .lora import add_token_rows, load_base, peft_model
@@ -111,7 +111,7 @@ class CausalLMGenerator:
         cfg = self.config  # the load-time settings (model folder, dtype, device, merge, threads)
         set_threads(cfg.threads)
         tok = tokenizer_from(AutoTokenizer.from_pretrained, out_dir / "adapter", RETRAIN)
-        safetensors_folder(out_dir / "adapter", RETRAIN)  # peft would unpickle an adapter_model.bin
+        adapter_folder(out_dir / "adapter", RETRAIN)  # peft would unpickle an adapter_model.bin
         base = load_base(cfg)
         add_token_rows(base, meta["new_token_ids"], meta["n_old_tokens"], len(tok))
         model = PeftModel.from_pretrained(base, out_dir / "adapter")

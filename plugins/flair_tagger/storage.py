@@ -12,23 +12,31 @@ loads only inside ``trusting_pickles`` (``synthdeid deidentify --trust-model``).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+import torch
 from flair.models import SequenceTagger
 from flair.trainers import ModelTrainer
 
 from synthdeid.corpus.accounting import write_json
 from synthdeid.errors import InputError
-from synthdeid.model_files import brief, load_weights, pickles_trusted, read_json, refuse_pickle
+from synthdeid.model_files import (
+    brief,
+    load_weights,
+    pickles_trusted,
+    read_json,
+    refuse_pickle,
+    stored_weights,
+    unpickling,
+)
+from synthdeid.model_limits import check_sizes, fits
 from synthdeid.tagging.runtime import CONFIG_FILE, RETRAIN
 
 from .config import LABEL_TYPE, FlairTaggerConfig
 from .embeddings import describe, dictionary, rebuild, restore_names
-
-if TYPE_CHECKING:
-    import torch
 
 WEIGHTS = "model.safetensors"
 EMBEDDINGS = "embeddings.json"
@@ -36,6 +44,9 @@ PICKLES = ("best-model.pt", "final-model.pt")
 """What flair's own ``save`` wrote (synthdeid before safe saving): pickles."""
 FILES = (WEIGHTS, EMBEDDINGS, *PICKLES)
 FORMAT = 1
+SIZES = dict.fromkeys(("hidden_size", "char_embedding_dim", "char_hidden_size", "embedding_size"), "width")
+"""The settings of ``tagger.json`` that size the network (``synthdeid.model_limits``)."""
+EMBEDDING_SIZES = dict.fromkeys(("embedding_length", "char_embedding_dim", "hidden_size_char"), "width")
 TRUST_FIX = (
     f"retrain the tagger with this version of synthdeid, which saves {WEIGHTS} and {EMBEDDINGS} "
     "instead; only if you trust whoever made the folder, load it anyway with "
@@ -90,12 +101,33 @@ def load(
     return _load_pickle(pickle, embedding_names)
 
 
-def _load_safe(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) -> SequenceTagger:
-    def parse(data: dict[str, Any]) -> tuple[list[str], Any]:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"format {data.get('format')!r}; this version reads format {FORMAT}")
-        return list(data["tags"]), rebuild(data["embeddings"])
+def parse(data: dict[str, Any]) -> tuple[list[str], Any]:
+    """The tags and rebuilt (untrained) embeddings of ``embeddings.json``."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"format {data.get('format')!r}; this version reads format {FORMAT}")
+    return list(data["tags"]), rebuild(data["embeddings"])
 
+
+def _on_meta(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) -> SequenceTagger:
+    """The tagger built on torch's ``meta`` device (flair moves every model to ``flair.device``)."""
+    import flair
+
+    device, flair.device = flair.device, torch.device("meta")
+    try:
+        _, embeddings = read_json(out_dir / EMBEDDINGS, RETRAIN, parse)
+        return new_tagger(embeddings, labels, config)
+    finally:
+        flair.device = device
+
+
+def _load_safe(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) -> SequenceTagger:
+    check_sizes(dataclasses.asdict(config), SIZES, out_dir / CONFIG_FILE, RETRAIN)
+    specs = read_json(out_dir / EMBEDDINGS, RETRAIN, lambda data: data.get("embeddings"))
+    for spec in specs if isinstance(specs, list) else []:
+        if isinstance(spec, dict):
+            check_sizes(spec, EMBEDDING_SIZES, out_dir / EMBEDDINGS, RETRAIN)
+    stored = stored_weights([out_dir / WEIGHTS], RETRAIN)
+    fits(lambda: _on_meta(out_dir, labels, config), stored, out_dir / CONFIG_FILE, RETRAIN, WEIGHTS)
     tags, embeddings = read_json(out_dir / EMBEDDINGS, RETRAIN, parse)
     model = new_tagger(embeddings, labels, config)
     if model.label_dictionary.get_items() != tags:
@@ -106,6 +138,7 @@ def _load_safe(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) 
 
 def _load_pickle(path: Path, embedding_names: Sequence[str] | None) -> SequenceTagger:
     """A flair pickle (runs whatever code it holds: trusted folders only)."""
+    unpickling(path)
     try:
         model = SequenceTagger.load(path)
     except Exception as e:  # noqa: BLE001 - a damaged pickle fails in any of many ways

@@ -14,7 +14,8 @@ from typing import Any
 from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.records import Document, Span
 from synthdeid.generation.distributed import torch_device
-from synthdeid.model_files import from_pretrained
+from synthdeid.model_files import from_pretrained, read_json
+from synthdeid.model_limits import bio_tags
 from synthdeid.tagging import words as W
 from synthdeid.tagging.runtime import (
     RETRAIN,
@@ -37,6 +38,10 @@ USER_FIX = (
     "save the encoder and its tokenizer with save_pretrained() (safetensors weights); convert pickled "
     "weights (pytorch_model.bin) where you trust them: from_pretrained(dir).save_pretrained(dir)"
 )
+LABELS_FIX = (
+    f"{RETRAIN}; a model fine-tuned elsewhere needs id2label in its config.json to map 0 to n-1 onto "
+    "'O' and B-LABEL/I-LABEL tags, each once"
+)
 
 
 @contextmanager
@@ -58,6 +63,14 @@ def _local_dir(value: str, what: str) -> Path:
             "and give its directory"
         )
     return path
+
+
+def _bio_labels(config: dict[str, Any]) -> list[str]:
+    """The tags of a ``config.json``'s ``id2label`` (ids 0 to n-1), which must be BIO tags with ``O``."""
+    id2label = config["id2label"]
+    if not isinstance(id2label, dict) or set(id2label) != {str(i) for i in range(len(id2label))}:
+        raise ValueError("id2label must map the ids 0 to n-1 to tags")
+    return [id2label[str(i)] for i in range(len(id2label))]
 
 
 class TrainedHFTagger:
@@ -237,6 +250,7 @@ class HFTagger:
         if not (path / "config.json").exists():
             raise InputError("holds no saved model (config.json)", path=path, fix=RETRAIN)
         config = saved_config(HFTaggerConfig, meta, NAME, out_dir=out_dir)
+        bio_tags(read_json(path / "config.json", LABELS_FIX, _bio_labels), path / "config.json", LABELS_FIX)
         with _offline():
             model = from_pretrained(AutoModelForTokenClassification.from_pretrained, path, RETRAIN)
             tokenizer = load_tokenizer(path, RETRAIN)

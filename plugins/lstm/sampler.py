@@ -10,7 +10,6 @@ row that ``start`` and ``step`` return; so are the ``<unk_N>`` entries of an ano
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import torch
@@ -18,11 +17,16 @@ from torch.nn.utils.rnn import pack_padded_sequence
 
 from synthdeid import InputError
 from synthdeid.generation.vocab_anonymize import UNK_PATTERN
+from synthdeid.model_files import read_json
+from synthdeid.model_limits import check_sizes, fits
 
 from .config import LSTMConfig
 from .model import Hidden, LSTMLanguageModel
-from .train import CONFIG, MODEL, VOCAB, load_checkpoint
+from .train import CONFIG, MODEL, RETRAIN, VOCAB, load_checkpoint
 from .vocab import Vocab
+
+SIZES = {"layers": "layers", "embedding_size": "width", "hidden_size": "width"}
+"""The settings of ``config.json`` that size the network (``synthdeid.model_limits``)."""
 
 
 class LSTMSampler:
@@ -92,8 +96,12 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
             path=out_dir,
             fix="train it first (the train stage), or point the generate stage at the right model",
         )
-    config = LSTMConfig.from_dict(json.loads((out_dir / CONFIG).read_text(encoding="utf-8")), warn=False)
+    config = read_json(out_dir / CONFIG, RETRAIN, lambda data: LSTMConfig.from_dict(data, warn=False))
+    check_sizes(config.to_dict(), SIZES, out_dir / CONFIG, RETRAIN)
     vocab = Vocab.load(out_dir / VOCAB)
+    weights = ckpt.get("model")
+    stored = sum(t.numel() for t in weights.values() if isinstance(t, torch.Tensor)) if isinstance(weights, dict) else 0
+    fits(lambda: LSTMLanguageModel(len(vocab), config), stored, out_dir / CONFIG, RETRAIN, MODEL)
     torch.set_num_threads(threads or config.threads)
     model = LSTMLanguageModel(len(vocab), config)
     try:
@@ -102,6 +110,6 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
         raise InputError(
             f"model.pt does not match config.json and vocab.json ({e})",
             path=out_dir / MODEL,
-            fix="delete the model directory and train again",
+            fix=RETRAIN,
         ) from None
     return LSTMSampler(model, vocab, config)

@@ -17,6 +17,8 @@ import json
 import logging
 import math
 import os
+import pickle
+import re
 import sys
 import time
 from pathlib import Path
@@ -27,6 +29,7 @@ import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
+from synthdeid.model_files import brief, regular_file
 from synthdeid.plugin_system.config import current_names
 from synthdeid.precision import autocast, resolve
 from synthdeid.progress import track
@@ -38,6 +41,7 @@ from .vocab import Vocab
 log = logging.getLogger("synthdeid.lstm")
 
 CONFIG, VOCAB, CHECKPOINT, MODEL, HISTORY = "config.json", "vocab.json", "checkpoint.pt", "model.pt", "history.json"
+RETRAIN = "delete the model directory and train again"
 RESUMABLE = ("max_epochs", "patience", "max_train_tokens", "threads")
 """Settings that may change between an interrupted training and its resumption."""
 
@@ -105,12 +109,22 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
     """A checkpoint or model file written by training, or None when there is none."""
     if not path.exists():
         return None
+    regular_file(path, RETRAIN)
     try:
-        return torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as e:  # noqa: BLE001 - a truncated or foreign file: say which and what to do
+        ckpt = torch.load(path, map_location="cpu", weights_only=True)
+    except pickle.UnpicklingError as e:  # objects other than tensors: torch's tensors-only reader refused them
+        names = sorted(set(re.findall(r"GLOBAL ([\w.]+)", str(e))))
         raise InputError(
-            f"cannot read the LSTM checkpoint ({e})", path=path, fix="delete the model directory and train again"
+            f"is a pickle that holds more than tensors ({', '.join(names) or 'objects'}), which could run "
+            "code when loaded: synthdeid reads only tensors from a checkpoint, and refuses it",
+            path=path,
+            fix=RETRAIN + " (synthdeid writes checkpoints of tensors only)",
         ) from None
+    except Exception as e:  # noqa: BLE001 - a truncated or foreign file: say which and what to do
+        raise InputError(f"cannot read the LSTM checkpoint ({brief(e)})", path=path, fix=RETRAIN) from None
+    if not isinstance(ckpt, dict):
+        raise InputError(f"holds a {type(ckpt).__name__}, not an LSTM checkpoint", path=path, fix=RETRAIN)
+    return ckpt
 
 
 def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, path: Path) -> None:

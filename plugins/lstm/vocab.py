@@ -9,8 +9,10 @@ from pathlib import Path
 
 from synthdeid import InputError
 from synthdeid.corpus.inline import EOD, PAR
+from synthdeid.model_files import load_json
 
 UNK = "<unk>"
+REBUILD = "delete the model directory and train again"
 
 
 class Vocab:
@@ -57,12 +59,18 @@ class Vocab:
 
     @classmethod
     def load(cls, path: Path) -> Vocab:
-        try:
-            return cls(json.loads(Path(path).read_text(encoding="utf-8")))
-        except FileNotFoundError:
+        path = Path(path)
+        if not path.exists():
             raise InputError(
                 "the LSTM model directory has no vocabulary", path=path, fix="train the model first (dvc repro train)"
-            ) from None
+            )
+        tokens = load_json(path, REBUILD)
+        if not isinstance(tokens, list) or not all(isinstance(t, str) for t in tokens):
+            raise InputError("is not a list of token strings", path=path, fix=REBUILD)
+        try:
+            return cls(tokens)
+        except InputError as e:
+            raise e.located(path=path) from None
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Vocab) and self.tokens == other.tokens

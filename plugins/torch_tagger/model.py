@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +14,8 @@ import torch
 from synthdeid import InputError, SynthdeidError
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.records import Document, Span
-from synthdeid.model_files import load_weights, read_json
+from synthdeid.model_files import load_weights, read_json, stored_weights
+from synthdeid.model_limits import bio_tags, check_sizes, fits
 from synthdeid.tagging import words as W
 from synthdeid.tagging.recall import recall_biased_tags
 from synthdeid.tagging.runtime import (
@@ -34,6 +36,12 @@ from .training import fit
 NAME = "torch_bilstm_crf"
 WEIGHTS = "model.safetensors"
 VOCAB = "vocab.json"
+SIZES = {
+    **dict.fromkeys(("embedding_size", "shape_dim", "char_dim", "char_filters", "char_width", "hidden_size"), "width"),
+    "max_word_chars": "width",
+    "layers": "layers",
+}
+"""The settings of ``tagger.json`` that size the network (``synthdeid.model_limits``)."""
 
 
 def _network(vocab: Vocab, cfg: TorchTaggerConfig) -> BiLSTMCRF:
@@ -193,7 +201,11 @@ class TorchTagger:
         config = saved_config(
             TorchTaggerConfig, meta, NAME, out_dir=out_dir, token_split="pack"
         )  # saved before token_split: pack
+        check_sizes(dataclasses.asdict(config), SIZES, out_dir / CONFIG_FILE, RETRAIN)
         vocab = read_json(out_dir / VOCAB, RETRAIN, Vocab.from_json)
+        bio_tags(vocab.tags, out_dir / VOCAB, RETRAIN)
+        stored = stored_weights([out_dir / WEIGHTS], RETRAIN)
+        fits(lambda: _network(vocab, config), stored, out_dir / CONFIG_FILE, RETRAIN, WEIGHTS)
         net = _network(vocab, config)
         load_weights(net, out_dir / WEIGHTS, RETRAIN, f"{CONFIG_FILE} and {VOCAB}")
         return TrainedTorchTagger(net, vocab, config, tokenize)
