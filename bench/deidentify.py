@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -105,9 +104,10 @@ def prepare_notes(path: Path | None, n: int, language: str, folder: Path) -> tup
 
 
 def toy_model(folder: Path, language: str) -> Path:
+    from toy_notes import toy_docs
+
     from synthdeid.plugin_system.manager import registry
     from synthdeid.plugins.torch_tagger import create
-    from toy_notes import toy_docs
 
     docs = toy_docs(360, seed=0)
     create({"max_epochs": 6, "threads": 2}).train(docs[:300], docs[300:360], folder, registry("language").create(language).tokenize)

@@ -29,6 +29,7 @@ from synthdeid.corpus.records import Document, label_counts
 from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet, label_mapping
 
 from .errors import InputError, InputWarning, SynthdeidError
+from .language_choice import command_language
 
 
 def cmd_plugins(args: argparse.Namespace, out: Console) -> int:
@@ -274,64 +275,16 @@ def _validate(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
-def _language(args: argparse.Namespace) -> str:
-    """``--language``, else params.yaml's ``language``: an installed language pack's code."""
-    from synthdeid.plugin_system.manager import registry
-
-    from .params import PARAMS_FILE, load_params
-
-    if args.language:
-        language, given, where = args.language, f"--language {args.language!r}", None
-    elif Path(PARAMS_FILE).exists():
-        language = load_params(PARAMS_FILE).get("language")
-        if not language:
-            raise InputError(
-                "which language are the notes in? params.yaml sets no `language`",
-                path=PARAMS_FILE,
-                fix="pass --language (e.g. nl, es, sv), the pack the tagger was trained with",
-            )
-        given, where = f"language {language!r}", PARAMS_FILE
-    else:
-        raise InputError(
-            "which language are the notes in?",
-            fix="pass --language (e.g. nl, es, sv), the pack the "
-            "tagger was trained with; in a synthdeid project it is params.yaml's `language`",
-        )
-    packs = registry("language")
-    if not isinstance(language, str) or language not in packs:
-        raise InputError(
-            f"{given} is not an installed language pack",
-            path=where,
-            fix=f"use one of {', '.join(packs.names())} (`synthdeid plugins` lists them), or install "
-            "the pack's package (`synthdeid new-plugin language` writes a new one)",
-        )
-    return language
-
-
-def _check_annotator_language(annotator: object, name: str | None, language: str) -> None:
-    """An annotator that declares its languages (``LanguageSpecific``: deduce is Dutch) is refused
-    for notes in another one: it would find little PHI and say nothing about it."""
-    from synthdeid.api import LanguageSpecific
-
-    if isinstance(annotator, LanguageSpecific) and language not in annotator.languages:
-        raise InputError(
-            f"the annotator {name!r} works on {', '.join(annotator.languages)} notes only, not on {language!r} ones",
-            fix=f"pass --language {annotator.languages[0]} if the notes are in that "
-            "language; otherwise use a tagger trained on notes in this language (--model DIR)",
-        )
-
-
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.corpus.export import export_corpus, resolve_corpus
-    from synthdeid.plugin_system.manager import registry
-
     from synthdeid.corpus.output_guard import check_output
     from synthdeid.corpus.release import refuse_real_notes
+    from synthdeid.plugin_system.manager import registry
 
     path, name, datasheet = resolve_corpus(args.corpus)
     refuse_real_notes(path)
     check_output(args.output, (path,), force=args.force)
-    language = _language(args)
+    language = command_language(args.language)
     docs = list(read_documents(path))
     n = export_corpus(
         docs,

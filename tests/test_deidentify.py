@@ -129,7 +129,8 @@ def test_cli_reads_every_annotated_format_alike(model: Path, tmp_path: Path, cap
     assert main(["deidentify", str(tmp_path / source), str(out), "--model", str(model), "--language", "nl"]) == 0
     report = capsys.readouterr().out
     assert (
-        "annotate: 6 notes in, 6 out, 0 rejected" in report and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
+        "annotate: 6 notes in, 6 out, 0 rejected" in report
+        and f"the input had {sum(len(d.spans) for d in docs)} spans" in report
     )
     found = {d.id: d for d in read_documents(out)}
     inputs = [found[d.id] for d in docs]

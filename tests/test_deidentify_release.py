@@ -251,14 +251,18 @@ def test_a_surrogate_is_never_another_original_of_the_note() -> None:
     nl = registry("language").create("nl")
     text = "Bos belde Visser. Daarna kwam de Vries."
     doc = Document.create("n", text, [Span(0, 3, "Name"), Span(10, 16, "Name"), Span(30, 38, "Name")])
-    small = dataclasses.replace(nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Visser", "Bos", "Vries", "Smit", "Mol", "Kok"]))
+    small = dataclasses.replace(
+        nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Visser", "Bos", "Vries", "Smit", "Mol", "Kok"])
+    )
     key = SurrogateKey(bytes(32))
     outs = {keyed_pseudonymize(doc, small, key).text for _ in range(3)}
     [out] = outs  # keyed: the same every time
     assert not any(stays(w, out) for w in ("Bos", "Visser", "de Vries"))
     stuck = dataclasses.replace(nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Visser", "Bos"]))
     with pytest.raises(SurrogateError, match="each of 16 keyed draws"):
-        keyed_pseudonymize(Document.create("m", "Bos belde Visser.", [Span(0, 3, "Name"), Span(10, 16, "Name")]), stuck, key)
+        keyed_pseudonymize(
+            Document.create("m", "Bos belde Visser.", [Span(0, 3, "Name"), Span(10, 16, "Name")]), stuck, key
+        )
 
 
 def stays(word: str, text: str) -> bool:

@@ -96,7 +96,7 @@ def test_cli_exports_a_corpus_file_and_refuses_an_existing_target(tmp_path: Path
     assert f"exported {len(DOCS)} notes" in capsys.readouterr().out
     assert "No datasheet" in (tmp_path / "hf" / "README.md").read_text()
     assert main(["export", str(src), str(tmp_path / "hf"), "--to", "hf", "--language", "nl"]) == 1
-    assert "already exists" in capsys.readouterr().err
+    assert "is a folder that is not empty" in capsys.readouterr().err
     assert main(["export", "no_such_corpus", str(tmp_path / "x"), "--to", "conll", "--language", "nl"]) == 1
     assert "no corpus 'no_such_corpus'" in capsys.readouterr().err
     with pytest.raises(InputError, match="holds no documents"):

@@ -8,10 +8,6 @@ runs torch's threads so that a busy machine slows it in proportion (``threads``)
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import sys
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -20,38 +16,12 @@ from rich.console import Console
 from synthdeid.cli_help import examples
 from synthdeid.corpus.output_guard import check_output
 from synthdeid.errors import InputError
+from synthdeid.phi.deid_job import DeidJob, rejects_path
 from synthdeid.phi.surrogate_key import SurrogateKey, load_or_create_key
 
 
-@dataclass(frozen=True)
-class DeidJob:
-    """Everything one run needs, whichever engine runs it (one process, or Ray)."""
-
-    input: Path
-    input_format: str
-    output: Path
-    output_format: str | None
-    mode: str
-    language: str
-    model: str | None
-    annotator: str | None
-    min_confidence: float | None
-    trust_model: bool
-    key: SurrogateKey | None
-    mask: str | None
-    strict: bool
-    rejects: Path
-    threads: int
-
-
-def rejects_path(output: str | Path) -> Path:
-    """Where the notes left out are listed by default: ``OUTPUT.rejects.jsonl`` beside the output."""
-    out = Path(os.path.abspath(output))  # "." has no name to put a suffix on
-    return out.with_name(out.name + ".rejects.jsonl")
-
-
 def job_from_args(args: argparse.Namespace) -> DeidJob:
-    from synthdeid.cli import _language
+    from synthdeid.language_choice import command_language
     from synthdeid.phi.deidentify import input_format
     from synthdeid.phi.threads import default_threads
 
@@ -68,7 +38,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
     check_output(rejects, (args.input, args.output, *([key_file] if key_file else [])), force=args.force)
     if key_file is not None:
         check_output(key_file, (args.input, args.output), force=True)
-    language = _language(args)
+    language = command_language(args.language)
     key = None
     if args.mode == "surrogate":
         key = load_or_create_key(key_file) if key_file else SurrogateKey.fresh()
@@ -100,34 +70,6 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.phi.deidentify_local import run_local
 
     return run_local(job, out)
-
-
-def write_rejects(rejects: list[dict[str, Any]], path: Path) -> None:
-    """The notes left out, one JSON object per line (where, reason, fix): never their text."""
-    from synthdeid.corpus.formats.textfile import atomic_write
-
-    with atomic_write(path) as f:
-        for r in rejects:
-            f.write(json.dumps(r, ensure_ascii=False) + "\n")
-
-
-def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> None:
-    """The run's accounting: notes in = out + rejected, spans found per label, spans added."""
-    labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
-    rejected = read_rejects + counts.rejected
-    out.print(
-        f"{job.mode}: {counts.notes + read_rejects} notes in, {written} out, {rejected} rejected "
-        f"({counts.notes_per_second():.1f} notes/s); {counts.spans_found} PHI spans found "
-        f"({labels or 'none'}) and {counts.added} more on further occurrences of their strings; "
-        f"the input had {counts.spans_in} spans of its own; wrote {job.output}",
-        highlight=False,
-    )
-    if rejected:
-        print(
-            f"warning: {rejected} note(s) left out, listed with their reasons in {job.rejects} "
-            "(--strict stops at the first instead)",
-            file=sys.stderr,
-        )
 
 
 def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> None:
@@ -195,7 +137,9 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     sd.add_argument(
         "--strict", action="store_true", help="stop at the first bad note instead of listing it in the rejects file"
     )
-    sd.add_argument("--rejects", metavar="PATH", help="where to list the notes left out (default: OUTPUT.rejects.jsonl)")
+    sd.add_argument(
+        "--rejects", metavar="PATH", help="where to list the notes left out (default: OUTPUT.rejects.jsonl)"
+    )
     sd.add_argument(
         "--threads",
         type=int,

@@ -10,7 +10,7 @@ from rich.console import Console
 from synthdeid.corpus.formats import read_documents
 from synthdeid.corpus.records import Document
 from synthdeid.errors import InputError
-from synthdeid.phi.deidentify_command import DeidJob, report, write_rejects
+from synthdeid.phi.deid_job import DeidJob, report, write_rejects
 
 
 def reject_entry(where: str, reason: str, fix: str | None = None) -> dict[str, Any]:
@@ -20,10 +20,10 @@ def reject_entry(where: str, reason: str, fix: str | None = None) -> dict[str, A
 
 def build_annotator(job: DeidJob) -> Any:
     """The job's annotator (a tagger folder or an annotator plugin), checked against its language."""
-    from synthdeid.cli import _check_annotator_language
+    from synthdeid.language_choice import check_annotator_language
     from synthdeid.phi.deidentify import load_annotator
     from synthdeid.phi.threads import use_threads
-    from synthdeid.spec.build import annotator as create
+    from synthdeid.plugin_system.manager import registry
 
     use_threads(job.threads)
     annotator = load_annotator(
@@ -32,9 +32,9 @@ def build_annotator(job: DeidJob) -> Any:
         job.language,
         min_confidence=job.min_confidence,
         trust_model=job.trust_model,
-        create=create,
+        create=registry("annotator").create,
     )
-    _check_annotator_language(annotator, job.annotator, job.language)
+    check_annotator_language(annotator, job.annotator, job.language)
     return annotator
 
 
