@@ -25,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	# installs the rest; if that build fails it runs again once the rest is installed
 	$(BIN)/python -m pip install --quiet $(foreach r,$(DEDUCE),"$(r)")
 	$(BIN)/python -P plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
-	$(BIN)/python -m pip install --quiet -e ".[test,dp]" || { wait $$build; exit 1; }; \
+	$(BIN)/python -m pip install --quiet -e ".[test,dp,ray]" || { wait $$build; exit 1; }; \
 	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python -P plugins/deduce_cache.py; }
 	touch $@
 

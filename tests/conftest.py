@@ -41,3 +41,15 @@ other files out while they run."""
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     rank = {f: i for i, f in enumerate(FIRST)}
     items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(FIRST)))
+
+
+@pytest.fixture(scope="session")
+def local_ray() -> Iterator[Any]:
+    """One local Ray of 2 CPUs for the session (it takes seconds to start), shut down at the end;
+    tests that use it skip when Ray (the ``ray`` extra) is not installed."""
+    ray = pytest.importorskip("ray", reason="Ray is an optional extra: pip install -e '.[ray]'")
+    import logging
+
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, logging_level=logging.WARNING)
+    yield ray
+    ray.shutdown()
