@@ -6,8 +6,10 @@ import re
 from collections.abc import Callable, Iterable
 
 _LINE = re.compile(r"[^\r\n]+")
-# End punctuation, optional closing quotes/brackets, then whitespace.
-_BOUNDARY = re.compile(r"[.!?]+[\"'”’»)\]]*(\s+)")
+# End punctuation, optional closing quotes/brackets, then whitespace. Only from the start of a run
+# of end punctuation (where every match starts anyway): from inside "....", each failed attempt
+# would rescan the rest of the run, quadratic on a long one.
+_BOUNDARY = re.compile(r"(?<![.!?])[.!?]+[\"'”’»)\]]*(\s+)")
 _OPEN_TAG = re.compile(r"<[A-Za-z_]+START>\s*")
 _OPENERS = "\"'“‘«([¿¡"
 
