@@ -25,7 +25,7 @@ $(VENV)/.installed: pyproject.toml
 	# installs the rest; if that build fails it runs again once the rest is installed
 	$(BIN)/python -m pip install --quiet $(foreach r,$(DEDUCE),"$(r)")
 	$(BIN)/python -P plugins/deduce_cache.py > $(VENV)/deduce-build.log 2>&1 & build=$$!; \
-	$(BIN)/python -m pip install --quiet -e ".[test,dp,ray]" || { wait $$build; exit 1; }; \
+	$(BIN)/python -m pip install --quiet -e ".[test,dp]" || { wait $$build; exit 1; }; \
 	wait $$build || { cat $(VENV)/deduce-build.log; $(BIN)/python -P plugins/deduce_cache.py; }
 	touch $@
 
@@ -38,8 +38,13 @@ $(VENV)/.export: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e ".[export]"
 	touch $@
 
-# ruff and mypy (the lint extra); mypy needs the export targets' libraries too, for their types
-$(VENV)/.lint: $(VENV)/.export
+# Ray Data and pyarrow (the ray extra), for `deidentify --engine ray`'s tests; `make demo` needs neither
+$(VENV)/.ray: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e ".[ray]"
+	touch $@
+
+# ruff and mypy (the lint extra); mypy needs the export and ray extras too, for their types
+$(VENV)/.lint: $(VENV)/.export $(VENV)/.ray
 	$(BIN)/python -m pip install --quiet -e ".[lint]"
 	touch $@
 
@@ -62,7 +67,7 @@ demo: setup
 
 # two workers of one thread each (pytest-xdist): a file's tests stay in one worker, the two
 # longest files start first (tests/conftest.py); a passive OpenMP wait keeps torch from spinning
-test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export
+test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export $(VENV)/.ray
 	OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE python -m pytest -n 2 --dist loadfile
 	python -m pytest examples/synthdeid-lang-de/tests
 
@@ -84,6 +89,10 @@ bench: setup
 	python bench/privacy.py
 	python bench/tagger.py --train-docs 400
 	python bench/thresholds.py
+	python bench/deidentify.py
+	python bench/leftover_phi.py
+	python bench/note_length.py
+	$(MAKE) $(VENV)/.ray && python bench/deidentify_ray.py
 
 # the privacy audit at paper scale: 52M real x 1M synthetic tokens (about 15 minutes, 6 GB; not part of CI)
 bench-paper: setup
