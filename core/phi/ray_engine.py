@@ -182,7 +182,7 @@ def _summaries(
     ctx.enable_progress_bars = interactive()
     ctx.print_on_execution_start = interactive()
     if not interactive():
-        logging.getLogger("ray.data").setLevel(logging.WARNING)
+        logging.getLogger("ray.data").setLevel(logging.ERROR)  # e.g. "Progress bars disabled"
     ds = ray.data.from_items([{"shard": json.dumps(s)} for s in todo], override_num_blocks=len(todo))
     ds = ds.map_batches(
         ShardWorker,
