@@ -23,7 +23,7 @@ from rich.console import Console
 
 from synthdeid.errors import InputError, SurrogateError, SynthdeidError
 from synthdeid.phi import note_sources, shards
-from synthdeid.phi.deidentify_local import DeidJob, report  # wherever the command keeps them
+from synthdeid.phi.deid_job import DeidJob, report
 
 DEFAULT_BLOCK_NOTES = 1000
 """Notes per shard: large enough that a shard outlasts its scheduling, small enough to lose little
