@@ -106,11 +106,9 @@ def test_ray_writes_what_the_local_engine_writes(
     out = tmp_path / "ray"
     if source == "notes.parquet":
         _to_parquet(jsonl, tmp_path / source)
-        args = build_parser().parse_args(_args(jsonl, out, model, key, "--engine", "ray"))
-        job = dataclasses.replace(job_from_args(args), input=tmp_path / source, input_format="parquet")
-        assert run_on_ray(job, Console(soft_wrap=True)) == 0
-    else:
-        assert main(_args(tmp_path / source, out, model, key, "--engine", "ray")) == 0
+        assert main(_args(tmp_path / source, tmp_path / "nope.jsonl", model, key)) == 1  # one process: refused
+        assert "--engine ray" in capsys.readouterr().err
+    assert main(_args(tmp_path / source, out, model, key, "--engine", "ray")) == 0
     captured = capsys.readouterr()
     assert _shards(out) == local
     if source != "notes.parquet":  # Parquet cannot hold the line that is no JSON
@@ -215,13 +213,10 @@ def test_a_killed_run_resumes_with_every_note_once(local_ray: Any, model: Path, 
     write_documents(toy_docs(1500, seed=13), src)
     out = tmp_path / "ray"
     block = 25
-    code = (
-        "import sys; from synthdeid.phi import ray_engine; ray_engine.DEFAULT_BLOCK_NOTES = "
-        f"{block}; from synthdeid.cli import main; sys.exit(main(sys.argv[1:]))"
-    )
+    command = _args(src, out, model, key, "--engine", "ray", "--block-notes", str(block))
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | {"OMP_NUM_THREADS": "1"}
     proc = subprocess.Popen(
-        [sys.executable, "-c", code, *_args(src, out, model, key, "--engine", "ray")],
+        [sys.executable, "-m", "synthdeid.cli", *command[0:]],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         env=env,
@@ -238,9 +233,7 @@ def test_a_killed_run_resumes_with_every_note_once(local_ray: Any, model: Path, 
         _end_group(proc)
     done_before = len(list(out.glob("*.done.json")))
     assert 1 <= done_before < 1500 // block
-    # the same command again (built for a new path: the command refuses a non-empty output folder today)
-    job = job_from_args(build_parser().parse_args(_args(src, tmp_path / "x", model, key, "--engine", "ray")))
-    assert run_on_ray(dataclasses.replace(job, output=out), Console(soft_wrap=True), block_notes=block) == 0
+    assert main(command) == 0  # the same command again
     report = capsys.readouterr().out
     assert "1500 notes in, 1500 out, 0 rejected" in report
     resumed = int(report.split("resumed: ")[1].split(" of 60 shard(s)")[0])

@@ -18,10 +18,15 @@ def _inside(inner: Path, outer: Path) -> bool:
 
 
 def check_output(
-    output: str | Path, inputs: tuple[str | Path, ...] = (), force: bool = False, flag: str = "--force"
+    output: str | Path,
+    inputs: tuple[str | Path, ...] = (),
+    force: bool = False,
+    flag: str = "--force",
+    existing_ok: bool = False,
 ) -> None:
     """Refuse ``output`` when it is (or holds, or lies in) one of ``inputs`` — through any link or
-    alias —, when it is a folder that is not empty, and, unless ``force``, when it is a file."""
+    alias —, when it is a folder that is not empty, and, unless ``force``, when it is a file.
+    ``existing_ok``: an existing output is the caller's to judge (a resumable run's folder)."""
     out = Path(output)
     real_out = _real(out)
     for source in inputs:
@@ -35,6 +40,8 @@ def check_output(
                 path=out,
                 fix="write to a new path outside the input",
             )
+    if existing_ok:
+        return
     if out.is_dir() and not _empty_folder(out):
         raise InputError(
             "is a folder that is not empty: synthdeid writes a folder output only into a new or empty folder",

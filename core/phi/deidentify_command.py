@@ -32,10 +32,20 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         )
     if args.mode != "surrogate" and args.key_file:
         raise InputError("--key-file keys surrogates", fix="use it with --mode surrogate, or leave it out")
+    from synthdeid.phi.note_sources import is_parquet
+    from synthdeid.phi.shards import read_manifest
+
     rejects = Path(args.rejects) if args.rejects else rejects_path(args.output)
     key_file = Path(args.key_file) if args.key_file else None
-    check_output(args.output, (args.input, *([key_file] if key_file else [])), force=args.force)
-    check_output(rejects, (args.input, args.output, *([key_file] if key_file else [])), force=args.force)
+    keys = (key_file,) if key_file else ()
+    resuming = args.engine == "ray" and Path(args.output).is_dir() and read_manifest(Path(args.output)) is not None
+    check_output(args.output, (args.input, *keys), force=args.force, existing_ok=resuming)
+    check_output(rejects, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
+    fmt = args.from_format or ("parquet" if is_parquet(args.input) else input_format(args.input))
+    if fmt == "parquet" and args.engine != "ray":
+        raise InputError(
+            "Parquet notes are read by the Ray engine", path=args.input, fix="add --engine ray (a local Ray by default)"
+        )
     if key_file is not None:
         check_output(key_file, (args.input, args.output), force=True)
     language = command_language(args.language)
@@ -44,7 +54,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         key = load_or_create_key(key_file) if key_file else SurrogateKey.fresh()
     return DeidJob(
         input=Path(args.input),
-        input_format=args.from_format or input_format(args.input),
+        input_format=fmt,
         output=Path(args.output),
         output_format=args.to_format,
         mode=args.mode,
@@ -66,7 +76,15 @@ def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
     if args.engine == "ray":
         from synthdeid.phi.ray_engine import run_on_ray
 
-        return run_on_ray(job, out, address=args.address, workers=args.workers)
+        return run_on_ray(
+            job,
+            out,
+            address=args.address,
+            workers=args.workers,
+            force=args.force,
+            threads=args.threads,
+            block_notes=args.block_notes,
+        )
     from synthdeid.phi.deidentify_local import run_local
 
     return run_local(job, out)
@@ -126,7 +144,12 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     )
     sd.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # refused with a message: see job_from_args
     sd.add_argument("--mask", help="redact with this string instead of [LABEL]")
-    sd.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
+    sd.add_argument(
+        "--from",
+        dest="from_format",
+        choices=sorted([*formats, "parquet"]),
+        help="input format (default: from the name; parquet: columns id and text, with --engine ray)",
+    )
     sd.add_argument(
         "--to",
         dest="to_format",
@@ -143,8 +166,8 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     sd.add_argument(
         "--threads",
         type=int,
-        help="torch threads of the tagger (default: the cores this process may use; threads wait passively, so "
-        "another job on the machine slows the run in proportion)",
+        help="torch threads of the tagger (default: the cores this process may use, or 1 per Ray worker; threads "
+        "wait passively, so another job on the machine slows the run in proportion)",
     )
     sd.add_argument(
         "--engine",
@@ -154,4 +177,10 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     )
     sd.add_argument("--address", help="ray: a cluster's address (default: a local Ray on this machine's cores)")
     sd.add_argument("--workers", type=int, help="ray: model workers (default: one per CPU Ray offers)")
+    sd.add_argument(
+        "--block-notes",
+        type=int,
+        metavar="N",
+        help="ray: notes per shard (default 1000): a killed run redoes at most the shards under way",
+    )
     sd.set_defaults(run=cmd_deidentify)

@@ -8,7 +8,6 @@ checksums match its files, so a run killed at any point resumes by redoing the r
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import os
 import re
@@ -25,7 +24,6 @@ MANIFEST = "manifest.json"
 MANIFEST_FORMAT = "synthdeid-deidentify-shards/1"
 OURS = re.compile(r"manifest\.json|shard-\d+\.(jsonl|rejects\.jsonl|done\.json)|\..+\.tmp")
 """The files this engine writes in its output folder (``--force`` removes these, and only these)."""
-_KEY_DOMAIN = b"synthdeid-key-fingerprint-v1\x00"
 
 
 def shard_file(i: int) -> str:
@@ -72,9 +70,7 @@ def sha256_file(path: Path) -> str | None:
 def key_fingerprint(key: SurrogateKey | None) -> str | None:
     """HMAC-SHA256 of a constant under the key: tells two keys apart, reveals nothing of either
     (its domain differs from every surrogate seed's)."""
-    if key is None:
-        return None
-    return hmac.new(key._secret, _KEY_DOMAIN, hashlib.sha256).hexdigest()[:32]
+    return None if key is None else key.fingerprint()
 
 
 def fingerprint(value: Any) -> str:

@@ -45,6 +45,10 @@ class SurrogateKey:
         digest = hmac.new(self._secret, _DOMAIN + doc_id.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
 
+    def fingerprint(self) -> str:
+        """A public name of the key (HMAC of a constant): tells two keys apart, reveals nothing of it."""
+        return hmac.new(self._secret, b"synthdeid-key-fingerprint-v1", hashlib.sha256).hexdigest()[:32]
+
     def __repr__(self) -> str:  # never print the secret (logs, tracebacks, Ray's object store listings)
         return "SurrogateKey(<secret>)"
 
