@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -30,6 +31,33 @@ def register_plugin() -> Iterator[Callable[[Any, str], Any]]:
     yield register
     for pm, name in reversed(registered):
         pm.unregister(name=name)
+
+
+@pytest.fixture(scope="session")
+def tiny_taggers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """A tiny trained folder of each tagger plugin, and an old-style flair folder (a flair pickle)."""
+    import shutil
+
+    from tiny_taggers import TAGGERS
+    from toy_notes import toy_docs
+
+    from synthdeid.corpus.formats.conll import default_tokenize
+    from synthdeid.plugins import registry
+
+    out = {}
+    for name, config in TAGGERS.items():
+        folder = tmp_path_factory.mktemp(name)
+        registry("tagger").create(name, config).train(
+            toy_docs(12, seed=0), toy_docs(3, seed=1), folder, default_tokenize
+        )
+        out[name] = folder
+    legacy = shutil.copytree(out["flair_bilstm_crf"], tmp_path_factory.mktemp("legacy") / "flair")
+    model = registry("tagger").create("flair_bilstm_crf", {}).load(legacy, default_tokenize).model
+    model.save(legacy / "best-model.pt")  # flair's own format: what synthdeid wrote before
+    (legacy / "model.safetensors").unlink()
+    (legacy / "embeddings.json").unlink()
+    out["legacy_flair"] = legacy
+    return out
 
 
 FIRST = ("tests/test_pipeline.py", "tests/test_deduce_annotator.py")

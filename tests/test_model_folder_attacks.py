@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_safe_loading import TAGGERS, deidentify_cli, set_trap
+from test_safe_loading import deidentify_cli, set_trap
 
 from synthdeid import InputError
 
@@ -21,28 +21,8 @@ DEEP = "[" * 100_000 + "]" * 100_000
 
 
 @pytest.fixture(scope="module")
-def taggers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A tiny trained folder of each tagger plugin, and an old-style flair folder (a flair pickle)."""
-    from toy_notes import toy_docs
-
-    from synthdeid.corpus.formats.conll import default_tokenize
-    from synthdeid.plugins import registry
-
-    out = {}
-    for name, config in TAGGERS.items():
-        folder = tmp_path_factory.mktemp(name)
-        registry("tagger").create(name, config).train(
-            toy_docs(12, seed=0), toy_docs(3, seed=1), folder, default_tokenize
-        )
-        out[name] = folder
-    legacy = shutil.copytree(out["flair_bilstm_crf"], tmp_path_factory.mktemp("legacy") / "flair")
-    registry("tagger").create("flair_bilstm_crf", {}).load(legacy, default_tokenize).model.save(
-        legacy / "best-model.pt"
-    )
-    (legacy / "model.safetensors").unlink()
-    (legacy / "embeddings.json").unlink()
-    out["legacy_flair"] = legacy
-    return out
+def taggers(tiny_taggers: dict[str, Path]) -> dict[str, Path]:
+    return tiny_taggers
 
 
 def edit(change: Callable[[dict[str, Any]], Any]) -> Callable[[Path], None]:

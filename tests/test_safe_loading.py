@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tiny_taggers import TAGGERS
 
 ROOT = Path(__file__).resolve().parents[1]
 CALL = re.compile(r"torch\.load\(([^()]*(?:\([^()]*\)[^()]*)*)\)")
@@ -43,36 +44,6 @@ def test_dvc_config_turns_off_analytics_and_update_checks() -> None:
 # ---- booby-trapped and broken model folders ---------------------------------------------------
 # Each trap is a pickle whose unpickling creates a marker file, as a crafted model file could run
 # any command. No loader may create the marker; each must raise an InputError naming the file.
-
-TAGGERS: dict[str, dict[str, Any]] = {
-    "torch_bilstm_crf": {
-        "threads": 1,
-        "batch_size": 8,
-        "hidden_size": 16,
-        "embedding_size": 16,
-        "char_filters": 8,
-        "max_epochs": 1,
-    },
-    "flair_bilstm_crf": {
-        "threads": 1,
-        "batch_size": 8,
-        "hidden_size": 16,
-        "embedding_size": 16,
-        "char_embedding_dim": 8,
-        "char_hidden_size": 8,
-        "max_epochs": 1,
-    },
-    "hf_token_classification": {
-        "threads": 1,
-        "batch_size": 8,
-        "hidden_size": 16,
-        "layers": 1,
-        "heads": 2,
-        "intermediate_size": 32,
-        "vocab_size": 200,
-        "max_epochs": 1,
-    },
-}
 
 
 class Trap:
@@ -103,27 +74,8 @@ def test_the_trap_goes_off_when_unpickled(tmp_path: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def taggers(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    """A tiny trained folder of each tagger plugin, and an old-style flair folder (a flair pickle)."""
-    from toy_notes import toy_docs
-
-    from synthdeid.corpus.formats.conll import default_tokenize
-    from synthdeid.plugins import registry
-
-    out = {}
-    for name, config in TAGGERS.items():
-        folder = tmp_path_factory.mktemp(name)
-        registry("tagger").create(name, config).train(
-            toy_docs(12, seed=0), toy_docs(3, seed=1), folder, default_tokenize
-        )
-        out[name] = folder
-    legacy = shutil.copytree(out["flair_bilstm_crf"], tmp_path_factory.mktemp("legacy") / "flair")
-    model = registry("tagger").create("flair_bilstm_crf", {}).load(legacy, default_tokenize).model
-    model.save(legacy / "best-model.pt")  # flair's own format: what synthdeid wrote before
-    (legacy / "model.safetensors").unlink()
-    (legacy / "embeddings.json").unlink()
-    out["legacy_flair"] = legacy
-    return out
+def taggers(tiny_taggers: dict[str, Path]) -> dict[str, Path]:
+    return tiny_taggers
 
 
 def copy(taggers: dict[str, Path], name: str, tmp_path: Path) -> Path:
