@@ -15,28 +15,29 @@ BATCH = 64
 batch at once; rule-based ones need only ``annotate``)."""
 
 
-def _spans(docs: Iterable[Document], annotator: Annotator) -> Iterator[tuple[Document, list[Span]]]:
+def _spans(docs: Iterable[Document], annotator: Annotator, batch: int) -> Iterator[tuple[Document, list[Span]]]:
     if not isinstance(annotator, BatchAnnotator):
         for doc in docs:
             yield doc, annotator.annotate(doc.text)
         return
     docs = iter(docs)
-    while batch := list(islice(docs, BATCH)):
-        predicted = annotator.annotate_many([d.text for d in batch])
-        if len(predicted) != len(batch):
+    while notes := list(islice(docs, batch)):
+        predicted = annotator.annotate_many([d.text for d in notes])
+        if len(predicted) != len(notes):
             raise InputError(
-                f"the annotator returned spans for {len(predicted)} of {len(batch)} notes",
-                doc_id=batch[0].id,
+                f"the annotator returned spans for {len(predicted)} of {len(notes)} notes",
+                doc_id=notes[0].id,
                 fix="this is a bug in the annotator plugin; report it",
             )
-        yield from zip(batch, predicted)
+        yield from zip(notes, predicted)
 
 
 def annotate_documents(
-    docs: Iterable[Document], annotator: Annotator, tagset: TagSet | None = None
+    docs: Iterable[Document], annotator: Annotator, tagset: TagSet | None = None, batch: int = BATCH
 ) -> Iterator[Document]:
-    """Each document with its spans replaced by the annotator's (validated, labels mapped)."""
-    for doc, spans in _spans(docs, annotator):
+    """Each document with its spans replaced by the annotator's (validated, labels mapped); a
+    ``BatchAnnotator`` gets ``batch`` notes a call."""
+    for doc, spans in _spans(docs, annotator, batch):
         try:
             yield Document.create(doc.id, doc.text, spans, tagset=tagset)
         except InputError as e:

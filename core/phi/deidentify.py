@@ -30,6 +30,9 @@ from synthdeid.phi.surrogate_key import SurrogateKey
 Reject = Callable[[str, str], None]
 """``reject(where, reason)``: a note left out (``where`` names its id, or its file and line)."""
 
+BATCH = 512
+"""Notes per call of the tagger: it sorts a call's windows by length, so larger calls pad less
+(64 notes a call ran about 25% slower than 1,000); memory grows with this, not with the input."""
 MODES = ("annotate", "surrogate", "redact")
 
 
@@ -123,7 +126,7 @@ def deidentify(
             counts.spans_in += len(doc.spans)
             yield doc
 
-    for found in annotate_documents(counted(docs), annotator):
+    for found in annotate_documents(counted(docs), annotator, batch=BATCH):
         doc, added = add_every_occurrence(found)
         try:
             out = _apply(doc, mode, pack, key, mask)
