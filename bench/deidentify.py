@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -121,6 +122,7 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=1000)
     ap.add_argument("--language", default="nl")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--rounds", type=int, default=3, help="rounds of every run; the table shows medians")
     a = ap.parse_args()
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the toy notes
     with tempfile.TemporaryDirectory() as tmp:
@@ -138,13 +140,18 @@ def main() -> None:
             return ["deidentify", str(src), str(out), "--model", str(model), "--language", a.language,
                     "--mode", mode, "--threads", str(a.threads)]
 
-        def measure() -> dict[str, dict[str, float]]:
+        def measure_once() -> dict[str, dict[str, float]]:
             passive = {**env, "OMP_WAIT_POLICY": "PASSIVE"}  # the reference waits as the command does
             runs = {"tagger (reference)": child("tagger", [str(model), str(notes), a.language, str(a.threads)], passive)}
             for mode in ("annotate", "redact", "surrogate"):
                 runs[f"deidentify {mode}"] = child("cli", command(mode), env)
             runs["deidentify annotate, before"] = child("before", command("annotate"), env)
             return runs
+
+        def measure() -> dict[str, dict[str, float]]:
+            """Each run's median over ``--rounds`` rounds (the runs take turns within a round)."""
+            rounds = [measure_once() for _ in range(a.rounds)]
+            return {k: {f: statistics.median(r[k][f] for r in rounds) for f in rounds[0][k]} for k in rounds[0]}
 
         idle = measure()
         competitor = subprocess.Popen([sys.executable, "-c", COMPETITOR], env=env)
@@ -157,7 +164,8 @@ def main() -> None:
         memory = {k: child("cli", command("annotate", src), env)["rss_mb"] for k, src in ((n, notes), (n_big, big))}
 
     ref = idle["tagger (reference)"]["rate"]
-    print(f"{n} notes, {tokens} tokens ({tokens / n:.0f} a note); tagger: {what_model}; --threads {a.threads}")
+    print(f"{n} notes, {tokens} tokens ({tokens / n:.0f} a note); tagger: {what_model}; --threads {a.threads}; "
+          f"medians of {a.rounds} rounds")
     print("| run | idle notes/s | idle tokens/s | of the tagger's | wall s (with start-up) | loaded notes/s | slowdown |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name, r in idle.items():

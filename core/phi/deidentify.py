@@ -8,6 +8,7 @@ de-identified goes to ``reject`` with its reason (or stops the run, without ``re
 
 from __future__ import annotations
 
+import re
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -142,12 +143,18 @@ def deidentify(
 
 
 def _without_phi(message: str, doc: Document) -> str:
-    """``message`` with every PHI string of ``doc`` replaced by its label: a reason may be read
-    by whoever receives the rejects file."""
-    for surface, label in sorted({(doc.surface(s), s.label) for s in doc.spans}, key=lambda p: -len(p[0])):
-        if surface.strip():
-            message = message.replace(surface, f"<{label}>")
-    return message
+    """``message`` with every quoted PHI string of ``doc`` (``'Visser'``, as errors quote them)
+    replaced by its label: a reason may be read by whoever receives the rejects file."""
+    labels = {doc.surface(s): s.label for s in doc.spans}
+
+    def label(m: re.Match[str]) -> str:
+        inner = m.group(0)[1:-1]
+        return f"<{labels[inner]}>" if inner in labels else m.group(0)
+
+    return _QUOTED.sub(label, message)
+
+
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
 def _apply(doc: Document, mode: str, pack: LanguagePack | None, key: SurrogateKey | None, mask: str | None) -> Document:

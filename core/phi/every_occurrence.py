@@ -3,7 +3,8 @@
 A tagger that finds ``Aafje`` once and misses it two sentences later would otherwise leave the
 original beside its surrogate, and the output would link the two. An occurrence counts where it
 stands as whole words: ``Jansen`` is found in "dhr. Jansen." but not in "Jansens". The pass is
-linear in the note's length: candidates are looked up by the word they start with.
+linear in the note's length: at each word, only the lengths (in words) of the found strings that
+start with it are tried, each a dictionary lookup.
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import re
 from synthdeid.corpus.records import Document, Span
 
 _TOKEN = re.compile(r"\w+|[^\w\s]")
-_WORD = re.compile(r"\w")
 
 
 def add_every_occurrence(doc: Document) -> tuple[Document, int]:
@@ -27,38 +27,33 @@ def add_every_occurrence(doc: Document) -> tuple[Document, int]:
         surface = text[span.start : span.end]
         if surface.strip():
             labels.setdefault(surface, span.label)
-    by_first: dict[str, list[str]] = {}
-    for surface in sorted(labels, key=len, reverse=True):
-        first = _TOKEN.search(surface)
-        if first is not None and first.start() == 0:  # a span starting with a space is left as it is
-            by_first.setdefault(first.group(), []).append(surface)
+    lengths: dict[str, set[int]] = {}  # first word -> the found strings' lengths in words
+    for surface in labels:
+        words = _TOKEN.findall(surface)
+        if words and surface.startswith(words[0]) and surface.endswith(words[-1]):
+            lengths.setdefault(words[0], set()).add(len(words))
+    by_first = {word: sorted(ns, reverse=True) for word, ns in lengths.items()}
+    tokens = [(m.start(), m.end(), m.group()) for m in _TOKEN.finditer(text)]
     taken = sorted(doc.spans)
     added: list[Span] = []
     i = 0  # the first span that ends after the current token
     last_end = 0
-    for m in _TOKEN.finditer(text):
-        start = m.start()
-        if start < last_end:
-            continue
-        candidates = by_first.get(m.group())
-        if not candidates:
+    for t, (start, _, word) in enumerate(tokens):
+        counts = by_first.get(word)
+        if counts is None or start < last_end:
             continue
         while i < len(taken) and taken[i].end <= start:
             i += 1
-        for surface in candidates:
-            end = start + len(surface)
-            if not text.startswith(surface, start) or _word_continues(text, end, surface):
+        for n in counts:  # a string's ends are token ends: whole words by construction
+            if t + n > len(tokens):
                 continue
-            if i < len(taken) and taken[i].start < end:
-                continue  # overlaps a span already there (often: it is that span)
-            added.append(Span(start, end, labels[surface]))
+            end = tokens[t + n - 1][1]
+            label = labels.get(text[start:end])
+            if label is None or (i < len(taken) and taken[i].start < end):
+                continue  # no such string, or it overlaps a span already there (often: it is that span)
+            added.append(Span(start, end, label))
             last_end = end
             break
     if not added:
         return doc, 0
     return Document.create(doc.id, text, [*doc.spans, *added]), len(added)
-
-
-def _word_continues(text: str, end: int, surface: str) -> bool:
-    """Whether the match ends inside a word ("Jansen" in "Jansens")."""
-    return end < len(text) and _WORD.match(surface[-1]) is not None and _WORD.match(text[end]) is not None
