@@ -147,7 +147,10 @@ def test_surrogate_mode_leaves_no_original_beside_its_surrogate(model: Path, tmp
 def test_a_reason_in_the_rejects_file_never_quotes_the_phi() -> None:
     doc = Document.create("n", "Mw. Visser, 12 maart.", [Span(4, 10, "Name"), Span(12, 20, "Date")])
     reason = "document 'n', span 12-20 Date: no Date surrogate different from '12 maart' nor \"Visser\" (a)"
-    assert _without_phi(reason, doc) == "document 'n', span 12-20 Date: no Date surrogate different from <Date> nor <Name> (a)"
+    assert (
+        _without_phi(reason, doc)
+        == "document 'n', span 12-20 Date: no Date surrogate different from <Date> nor <Name> (a)"
+    )
 
 
 # -- nothing destroyed, nothing widened -----------------------------------------------------------
