@@ -60,7 +60,7 @@ def run_local(job: DeidJob, out: Console) -> int:
 
     n = write_output(
         deidentify(
-            track(_draining(docs, errors, rejects), f"de-identify ({job.mode})"),
+            track(draining(docs, errors, rejects), f"de-identify ({job.mode})"),
             annotator,
             job.mode,
             pack,
@@ -79,7 +79,7 @@ def run_local(job: DeidJob, out: Console) -> int:
     return 0
 
 
-def _draining(
+def draining(
     docs: Iterable[Document], errors: list[InputError] | None, rejects: list[dict[str, Any]]
 ) -> Iterator[Document]:
     """``docs``, moving each note the reader refused (collected in ``errors``) to ``rejects``."""

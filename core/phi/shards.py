@@ -192,7 +192,7 @@ def process_shard(shard: dict[str, Any], job: Any, annotator: Any, pack: Any, fo
     from synthdeid.corpus.formats.jsonl import write_jsonl
     from synthdeid.errors import SurrogateError
     from synthdeid.phi.deidentify import DeidCounts, deidentify
-    from synthdeid.phi.deidentify_local import _draining, reject_entry
+    from synthdeid.phi.deidentify_local import draining, reject_entry
     from synthdeid.phi.note_sources import read_shard
 
     i = shard["index"]
@@ -204,7 +204,7 @@ def process_shard(shard: dict[str, Any], job: Any, annotator: Any, pack: Any, fo
     def reject(where: str, reason: str) -> None:
         rejects.append(reject_entry(where, reason))
 
-    docs = _draining(read_shard(shard, errors), errors, rejects)
+    docs = draining(read_shard(shard, errors), errors, rejects)
     try:  # the one-process engine's writer: the same bytes
         written = write_jsonl(
             deidentify(docs, annotator, job.mode, pack, job.key, job.mask, counts, None if job.strict else reject),
