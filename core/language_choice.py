@@ -13,6 +13,7 @@ def command_language(given_language: str | None) -> str:
 
     from .params import PARAMS_FILE, load_params
 
+    language: object
     if given_language:
         language, given, where = given_language, f"--language {given_language!r}", None
     elif Path(PARAMS_FILE).exists():

@@ -242,11 +242,11 @@ def ensure_ray(address: str | None) -> Any:
 
     if ray.is_initialized():
         return lambda: None
-    quiet = {"log_to_driver": False, "logging_level": logging.INFO if interactive() else logging.WARNING}
+    level = logging.INFO if interactive() else logging.WARNING
     if address:
-        ray.init(address=address, **quiet)
+        ray.init(address=address, log_to_driver=False, logging_level=level)
     else:
-        ray.init(num_cpus=default_threads(), include_dashboard=False, **quiet)
+        ray.init(num_cpus=default_threads(), include_dashboard=False, log_to_driver=False, logging_level=level)
     return ray.shutdown
 
 
