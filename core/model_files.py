@@ -71,7 +71,7 @@ def adapter_folder(folder: Path, fix: str) -> None:
         refuse_pickle(folder / "adapter_model.bin", fix)
     for name in ADAPTER_FILES:
         regular_file(folder / name, fix)
-    config = read_json(folder / ADAPTER_FILES[0], fix)
+    config: dict[str, Any] = read_json(folder / ADAPTER_FILES[0], fix)
     check_sizes(config, {"r": "width"}, folder / ADAPTER_FILES[0], fix)
 
 
@@ -215,11 +215,11 @@ def _hf_sizes(load: Callable[..., Any], folder: Path, fix: str, overrides: Mappi
     path = folder / "config.json"
     if not path.exists():
         return  # transformers names what is missing
-    config = read_json(path, fix)
+    config: dict[str, Any] = read_json(path, fix)
     check_sizes(config, HF_KEYS, path, fix)
     cls = getattr(load, "__self__", None)
     weights = sorted(folder.glob("*.safetensors"))
-    if overrides or not weights or not hasattr(cls, "from_config"):
+    if overrides or not weights or cls is None or not hasattr(cls, "from_config"):
         return
     from transformers import AutoConfig
 

@@ -16,10 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.corpus.formats.folder import by_id, scan_folder
-from synthdeid.corpus.formats.jsonl import _parse, parse_json_line, record_to_document
-from synthdeid.corpus.formats.plaintext import _note
-from synthdeid.corpus.formats.sniff_encoding import SNIFFED, check_not_wide, not_utf8
-from synthdeid.corpus.formats.textfile import check_line_start, each_record, warn
+from synthdeid.corpus.formats.jsonl import parse_json_line, parse_record, record_to_document
+from synthdeid.corpus.formats.plaintext import read_note
+from synthdeid.corpus.formats.textfile import each_record, lines_from, warn
 from synthdeid.corpus.records import Document
 from synthdeid.errors import InputError
 
@@ -87,33 +86,6 @@ def _shard(index: int, kind: str, path: Path, **where: Any) -> Shard:
 # JSONL: lines as ``read_lines`` gives them, from a byte offset
 
 
-def lines_from(
-    path: Path, display: str, offset: int = 0, lineno: int = 1
-) -> Iterator[tuple[int, int, str, InputError | None]]:
-    """(line number, byte offset, line, its error or None) from ``offset`` on, as ``decoded_lines``
-    gives them (UTF-8, a byte-order mark only at the start of the file, no newline)."""
-    with open(path, "rb") as f:
-        if offset == 0:
-            check_not_wide(f.read(SNIFFED), display)
-        f.seek(offset)
-        for i, raw in enumerate(f, start=lineno):
-            error = None
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                error = not_utf8(raw, e.start, e.end, offset + e.start, display, i, None)
-                line = raw.decode("utf-8", errors="replace")
-            if i == 1 and line.startswith("\ufeff"):
-                line = line[1:]
-            try:
-                check_line_start(line, display, i)
-            except InputError as e:
-                error = error or e
-            line = line[:-1] if line.endswith("\n") else line
-            yield i, offset, line[:-1] if line.endswith("\r") else line, error
-            offset += len(raw)
-
-
 def _plan_jsonl(p: Path, block: int, strict: bool) -> tuple[list[Shard], list[Path]]:
     shards: list[Shard] = []
     seen: dict[str, int] = {}
@@ -127,7 +99,7 @@ def _plan_jsonl(p: Path, block: int, strict: bool) -> tuple[list[Shard], list[Pa
             shards.append(_shard(len(shards), "jsonl", p, offset=offset, line=n, stop=None))
         records += 1
         if strict:  # the reader's own error, at the first bad record
-            _parse(line, str(p), n, None, seen, bad)
+            parse_record(line, str(p), n, None, seen, bad)
             continue
         if bad is not None:
             continue  # the worker lists it with its reason
@@ -147,7 +119,7 @@ def _read_jsonl(shard: Shard, errors: list[InputError] | None) -> Iterator[Docum
     items = (
         (line, shard["path"], n, None, seen, bad) for n, _, line, bad in _until(lines, shard["stop"]) if line.strip()
     )
-    return each_record(items, _parse, errors)
+    return each_record(items, parse_record, errors)
 
 
 def _until(lines: Iterator[Any], stop: int | None) -> Iterator[Any]:
@@ -183,7 +155,7 @@ def _plan_text(p: Path, block: int, strict: bool) -> tuple[list[Shard], list[Pat
 def _read_text(shard: Shard, errors: list[InputError] | None) -> Iterator[Document]:
     def note(display: str, real: str, key: str) -> Document:
         try:
-            return _note(Path(real), key)
+            return read_note(Path(real), key)
         except InputError as e:  # named as the reader names it, not by the worker's absolute path
             raise InputError(e.problem, path=display, line=e.line, doc_id=e.doc_id, fix=e.fix) from None
 

@@ -96,11 +96,11 @@ def _parse(
             "no space before START/END; or read such tokens as text with corpus.format_options: "
             "{unknown_tags: keep} (--format-option unknown_tags=keep)",
         )
-    bad = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
-    bad = {k: v for k, v in bad.items() if v}
-    if bad:
+    counts = {k: decoded.count(k) for k in ("unclosed", "unopened", "nested", "crossing", "empty", "unknown")}
+    malformed = {k: v for k, v in counts.items() if v}
+    if malformed:
         raise InputError(
-            "malformed inline tags: " + ", ".join(f"{v} {k}" for k, v in bad.items()),
+            "malformed inline tags: " + ", ".join(f"{v} {k}" for k, v in malformed.items()),
             path=path,
             line=lineno,
             doc_id=doc_id,

@@ -31,7 +31,7 @@ def read_jsonl(
     list, invalid records are collected there and skipped instead of raising."""
     seen: dict[str, int] = {}
     lines = ((line, path, n, tagset, seen, bad) for n, line, bad in decoded_lines(path) if line.strip())
-    return each_record(lines, _parse, errors)
+    return each_record(lines, parse_record, errors)
 
 
 def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
@@ -149,9 +149,11 @@ def _span(i: int, s: Any, text: str, doc_id: str) -> Span:
     return Span(start, end, s["label"])
 
 
-def _parse(
+def parse_record(
     line: str, path: str | Path, lineno: int, tagset: TagSet | None, seen: dict[str, int], bad: InputError | None
 ) -> Document:
+    """One JSONL record (line ``lineno`` of ``path``) as a Document; ``bad`` is the line's reading
+    error (``decoded_lines``), ``seen`` the ids read so far (their lines), for the duplicate check."""
     if bad is not None:  # a line that is no UTF-8 (or starts with a byte-order mark): named by its id if it has one
         raise bad.located(doc_id=_id_of(line))
     try:

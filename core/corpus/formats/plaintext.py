@@ -15,7 +15,8 @@ from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
 
-def _note(path: Path, doc_id: str) -> Document:
+def read_note(path: Path, doc_id: str) -> Document:
+    """The note in the ``.txt`` file ``path`` (a byte-order mark dropped), without spans."""
     text = read_text(path, doc_id)
     text = text[1:] if text.startswith("\ufeff") else text
     try:
@@ -30,14 +31,14 @@ def read_plain(
     """The notes of a ``.txt`` file or of every ``.txt`` file under a folder (sorted), no spans."""
     root = Path(path)
     if root.is_file():
-        yield from each_record([(root, root.stem)], _note, errors)
+        yield from each_record([(root, root.stem)], read_note, errors)
         return
     if not root.is_dir():
         raise InputError("not found", path=root, fix="name a .txt file or a folder of them")
     files = scan_folder(root, (".txt",), "plain-text")[".txt"]
     if not files:
         raise InputError("no .txt files in the folder", path=root, fix="put each note in its own NAME.txt")
-    yield from each_record(((f, key) for key, f in by_id(root, files, errors).items()), _note, errors)
+    yield from each_record(((f, key) for key, f in by_id(root, files, errors).items()), read_note, errors)
 
 
 def write_plain(docs: Iterable[Document], folder: str | Path) -> int:

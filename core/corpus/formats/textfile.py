@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from synthdeid.corpus.records import Document
 
 T = TypeVar("T")
+BOM = "\ufeff"
 
 
 def read_text(path: str | Path, doc_id: str | None = None) -> str:
@@ -56,26 +57,36 @@ def decoded_lines(path: str | Path) -> Iterator[tuple[int, str, InputError | Non
         raise InputError("file not found", path=p, fix="check the path (params.yaml or the command line)")
     if p.is_dir():
         raise InputError("is a folder, not a file", path=p, fix="name a file, or use the BRAT format for folders")
-    offset = 0
-    with open(p, "rb") as f:
-        check_not_wide(f.read(SNIFFED), p)
-        f.seek(0)
-        for i, raw in enumerate(f, start=1):
+    for i, _, line, error in lines_from(p, p):
+        yield i, line, error
+
+
+def lines_from(
+    path: Path, display: str | Path, offset: int = 0, lineno: int = 1
+) -> Iterator[tuple[int, int, str, InputError | None]]:
+    """(line number, byte offset, line, its error or None) from byte ``offset`` (line ``lineno``)
+    on, as ``decoded_lines`` gives them; errors name the file as ``display``. A shard of a file
+    starts mid-way: the UTF-16/32 check is made only from the start."""
+    with open(path, "rb") as f:
+        if offset == 0:
+            check_not_wide(f.read(SNIFFED), display)
+        f.seek(offset)
+        for i, raw in enumerate(f, start=lineno):
             error = None
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                error = not_utf8(raw, e.start, e.end, offset + e.start, p, i, None)
+                error = not_utf8(raw, e.start, e.end, offset + e.start, display, i, None)
                 line = raw.decode("utf-8", errors="replace")
-            offset += len(raw)
-            if i == 1 and line.startswith("\ufeff"):
+            if i == 1 and line.startswith(BOM):
                 line = line[1:]
             try:
-                check_line_start(line, p, i)
+                check_line_start(line, display, i)
             except InputError as e:
                 error = error or e
             line = line[:-1] if line.endswith("\n") else line
-            yield i, line[:-1] if line.endswith("\r") else line, error
+            yield i, offset, line[:-1] if line.endswith("\r") else line, error
+            offset += len(raw)
 
 
 def read_lines(path: str | Path, errors: list[InputError] | None = None) -> Iterator[tuple[int, str]]:
@@ -89,9 +100,6 @@ def read_lines(path: str | Path, errors: list[InputError] | None = None) -> Iter
             raise error
         else:
             errors.append(error)
-
-
-BOM = "\ufeff"
 
 
 def check_line_start(line: str, path: str | Path, lineno: int) -> None:

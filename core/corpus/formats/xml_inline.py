@@ -319,8 +319,8 @@ def read_xml_inline(
     lines = list(byte_lines(data[3:] if data.startswith(BOM.encode()) else data, root))
     ids = has_ids(lines, root, ids_option(options))
     seen: dict[str, int] = {}
-    items = ((*line, root, ids, labels, tagset, seen, keep) for line in lines)
-    return each_record(items, _file_line, errors)
+    rows = ((*line, root, ids, labels, tagset, seen, keep) for line in lines)
+    return each_record(rows, _file_line, errors)
 
 
 def encode_tagged(doc: Document) -> str:

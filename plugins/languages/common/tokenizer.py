@@ -78,10 +78,10 @@ class Tokenizer:
                 pos = m.end()
             pos = max(pos, start)
             while pos < end:  # every position of the run matches (an e-mail address at least)
-                m = self.pattern.match(text, pos)
-                assert m is not None
-                out.append(m.span())
-                pos = m.end()
+                hit = self.pattern.match(text, pos)
+                assert hit is not None
+                out.append(hit.span())
+                pos = hit.end()
         out.extend(m.span() for m in self._no_email.finditer(text, pos))
         return out
 
