@@ -32,6 +32,10 @@ def pseudonymized(split: str) -> str:
     return f"data/pseudonymized/{split}.jsonl"
 
 
+HEAD_WORDS = "data/pseudonymized/head_words.json"
+"""The head words surrogates keep (``pseudonymize.head_words``; written empty when off)."""
+
+
 def inline_text(split: str) -> str:
     """The inline-tag LM text of a split, one note per line."""
     return f"data/inline/{split}.txt"

@@ -15,6 +15,7 @@ from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.evaluation.learning_curve import Known, run_curve, summarize_runs
 from synthdeid.evaluation.metrics.curves import write_curve_csv
+from synthdeid.evaluation.redraws import study_redraw, with_redraws
 from synthdeid.evaluation.utility import setting_name
 from synthdeid.spec.build import SeededTagger
 from synthdeid.spec.packs import language_pack
@@ -39,6 +40,8 @@ def main() -> None:
         setting = setting_name("synthetic", corpus)
         known[(1.0, s.utility.seed)] = (setting, list(read_jsonl(paths.predictions(setting))))
     workers = s.utility.learning_curve.workers if threads is not None else 1
+    redraws = s.utility.surrogate_redraws
+    redraw = study_redraw(s, corpus, pack) if redraws > 1 else None
     runs = run_curve(
         synthetic,
         list(read_jsonl(paths.prepared("test"))),
@@ -51,6 +54,7 @@ def main() -> None:
         workers=workers,
         threads=max(1, threads // workers) if threads is not None and workers > 1 else None,
         known=known,
+        expand=(lambda docs: with_redraws(docs, redraws, redraw)) if redraw is not None else None,
     )
     rows = summarize_runs(runs, "f1", CONFIDENCE)
     write_curve_csv(rows, paths.learning_curve_plot(corpus))

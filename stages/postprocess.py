@@ -18,6 +18,7 @@ from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
 from synthdeid.generation.postprocess import check_fresh_labels, decode_corpus, require_tags_for_taggers
 from synthdeid.phi.fresh_surrogates import FreshSettings, refresh_corpus
+from synthdeid.phi.head_words import HeadWords
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec.packs import language_pack
 from synthdeid.stages.common import stage_main, study
@@ -43,7 +44,8 @@ def main() -> None:
     check_fresh_labels(fresh, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
-        docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, real, fresh)
+        heads = HeadWords.read(paths.HEAD_WORDS)
+        docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, real, fresh, heads)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
     counts.extra = {
         **counts.extra,  # the spans decode_corpus dropped

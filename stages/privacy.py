@@ -1,6 +1,9 @@
 """Stage ``privacy@CORPUS``: every configured privacy metric of a synthetic corpus against the
 generator's (pseudonymized) training notes, the high-risk pairs with their review page, and the
-privacy gate: a corpus over the thresholds fails the stage unless ``privacy.gate.override``."""
+privacy gate: a corpus over the thresholds fails the stage unless ``privacy.gate.override``. The
+metrics add the share of the training notes' PHI tokens found in the corpus's same-label spans
+(``evaluation.coverage.exposure``), before and after pseudonymization, and the head words the
+surrogates kept (``pseudonymize.head_words``)."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from synthdeid import paths
 from synthdeid.api import PrivacyInput
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
+from synthdeid.evaluation.coverage import exposures
+from synthdeid.phi.head_words import HeadWords
 from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.gate import OVERRIDE_WARNING
 from synthdeid.privacy.measure import label_pairs, measure, refill_sources, write_rows
@@ -49,6 +54,8 @@ def main() -> None:
     label_pairs(found.pairs, corpus, real, synthetic)
     write_rows(found.pairs, out / "pairs.jsonl")
     write_review_page(found.pairs, paths.review_page(corpus), title=f"synthdeid review: {corpus}")
+    found.summary["phi_coverage"] = exposures(read_jsonl(paths.annotated("train")), real, synthetic, pack.tokenize)
+    found.summary["head_words_kept"] = HeadWords.read(paths.HEAD_WORDS).as_dict()  # real words, generic by rule
     failures = gate.failures(found.summary)  # a threshold's figure missing or not finite: fails here, closed
     write_json(
         {"corpus": corpus, **found.summary, "gate": gate.verdict(failures)}, paths.stage_metrics("privacy", corpus)

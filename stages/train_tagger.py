@@ -11,7 +11,8 @@ from synthdeid import paths
 from synthdeid.corpus.accounting import split_timing, write_json
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
-from synthdeid.evaluation.utility import setting_name, train_and_predict, training_sets
+from synthdeid.evaluation.redraws import study_redraw, with_redraws
+from synthdeid.evaluation.utility import augmented_config, setting_name, train_and_predict, training_sets
 from synthdeid.generation import distributed
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec.packs import language_pack
@@ -32,15 +33,24 @@ def main() -> None:
     pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
     real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
+    redraws = s.utility.surrogate_redraws
+    expand = None
+    if kind == "synthetic" and redraws > 1:  # the synthetic training notes, each copy with its own surrogates
+        redraw = study_redraw(s, corpus, pack)
+        expand = lambda docs: with_redraws(docs, redraws, redraw)  # noqa: E731
     train, dev = training_sets(
-        kind, real["train"], real["dev"], synthetic, s.utility.synthetic_validation_share, s.utility.seed
+        kind, real["train"], real["dev"], synthetic, s.utility.synthetic_validation_share, s.utility.seed, expand
     )
     setting = setting_name(kind, corpus)
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
+    spec = s.taggers[s.utility.tagger]
+    config = dict(spec.config)
+    if kind == "augmented" and s.utility.augmented_budget == "scaled":
+        config = augmented_config(config, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(
-        registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config),
+        registry("tagger").create(spec.plugin, config),
         train,
         dev,
         out,
@@ -58,6 +68,7 @@ def main() -> None:
             "train_documents": len(train),
             "validation_documents": len(dev),
             "train_spans": sum(len(d.spans) for d in train),
+            "max_train_tokens": config.get("max_train_tokens"),
             **metrics,
         },
         paths.stage_metrics("train_tagger", setting),

@@ -81,7 +81,7 @@ def test_redraws_when_a_surrogate_repeats_another_span(pack: LanguagePack, monke
     doc = Document.create("n1", "Jan en Piet", [Span(0, 3, "Name"), Span(7, 11, "Name")])
     draws = iter(["Piet Jan", "Kees Joop"])  # first attempt: Jan -> Piet, Piet -> Jan
 
-    def fake(d: Document, p: LanguagePack, seed: int, labels: object = None) -> Document:
+    def fake(d: Document, p: LanguagePack, seed: int, labels: object = None, heads: object = None) -> Document:
         a, b = next(draws).split()
         return Document.create(
             d.id, f"{a} en {b}", [Span(0, len(a), "Name"), Span(len(a) + 4, len(a) + 4 + len(b), "Name")]
@@ -98,7 +98,9 @@ def test_fails_closed_when_no_fresh_draw_is_found(pack: LanguagePack, monkeypatc
     monkeypatch.setattr(
         fs,
         "pseudonymize",
-        lambda d, p, s, labels=None: Document.create(d.id, "Piet en Jan", [Span(0, 4, "Name"), Span(8, 11, "Name")]),
+        lambda d, p, s, labels=None, heads=None: Document.create(
+            d.id, "Piet en Jan", [Span(0, 4, "Name"), Span(8, 11, "Name")]
+        ),
     )
     with pytest.raises(SurrogateError, match="n2"):
         refresh(doc, pack, 0)

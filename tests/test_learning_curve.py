@@ -226,3 +226,17 @@ def test_taggers_side_by_side_score_as_one_at_a_time() -> None:
     assert side_by_side == alone
     assert len({r.f1 for r in alone}) > 1  # the runs differ from each other: the comparison means something
     assert SeededTagger("torch_bilstm_crf")(3, threads=1).config.threads == 1
+
+
+def test_expand_gives_each_trained_cell_its_grown_notes() -> None:
+    synthetic = toy_docs(10, seed=3)
+    test = toy_docs(4, seed=9)
+    seeds: list[int] = []
+    grown: list[int] = []
+
+    def expand(docs: list[Document]) -> list[Document]:
+        grown.append(len(docs))
+        return docs + [Document.create(d.id + "~copy", d.text, d.spans) for d in docs]
+
+    runs = run_curve(synthetic, test, [0.5, 1.0], [0], 0.2, lambda s: _NoPHI(seeds, s), default_tokenize, expand=expand)
+    assert grown == [4, 8] and [r.train_documents for r in runs] == [8, 16]

@@ -95,13 +95,15 @@ def run_curve(
     workers: int = 1,
     threads: int | None = None,
     known: Mapping[tuple[float, int], Known] | None = None,
+    expand: Callable[[list[Document]], list[Document]] | None = None,
 ) -> list[CurveRun]:
     """Train and score one tagger per (fraction, seed); ``make_tagger(seed, threads)`` builds an
     untrained tagger. With ``workers`` > 1 the taggers train side by side in that many spawned
     processes (``make_tagger`` and ``tokenize`` must then pickle), each with ``threads`` threads;
     every run depends on its cell and ``threads`` only, not on which process ran it or when.
     ``known`` maps a (fraction, seed) cell to a tagger trained on it elsewhere: its setting name
-    and its spans for each ``test`` document, scored as they are."""
+    and its spans for each ``test`` document, scored as they are. ``expand`` turns a cell's training
+    notes into what its tagger trains on (``utility.surrogate_redraws``), in this process."""
     check_fractions(fractions, seeds)
     known = dict(known or {})
     for cell, (setting, _) in known.items():
@@ -115,7 +117,12 @@ def run_curve(
     cells = [(f, s) for s in seeds for f in sorted(fractions)]
     splits = {s: hold_out(synthetic, validation_share, s) for s in seeds}
     runs = [_known_run(f, s, *splits[s], test, *known[(float(f), s)]) for f, s in cells if (float(f), s) in known]
-    jobs = [(fraction, seed, *splits[seed]) for fraction, seed in cells if (float(fraction), seed) not in known]
+    grow = expand or list
+    jobs = [
+        (fraction, seed, grow(nested_subset(splits[seed][0], fraction, seed)), splits[seed][1])
+        for fraction, seed in cells
+        if (float(fraction), seed) not in known
+    ]
     if workers <= 1 or not jobs:
         for job in track(jobs, description, total=len(jobs)):
             runs.append(_run_cell(make_tagger, threads, tokenize, test, *job))
@@ -140,11 +147,11 @@ def _run_cell(
     test: Sequence[Document],
     fraction: float,
     seed: int,
-    pool: Sequence[Document],
+    train: Sequence[Document],
     dev: Sequence[Document],
 ) -> CurveRun:
-    """One tagger of the curve, trained in a temporary folder and scored on ``test``."""
-    train = nested_subset(pool, fraction, seed)
+    """One tagger of the curve, trained on ``train`` (the cell's notes) in a temporary folder and
+    scored on ``test``."""
     trained = any(d.spans for d in train)
     if trained:
         tagger = make_tagger(seed) if threads is None else make_tagger(seed, threads)

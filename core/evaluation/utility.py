@@ -4,8 +4,9 @@ predicting the test split with it, and the summary tables."""
 
 from __future__ import annotations
 
+import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -38,15 +39,34 @@ def training_sets(
     synthetic: Sequence[Document],
     val_share: float,
     seed: int,
+    expand: Callable[[list[Document]], list[Document]] | None = None,
 ) -> tuple[list[Document], list[Document]]:
-    """(train, validation) documents of one utility setting."""
+    """(train, validation) documents of one utility setting; ``expand`` turns the synthetic
+    training notes into what the tagger trains on (``evaluation.redraws``)."""
+    grow = expand or list
     if kind == "real":
         return list(real_train), list(real_dev)
     if kind == "synthetic":
-        return hold_out(synthetic, val_share, seed)
+        train, val = hold_out(synthetic, val_share, seed)
+        return grow(train), val
     if kind == "augmented":
-        return list(real_train) + list(synthetic), list(real_dev)
+        return list(real_train) + grow(list(synthetic)), list(real_dev)
     raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
+
+
+def augmented_config(
+    config: Mapping[str, Any], train: Sequence[Document], real: Sequence[Document], tokenize: Tokenize
+) -> dict[str, Any]:
+    """The tagger ``config`` for real + synthetic notes ``train`` (``utility.augmented_budget:
+    scaled``): a token budget (``max_train_tokens``, when the tagger stops by one) grown by all
+    tokens / the real notes' tokens, so that the tagger passes over the real notes as often as the
+    one trained on them alone (a fixed budget over three times the notes gave it a third of the
+    passes). A tagger without a budget trains by epochs and passes as often anyway."""
+    budget = config.get("max_train_tokens")
+    if not budget or not real:
+        return dict(config)
+    size = lambda docs: sum(len(tokenize(d.text)) for d in docs)  # noqa: E731
+    return {**config, "max_train_tokens": math.ceil(budget * size(train) / max(1, size(real)))}
 
 
 def train_and_predict(

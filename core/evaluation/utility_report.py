@@ -1,6 +1,7 @@
 """The utility summary: every tagger setting scored on the real gold test split, the Table 6-like
 summary (entity-level P/R/F1 with randomization-test marks against the real baseline) and the
-Table 7-like per-tag F1 table, as metrics and as Markdown."""
+Table 7-like per-tag F1 table, and the per-PHI-type diagnosis (F1, recall, ratio to real and the
+test tokens each setting's training corpus covers), as metrics and as Markdown."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.errors import SynthdeidError
+from synthdeid.evaluation.coverage import coverage
 from synthdeid.evaluation.metrics import (
     MARK_BETTER,
     MARK_NONE,
@@ -46,14 +48,60 @@ def score_settings(gold: Sequence[Document], preds: Mapping[str, Sequence[Docume
     return scores
 
 
+def training_corpus(
+    setting: str, real_train: list[Document], synthetic: Mapping[str, list[Document]]
+) -> list[Document]:
+    """The notes ``setting`` (``real``, ``synthetic-C``, ``augmented-C``) trained on (validation
+    notes included); the rule baseline trained on none."""
+    kind, _, corpus = setting.partition("-")
+    if kind == "real":
+        return real_train
+    if kind == "synthetic":
+        return synthetic[corpus]
+    if kind == "augmented":
+        return real_train + synthetic[corpus]
+    return []
+
+
+def per_type_diagnosis(
+    gold: Sequence[Document],
+    scores: Scores,
+    vocabularies: Mapping[str, Mapping[str, set[str]]],
+    tokenize: Tokenize,
+) -> dict[str, dict[str, Any]]:
+    """Per PHI type of the test notes: its support and, per setting, F1, recall, F1 as a share of
+    ``real``'s and the share of the type's test tokens seen in same-label spans of the setting's
+    training corpus (``vocabularies[setting]``; absent for the rule baseline)."""
+    out: dict[str, dict[str, Any]] = {}
+    covered = {name: coverage(gold, vocab, tokenize) for name, vocab in vocabularies.items()}
+    real = scores["real"]["entity"]["per_tag"]
+    for tag, r in sorted(real.items(), key=lambda kv: -kv[1]["support"]):
+        row: dict[str, Any] = {"support": r["support"], "test_tokens": covered["real"].get(tag, {}).get("tokens")}
+        for name, s in scores.items():
+            t = s["entity"]["per_tag"].get(tag, {"f1": 0.0, "recall": 0.0})
+            row[name] = {
+                "f1": t["f1"],
+                "recall": t["recall"],
+                "f1_of_real": round(t["f1"] / r["f1"], 4) if r["f1"] else None,
+                "coverage": covered[name].get(tag, {}).get("share") if name in covered else None,
+            }
+        out[tag] = row
+    return out
+
+
 def utility_summary(
-    gold: Sequence[Document], rows: list[dict[str, Any]], scores: Scores, tags: dict[str, dict[str, Any]]
+    gold: Sequence[Document],
+    rows: list[dict[str, Any]],
+    scores: Scores,
+    tags: dict[str, dict[str, Any]],
+    diagnosis: dict[str, dict[str, Any]],
 ) -> dict[str, Any]:
     """The metrics JSON of the summary."""
     return {
         "settings": {r["setting"]: {**r, "token_f1": scores[r["setting"]]["token"]["micro"]["f1"]} for r in rows},
         "scores": scores,
         "per_tag_f1": tags,
+        "per_type": diagnosis,
         "gold_entities": sum(len(d.spans) for d in gold),
         "test_documents": len(gold),
     }
@@ -66,8 +114,10 @@ def utility_markdown(
     tags: dict[str, dict[str, Any]],
     names: list[str],
     sig: Significance,
+    diagnosis: dict[str, dict[str, Any]],
 ) -> str:
-    """The utility report page: Table 6 (one row per setting) and Table 7 (F1 per PHI tag)."""
+    """The utility report page: Table 6 (one row per setting), Table 7 (F1 per PHI tag) and the
+    per-type diagnosis (one table per setting trained on a synthetic corpus)."""
     table6 = markdown_table(
         ["setting", "precision", "", "recall", "", "F1", "", "token F1"],
         [
@@ -94,5 +144,38 @@ def utility_markdown(
         f"({sig.trials} shuffles) against `real` at alpha = {sig.alpha}: {MARK_BETTER} significantly "
         f"better, {MARK_WORSE} significantly worse, {MARK_NONE} no significant difference.\n\n"
         f"## Table 6: precision, recall and F1 per setting\n\n{table6}\n"
-        f"## Table 7: F1 per PHI tag\n\n{table7}"
+        f"## Table 7: F1 per PHI tag\n\n{table7}\n"
+        f"{diagnosis_markdown(diagnosis, names)}"
     )
+
+
+def diagnosis_markdown(diagnosis: dict[str, dict[str, Any]], names: list[str]) -> str:
+    """One table per setting with a synthetic corpus: per PHI type, its F1 and recall beside
+    ``real``'s, the ratio, and the test tokens each training corpus covers."""
+    out = [
+        "## What each training corpus teaches, per PHI type\n\n"
+        "Coverage: the share of the type's test tokens (case-folded, with a letter or digit) that occur in "
+        "the same type's spans of the setting's training notes: what a tagger could learn by heart rather "
+        "than from the context. A type the real notes cover and a synthetic corpus does not is learned "
+        "from context alone.\n"
+    ]
+    for name in names:
+        if name in ("real", "rule"):
+            continue
+        rows = [
+            [
+                tag,
+                v["support"],
+                v["real"]["f1"],
+                v["real"]["recall"],
+                v["real"]["coverage"],
+                v[name]["f1"],
+                v[name]["recall"],
+                v[name]["f1_of_real"],
+                v[name]["coverage"],
+            ]
+            for tag, v in diagnosis.items()
+        ]
+        header = ["tag", "support", "real F1", "real recall", "real coverage", "F1", "recall", "F1 / real", "coverage"]
+        out.append(f"### {name}\n\n{markdown_table(header, rows)}")
+    return "\n".join(out)

@@ -28,13 +28,14 @@ are shaped on: the generated text (``generated``) or a training span of the same
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.errors import SurrogateError, SynthdeidError
+from synthdeid.phi.head_words import NONE, HeadWords
 from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.phi.seeds import derive_seed
 from synthdeid.phi.span_shapes import ShapeBank
@@ -129,23 +130,26 @@ def refresh(
     shapes: ShapeBank | None = None,
     shared: frozenset[str] = frozenset(),
     fallbacks: list[str] | None = None,
+    heads: HeadWords = NONE,
 ) -> Document:
     """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
     re-computed), such that no such span of the result has the text of any such span of ``doc``
     (dates and ages: of the same span); of the acceptable draws, the first with the fewest
     multi-token texts in ``avoid``. With ``shapes``, the surrogates are modelled on training spans.
     When no draw is acceptable, the first whose repeated strings are all in ``shared`` is taken
-    (its id appended to ``fallbacks``)."""
+    (its id appended to ``fallbacks``). With ``heads``, generic head words stay (see
+    ``pseudonymize``) and a span of head words only is no PHI string of the note."""
     if not any(settings.covers(s.label) for s in doc.spans):
         return doc
     skip = SHIFTED_LABELS | {s.label for s in doc.spans if not settings.covers(s.label)}
-    originals = span_strings(doc, skip)
     shaped = shapes.reshape(doc, seed, settings.labels) if shapes is not None else doc
+    generic = {_key(d.surface(s)) for d in (doc, shaped) for s in d.spans if heads.is_generic(s.label, d.surface(s))}
+    originals = span_strings(doc, skip) - generic
     best, best_hits = None, 0
     fallback = None
     for attempt in range(MAX_ATTEMPTS):
-        new = pseudonymize(shaped, pack, derive_seed(seed, "fresh", attempt, doc.id), settings.labels)
-        drawn = span_strings(new, skip)
+        new = pseudonymize(shaped, pack, derive_seed(seed, "fresh", attempt, doc.id), settings.labels, heads)
+        drawn = span_strings(new, skip) - generic
         if drawn & originals:
             if fallback is None and drawn & originals <= shared:
                 fallback = new
@@ -239,6 +243,7 @@ def refresh_corpus(
     seed: int,
     real: Sequence[Document] = (),
     settings: FreshSettings = FreshSettings(),
+    heads: HeadWords = NONE,
 ) -> tuple[list[Document], FreshReport]:
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
     multi-token surrogate repeats one of their PHI strings, and the report holds the PHI leakage
@@ -251,7 +256,7 @@ def refresh_corpus(
     shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
     shared = shared_strings(real)
     fallbacks: list[str] = []
-    after = [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks) for d in before]
+    after = [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks, heads) for d in before]
     report = FreshReport(
         settings=settings,
         notes_repeating_shared_strings=len(fallbacks),
@@ -270,3 +275,26 @@ def refresh_corpus(
         report.leakage_before = leakage_rates(real, before, pack.tokenize)
         report.leakage_after = leakage_rates(real, after, pack.tokenize)
     return after, report
+
+
+def redrawer(
+    pack: LanguagePack,
+    seed: int,
+    real: Sequence[Document] = (),
+    settings: FreshSettings = FreshSettings(),
+    heads: HeadWords = NONE,
+) -> Callable[[list[Document], int], list[Document]]:
+    """``redraw(docs, k)``: ``docs`` with the fresh surrogates of draw ``k`` (seeded from ``seed``
+    and ``k``), drawn as ``refresh_corpus`` draws them, without its report (for
+    ``evaluation.redraws.with_redraws``)."""
+    if settings.shapes == "training" and not real:
+        raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
+    avoid = multi_token_strings(real)
+    shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
+    shared = shared_strings(real)
+
+    def redraw(docs: list[Document], k: int) -> list[Document]:
+        again = derive_seed(seed, "redraw", k)
+        return [refresh(d, pack, again, avoid, settings, shapes, shared, [], heads) for d in docs]
+
+    return redraw

@@ -7,6 +7,7 @@ from collections.abc import Callable, Collection
 from synthdeid.api import LanguagePack
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SurrogateError
+from synthdeid.phi.head_words import NONE, HeadWords
 from synthdeid.phi.seeds import derive_seed
 
 
@@ -32,22 +33,29 @@ def substitute(doc: Document, replace: Callable[[Span, str], str | None]) -> Doc
     return Document.create(doc.id, "".join(pieces), spans)
 
 
-def pseudonymize(doc: Document, pack: LanguagePack, seed: int, labels: Collection[str] | None = None) -> Document:
+def pseudonymize(
+    doc: Document, pack: LanguagePack, seed: int, labels: Collection[str] | None = None, heads: HeadWords = NONE
+) -> Document:
     """The document with each span's text replaced by a surrogate and offsets shifted; with
     ``labels``, only the spans of those labels (the others keep their text).
 
     A label kept as it is (``tags.keep_unmapped``) gets the surrogate of the canonical tag the
     pack's ``tag_map`` maps it onto (the Spanish pack knows MEDDOCAN's labels); the span keeps
-    its label. Fails closed: a span without an acceptable surrogate raises ``SurrogateError``
-    naming the document and span; no PHI passes through unchanged.
+    its label. With ``heads``, a span keeps its generic head words (``Apotheek`` of ``Apotheek
+    Dorpskade``) and only the rest is drawn; a span of head words only keeps its text. Fails
+    closed: a span without an acceptable surrogate raises ``SurrogateError`` naming the document
+    and span; no other PHI passes through unchanged.
     """
     source = pack.surrogates(doc.id, derive_seed(seed, doc.id))
 
     def replace(span: Span, original: str) -> str | None:
         if labels is not None and span.label not in labels:
             return None
+        if heads.is_generic(span.label, original):
+            return None
+        kind = pack.tag_map.get(span.label, span.label)
         try:
-            new = source.surrogate(original, pack.tag_map.get(span.label, span.label))
+            new = heads.surrogate(span.label, original, lambda text: source.surrogate(text, kind))
         except SurrogateError as e:
             raise SurrogateError(f"document {doc.id!r}, span {span.start}-{span.end} {span.label}: {e}") from None
         if not new or new.strip() != new or new == original:

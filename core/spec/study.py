@@ -258,10 +258,28 @@ class AnnotateSection(Section):
     config: Config = Field(default_factory=dict, description="the annotator's config")
 
 
+class HeadWordsSection(Section):
+    """Generic head words of institution names (``Apotheek``, ``Gemeente``, ``Ziekenhuis``) that
+    surrogates keep (``synthdeid.phi.head_words``)."""
+
+    labels: list[Text] = Field(
+        default_factory=lambda: ["Hospital", "Care_Institute", "Organization_Company"],
+        min_length=1,
+        description="the labels whose spans keep their head words",
+    )
+    min_spans: Whole = Field(5, ge=2, description="a head word occurs in at least this many distinct span texts")
+    min_notes: Whole = Field(5, ge=2, description="... of at least this many training notes")
+
+
 class PseudonymizeSection(Section):
     """Surrogates for the real PHI before any language model sees the notes."""
 
     seed: Whole = Field(0, ge=0, description="surrogate draws (per document: from this seed and the document id)")
+    head_words: HeadWordsSection | None = Field(
+        None,
+        description="words heading many distinct spans of a label in many training notes stay in its surrogates, "
+        "here and in fresh surrogates (null: every word is replaced)",
+    )
 
 
 class InlineSection(Section):
@@ -445,6 +463,17 @@ class UtilitySection(Section):
     )
     synthetic: list[Text] = Field(default_factory=list, description="corpora trained on alone (synthetic -> real)")
     augmented: list[Text] = Field(default_factory=list, description="corpora added to the real notes")
+    surrogate_redraws: Whole = Field(
+        1,
+        ge=1,
+        description="synthetic-only taggers (and the learning curve's) train on the corpus's notes this many "
+        "times, each copy with fresh surrogates (mention replacement: the context repeats, the PHI changes)",
+    )
+    augmented_budget: Literal["scaled", "same"] = Field(
+        "scaled",
+        description="scaled: an augmented tagger's token budget grows with its notes, so it passes over the real "
+        "notes as often as the real tagger; same: the real tagger's budget",
+    )
     rule_baseline: Text | None = Field(None, description="an annotator scored without training (null: none)")
     significance: Significance = Field(default_factory=Significance)
     learning_curve: LearningCurve = Field(default_factory=LearningCurve)
