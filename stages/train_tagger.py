@@ -5,6 +5,7 @@ synthetic corpus, or on both, and predict the real gold test split with it
 from __future__ import annotations
 
 import sys
+from functools import partial
 from pathlib import Path
 
 from synthdeid import paths
@@ -33,11 +34,8 @@ def main() -> None:
     pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
     real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
-    redraws = s.utility.surrogate_redraws
-    expand = None
-    if kind == "synthetic" and redraws > 1:  # the synthetic training notes, each copy with its own surrogates
-        redraw = study_redraw(s, corpus, pack)
-        expand = lambda docs: with_redraws(docs, redraws, redraw)  # noqa: E731
+    redraws = s.utility.surrogate_redraws if kind == "synthetic" else 1  # copies, each with its own surrogates
+    expand = partial(with_redraws, redraws=redraws, redraw=study_redraw(s, corpus, pack)) if redraws > 1 else None
     train, dev = training_sets(
         kind, real["train"], real["dev"], synthetic, s.utility.synthetic_validation_share, s.utility.seed, expand
     )
@@ -45,12 +43,11 @@ def main() -> None:
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    spec = s.taggers[s.utility.tagger]
-    config = dict(spec.config)
+    config = dict(s.taggers[s.utility.tagger].config)
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
         config = augmented_config(config, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(
-        registry("tagger").create(spec.plugin, config),
+        registry("tagger").create(s.taggers[s.utility.tagger].plugin, config),
         train,
         dev,
         out,

@@ -36,6 +36,9 @@ def _workspace(tmp_path: Path, fresh: Any, dp: bool = False) -> dict[str, Any]:
         json.dumps({"id": "x-0", "text": RAW}) + "\n", encoding="utf-8"
     )
     (tmp_path / "data/pseudonymized/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
+    (tmp_path / "data/pseudonymized/head_words.json").write_text(
+        json.dumps({"min_spans": 5, "min_notes": 5, "words": {}}) + "\n", encoding="utf-8"
+    )
     return {
         "language": "nl",
         "tags": {"mapping": {}},

@@ -116,8 +116,13 @@ def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], co
     from synthdeid.sources.demo import generate_demo_corpus
 
     real = generate_demo_corpus(12, 0)
+    from synthdeid.phi.head_words import NONE
+
     (tmp_path / "data/pseudonymized").mkdir(parents=True)
     (tmp_path / "data/synthetic/x").mkdir(parents=True)
+    (tmp_path / "data/annotated").mkdir(parents=True)
+    write_jsonl(real[:10], tmp_path / "data/annotated/train.jsonl")
+    NONE.write(tmp_path / "data/pseudonymized/head_words.json")
     write_jsonl(real[:10], tmp_path / "data/pseudonymized/train.jsonl")
     write_jsonl(real[10:], tmp_path / "data/pseudonymized/dev.jsonl")
     write_jsonl(real[:3] if copies else real[10:], tmp_path / "data/synthetic/x/documents.jsonl")
