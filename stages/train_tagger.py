@@ -35,7 +35,9 @@ def main() -> None:
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
     real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
     redraws = s.utility.surrogate_redraws if kind == "synthetic" else 1  # copies, each with its own surrogates
-    expand = partial(with_redraws, redraws=redraws, redraw=study_redraw(s, corpus, pack)) if redraws > 1 else None
+    expand = (
+        partial(with_redraws, redraws=redraws, redraw=study_redraw(s, corpus, pack)) if redraws > 1 and corpus else None
+    )
     train, dev = training_sets(
         kind, real["train"], real["dev"], synthetic, s.utility.synthetic_validation_share, s.utility.seed, expand
     )
