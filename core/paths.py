@@ -68,6 +68,12 @@ def predictions(setting: str) -> str:
     return f"data/utility/{setting}/predictions.jsonl"
 
 
+def tagger_coverage(setting: str) -> str:
+    """Per PHI type, the share of the test split's PHI tokens seen in same-label spans of the notes
+    a tagger setting trained on (``evaluation.coverage``)."""
+    return f"data/utility/{setting}/coverage.json"
+
+
 def privacy_dir(corpus: str) -> str:
     return f"data/privacy/{corpus}"
 

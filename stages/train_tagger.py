@@ -1,6 +1,8 @@
 """Stage ``train_tagger_{real,synthetic,augmented}``: train the utility tagger on real gold, on a
 synthetic corpus, or on both, and predict the real gold test split with it
-(``python -m synthdeid.stages.train_tagger KIND [CORPUS]``). Scoring is the ``utility_report``."""
+(``python -m synthdeid.stages.train_tagger KIND [CORPUS]``), and record which of the test split's PHI
+tokens its training notes (redrawn copies included) hold under the same label. Scoring is the
+``utility_report``."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from synthdeid import paths
 from synthdeid.corpus.accounting import split_timing, write_json
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
+from synthdeid.evaluation.coverage import coverage, label_vocabulary
 from synthdeid.evaluation.redraws import study_redraw, with_redraws
 from synthdeid.evaluation.utility import augmented_config, setting_name, train_and_predict, training_sets
 from synthdeid.generation import distributed
@@ -61,6 +64,7 @@ def main() -> None:
     if not distributed.is_main():
         return
     write_predictions(test, predicted, paths.predictions(setting))
+    write_json(coverage(test, label_vocabulary(train, pack.tokenize), pack.tokenize), paths.tagger_coverage(setting))
     write_json(
         {
             "setting": setting,

@@ -1,20 +1,19 @@
 """Stage ``utility_report``: the Table 6-like summary (entity-level P/R/F1 of every setting with
 randomization-test marks against the real baseline), the Table 7-like per-tag F1 table and the
-per-PHI-type diagnosis (what each setting's training corpus teaches: ``evaluation.coverage``)."""
+per-PHI-type diagnosis (what each setting's training notes teach: the coverage each
+``train_tagger`` stage recorded, ``evaluation.coverage``)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from synthdeid import paths
-from synthdeid.corpus.accounting import write_json
+from synthdeid.corpus.accounting import read_json, write_json
 from synthdeid.corpus.formats import read_jsonl
-from synthdeid.evaluation.coverage import label_vocabulary
 from synthdeid.evaluation.utility import per_tag_table, summary_table
 from synthdeid.evaluation.utility_report import (
     per_type_diagnosis,
     score_settings,
-    training_corpus,
     utility_markdown,
     utility_settings,
     utility_summary,
@@ -35,15 +34,8 @@ def main() -> None:
     sig = s.utility.significance
     rows = summary_table(gold, preds, "real", sig.trials, sig.alpha, sig.seed)
     tags = per_tag_table(gold, preds)
-    real_train = list(read_jsonl(paths.prepared("train")))
-    corpora = {*s.utility.synthetic, *s.utility.augmented}
-    synthetic = {c: list(read_jsonl(paths.synthetic_corpus(c))) for c in sorted(corpora)}
-    vocabularies = {
-        name: label_vocabulary(training_corpus(name, real_train, synthetic), pack.tokenize)
-        for name in preds
-        if name != "rule"
-    }
-    diagnosis = per_type_diagnosis(gold, scores, vocabularies, pack.tokenize)
+    covered = {name: read_json(paths.tagger_coverage(name)) for name in preds if name != paths.RULE_SETTING}
+    diagnosis = per_type_diagnosis(scores, covered)
     write_json(utility_summary(gold, rows, scores, tags, diagnosis), METRICS)
     Path(paths.UTILITY_REPORT).parent.mkdir(parents=True, exist_ok=True)
     Path(paths.UTILITY_REPORT).write_text(

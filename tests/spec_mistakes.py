@@ -103,6 +103,16 @@ MISTAKES: list[tuple[str, Callable[[Params], None], str]] = [
         _set("corpora.lstm_p.fresh_surrogates", {"labels": "all", "shapes": "real"}),
         "corpora.lstm_p.fresh_surrogates",
     ),
+    (
+        "head_words label misspelt",  # would keep no head word at all, silently
+        _set("pseudonymize.head_words.labels", ["Hospital", "Care_Institution"]),
+        "pseudonymize.head_words.labels.1",
+    ),
+    (
+        "fresh_surrogates label unknown",
+        _set("corpora.lstm_p.fresh_surrogates", {"labels": ["Phone"], "shapes": "generated"}),
+        "corpora.lstm_p.fresh_surrogates.labels.0",
+    ),
     ("tag_distribution wrong", _set("generate.tag_distribution", "equal"), "generate.tag_distribution"),
     ("min_tokens negative", _set("generate.min_tokens", -5), "generate.min_tokens"),
     ("significance alpha 5", _set("utility.significance.alpha", 5), "utility.significance.alpha"),

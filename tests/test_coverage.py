@@ -50,11 +50,13 @@ def test_per_type_diagnosis_sets_each_setting_beside_real() -> None:
     found_all = gold
     found_name = [Document.create("g", gold[0].text, [gold[0].spans[1]])]
     scores = score_settings(gold, {"real": found_all, "synthetic-x": found_name}, tokenize)
-    vocab = {
-        "real": label_vocabulary(gold, tokenize),
-        "synthetic-x": label_vocabulary([_doc("s", ("Bouwbedrijf Vuren", "Organization_Company"))], tokenize),
+    covered = {
+        "real": coverage(gold, label_vocabulary(gold, tokenize), tokenize),
+        "synthetic-x": coverage(
+            gold, label_vocabulary([_doc("s", ("Bouwbedrijf Vuren", "Organization_Company"))], tokenize), tokenize
+        ),
     }
-    got = per_type_diagnosis(gold, scores, vocab, tokenize)
+    got = per_type_diagnosis(scores, covered)
     org = got["Organization_Company"]
     assert org["support"] == 1 and org["test_tokens"] == 2
     assert org["real"] == {"f1": 1.0, "recall": 1.0, "f1_of_real": 1.0, "coverage": 1.0}

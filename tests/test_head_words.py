@@ -28,6 +28,19 @@ def test_a_word_must_head_enough_distinct_spans_in_enough_notes() -> None:
     assert HeadWords.from_documents(two, {"Organization_Company"}, 4, 4).by_label == {}
 
 
+def test_the_words_of_one_name_written_many_ways_are_no_head_words() -> None:
+    home = ["Mariënhaven", "Zorgcentrum Mariënhaven", "woonzorgcentrum Mariënhaven", "De Mariënhaven"]
+    homes = ["Zorgcentrum De Linde", "Zorgcentrum Vijverhof", "Zorgcentrum Het Anker", "De Eikenhorst"]
+    docs = [_note(i, org, "Care_Institute") for i, org in enumerate(home + homes + ["Mariënhaven locatie Oost"])]
+    heads = HeadWords.from_documents(docs, {"Care_Institute"}, min_spans=3, min_notes=3)
+    # "mariënhaven" is in five distinct spans of five notes, but heads one name: with the candidates
+    # (mariënhaven, zorgcentrum, de) taken out, its spans leave "woonzorgcentrum" and "locatie
+    # oost", two values; "zorgcentrum" heads linde, vijverhof and het anker; "de" two names
+    assert heads.words("Care_Institute") == {"zorgcentrum"}
+    # with the first pass alone it would be kept, and "Zorgcentrum Mariënhaven" would be published
+    assert not heads.is_generic("Care_Institute", "Zorgcentrum Mariënhaven")
+
+
 def test_only_the_chosen_labels_and_only_words_of_letters() -> None:
     docs = [_note(i, f"Afdeling 3B {w}", "Care_Institute") for i, w in enumerate("ABCD")]
     heads = HeadWords.from_documents(docs, {"Organization_Company"}, 2, 2)

@@ -73,7 +73,7 @@ def test_chosen_labels_get_training_shaped_surrogates(tmp_path: Path, monkeypatc
 @pytest.mark.parametrize(
     "fresh, dp, says",
     [
-        (["Telefoon"], False, "Telefoon is no label of this corpus"),
+        (["Telefoon"], False, "'Telefoon' is not a tag of the study"),  # refused by the spec, before any stage
         ({"labels": "all", "shapes": "training"}, True, "outside the differential privacy of generator 'g'"),
         ("yes", False, "must be true, false, a list of labels"),
     ],
@@ -136,3 +136,14 @@ def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_count
         "a URL_IP span, a label the training notes have no spans of": 1,
     }
     assert metrics["span_bounds"]["longest_training_span_tokens"] == {"Date": 1, "Name": 2, "Phone_fax": 1}
+
+
+def test_with_unmapped_labels_kept_the_stage_still_refuses_a_label_of_no_span(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    params = _workspace(tmp_path, ["Telefoon"])
+    params["tags"]["keep_unmapped"] = True  # any label may occur: the spec cannot check, the stage does
+    with pytest.raises(SystemExit):
+        _run(tmp_path, params, monkeypatch)
+    assert "Telefoon is no label of this corpus" in capsys.readouterr().err
+    assert not (tmp_path / "data/synthetic/x/documents.jsonl").exists()

@@ -61,6 +61,14 @@ def write_json(data: Any, path: str | Path) -> None:
     os.replace(tmp, p)
 
 
+def read_json(path: str | Path) -> Any:
+    """The JSON a stage wrote to ``path``; a missing file names the path and the fix."""
+    try:
+        return json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise SynthdeidError(f"{path} is missing: run `dvc repro` to make it (an earlier stage writes it)") from None
+
+
 _TIMING = ("_per_s", "seconds", "_time", "per_second")
 
 

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 from synthdeid.api import Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.errors import SynthdeidError
-from synthdeid.evaluation.coverage import coverage
 from synthdeid.evaluation.metrics import (
     MARK_BETTER,
     MARK_NONE,
@@ -48,32 +47,14 @@ def score_settings(gold: Sequence[Document], preds: Mapping[str, Sequence[Docume
     return scores
 
 
-def training_corpus(
-    setting: str, real_train: list[Document], synthetic: Mapping[str, list[Document]]
-) -> list[Document]:
-    """The notes ``setting`` (``real``, ``synthetic-C``, ``augmented-C``) trained on (validation
-    notes included); the rule baseline trained on none."""
-    kind, _, corpus = setting.partition("-")
-    if kind == "real":
-        return real_train
-    if kind == "synthetic":
-        return synthetic[corpus]
-    if kind == "augmented":
-        return real_train + synthetic[corpus]
-    return []
-
-
 def per_type_diagnosis(
-    gold: Sequence[Document],
-    scores: Scores,
-    vocabularies: Mapping[str, Mapping[str, set[str]]],
-    tokenize: Tokenize,
+    scores: Scores, covered: Mapping[str, Mapping[str, Mapping[str, Any]]]
 ) -> dict[str, dict[str, Any]]:
     """Per PHI type of the test notes: its support and, per setting, F1, recall, F1 as a share of
-    ``real``'s and the share of the type's test tokens seen in same-label spans of the setting's
-    training corpus (``vocabularies[setting]``; absent for the rule baseline)."""
+    ``real``'s and the share of the type's test tokens seen in same-label spans of the notes the
+    setting's tagger trained on (``covered[setting]``, ``evaluation.coverage.coverage`` of the test
+    notes; absent for the rule baseline)."""
     out: dict[str, dict[str, Any]] = {}
-    covered = {name: coverage(gold, vocab, tokenize) for name, vocab in vocabularies.items()}
     real = scores["real"]["entity"]["per_tag"]
     for tag, r in sorted(real.items(), key=lambda kv: -kv[1]["support"]):
         row: dict[str, Any] = {"support": r["support"], "test_tokens": covered["real"].get(tag, {}).get("tokens")}

@@ -237,6 +237,27 @@ def leakage_rates(
     return phi_leakage(phi, notes, min_tokens).rates()
 
 
+def drawer(
+    pack: LanguagePack,
+    real: Sequence[Document] = (),
+    settings: FreshSettings = FreshSettings(),
+    heads: HeadWords = NONE,
+) -> Callable[[Sequence[Document], int, list[str] | None], list[Document]]:
+    """``draw(docs, seed, fallbacks)``: ``refresh`` of every note of ``docs`` with ``seed``, against
+    the training notes ``real`` (the multi-token strings to avoid, the shared strings and, for
+    ``settings.shapes == "training"``, the shapes, built once here)."""
+    if settings.shapes == "training" and not real:
+        raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
+    avoid = multi_token_strings(real)
+    shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
+    shared = shared_strings(real)
+
+    def draw(docs: Sequence[Document], seed: int, fallbacks: list[str] | None = None) -> list[Document]:
+        return [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks, heads) for d in docs]
+
+    return draw
+
+
 def refresh_corpus(
     docs: Iterable[Document],
     pack: LanguagePack,
@@ -248,15 +269,11 @@ def refresh_corpus(
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
     multi-token surrogate repeats one of their PHI strings, and the report holds the PHI leakage
     before and after. ``settings.shapes == "training"`` needs ``real`` (the shapes come from it)."""
-    if settings.shapes == "training" and not real:
-        raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
+    draw = drawer(pack, real, settings, heads)
     given = list(docs)
     before = [unlabel_markless(d, settings) for d in given]
-    avoid = multi_token_strings(real)
-    shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
-    shared = shared_strings(real)
     fallbacks: list[str] = []
-    after = [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks, heads) for d in before]
+    after = draw(before, seed, fallbacks)
     report = FreshReport(
         settings=settings,
         notes_repeating_shared_strings=len(fallbacks),
@@ -287,14 +304,5 @@ def redrawer(
     """``redraw(docs, k)``: ``docs`` with the fresh surrogates of draw ``k`` (seeded from ``seed``
     and ``k``), drawn as ``refresh_corpus`` draws them, without its report (for
     ``evaluation.redraws.with_redraws``)."""
-    if settings.shapes == "training" and not real:
-        raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
-    avoid = multi_token_strings(real)
-    shapes = ShapeBank.from_documents(real) if settings.shapes == "training" else None
-    shared = shared_strings(real)
-
-    def redraw(docs: list[Document], k: int) -> list[Document]:
-        again = derive_seed(seed, "redraw", k)
-        return [refresh(d, pack, again, avoid, settings, shapes, shared, [], heads) for d in docs]
-
-    return redraw
+    draw = drawer(pack, real, settings, heads)
+    return lambda docs, k: draw(docs, derive_seed(seed, "redraw", k), None)

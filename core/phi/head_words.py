@@ -4,9 +4,11 @@ A pharmacy in the notes is ``Apotheek Dorpskade``, a municipality ``Gemeente Vur
 ``Zorggroep Vijverhof``. ``Apotheek``, ``Gemeente`` and ``Zorggroep`` identify no one: they head
 many different names in many patients' notes. A surrogate that replaces them too
 (``Bouwbedrijf Tuil``) teaches a tagger trained on synthetic notes another vocabulary than the
-notes it will read. ``HeadWords`` are the words of a label's training spans that occur in at least
-``min_spans`` distinct span texts of at least ``min_notes`` notes (case-folded, letters only); a
-surrogate keeps them and draws only the rest of the span (``HeadWords.surrogate``).
+notes it will read. ``HeadWords`` are the words of a label's training spans that head at least
+``min_spans`` different names (what is left of the spans without such words) in at least
+``min_notes`` notes (case-folded, letters only; ``HeadWords.from_documents``); a surrogate keeps
+them and draws only the rest of the span (``HeadWords.surrogate``). A name's own words, however
+often and however variously the notes write the name, head no other name and are replaced.
 
 Which words qualify is decided on the real training notes alone, and written beside the
 pseudonymized notes (``data/pseudonymized/head_words.json``) where the privacy audit and the
@@ -44,24 +46,29 @@ class HeadWords:
     def from_documents(
         cls, docs: Iterable[Document], labels: Collection[str], min_spans: int, min_notes: int
     ) -> HeadWords:
-        """The words of ``labels``' spans found in ``min_spans`` distinct span texts (case-folded)
-        of ``min_notes`` distinct notes; only words of letters (no digit: a house number, a ward)."""
-        spans: dict[tuple[str, str], set[str]] = {}
-        notes: dict[tuple[str, str], set[str]] = {}
+        """The words of ``labels``' spans that head ``min_spans`` different names in ``min_notes``
+        distinct notes; only words of letters (no digit: a house number, a ward).
+
+        Two passes. The candidates are the words found in ``min_spans`` distinct span texts
+        (case-folded) of ``min_notes`` notes. A name's own words pass that too when the notes write
+        it several ways (``Mariënhaven``, ``Zorgcentrum Mariënhaven``, ``woonzorgcentrum
+        Mariënhaven``), so a candidate is kept only if, with every candidate word of the label taken
+        out of its spans, what remains (the identifying part) still takes ``min_spans`` distinct
+        values in ``min_notes`` notes: ``Apotheek`` heads ``Dorpskade``, ``Vuren``, ``De Linde``;
+        ``Mariënhaven`` heads nothing but other candidates."""
+        found: dict[str, list[tuple[str, tuple[str, ...]]]] = {}
         for doc in docs:
             for span in doc.spans:
-                if span.label not in labels:
-                    continue
-                text = _fold(doc.surface(span))
-                for word in _WORD.findall(text):
-                    if word.isalpha():
-                        spans.setdefault((span.label, word), set()).add(text)
-                        notes.setdefault((span.label, word), set()).add(doc.id)
-        by_label: dict[str, set[str]] = {}
-        for key, texts in spans.items():
-            if len(texts) >= min_spans and len(notes[key]) >= min_notes:
-                by_label.setdefault(key[0], set()).add(key[1])
-        return cls({label: frozenset(words) for label, words in sorted(by_label.items())}, min_spans, min_notes)
+                if span.label in labels:
+                    words = tuple(w for w in _WORD.findall(_fold(doc.surface(span))) if any(c.isalnum() for c in w))
+                    found.setdefault(span.label, []).append((doc.id, words))
+        by_label: dict[str, frozenset[str]] = {}
+        for label, spans in sorted(found.items()):
+            candidates = _heading(spans, set(), min_spans, min_notes)
+            kept = _heading(spans, candidates, min_spans, min_notes) & candidates
+            if kept:
+                by_label[label] = frozenset(kept)
+        return cls(by_label, min_spans, min_notes)
 
     def words(self, label: str) -> frozenset[str]:
         return self.by_label.get(label, frozenset())
@@ -117,6 +124,20 @@ class HeadWords:
         return cls(
             {label: frozenset(words) for label, words in data["words"].items()}, data["min_spans"], data["min_notes"]
         )
+
+
+def _heading(spans: list[tuple[str, tuple[str, ...]]], drop: set[str], min_spans: int, min_notes: int) -> set[str]:
+    """The words of letters whose spans, without the words ``drop``, take ``min_spans`` distinct
+    non-empty texts in ``min_notes`` distinct notes."""
+    values: dict[str, set[str]] = {}
+    notes: dict[str, set[str]] = {}
+    for note, words in spans:
+        text = " ".join(x for x in words if x not in drop)
+        for w in set(words):
+            if w.isalpha() and text:
+                values.setdefault(w, set()).add(text)
+                notes.setdefault(w, set()).add(note)
+    return {w for w, vs in values.items() if len(vs) >= min_spans and len(notes[w]) >= min_notes}
 
 
 NONE = HeadWords({})

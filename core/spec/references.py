@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from synthdeid.api import LanguageSpecific
+from synthdeid.corpus.tags import tag_labels
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
@@ -121,6 +122,35 @@ def _corpora(key: str, names: Iterable[str], known: list[str], what: str) -> Ite
                 f"{name!r} is not a {what}{hint}; the study's are: {', '.join(known) or '(none)'}",
                 "use one of them, or add it under corpora (or machine_annotated)",
             )
+
+
+def _tags(key: str, labels: Iterable[str], tags: list[str]) -> Iterator[Problem]:
+    for i, label in enumerate(labels):
+        if label not in tags:
+            close = difflib.get_close_matches(label, tags, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            yield Problem(
+                f"{key}.{i}",
+                f"{label!r} is not a tag of the study{hint}: no span has it, so the setting would "
+                f"silently do nothing for it; the tags are: {', '.join(tags)}",
+                "use one of the tags (the canonical tags and those tags.mapping maps onto)",
+            )
+
+
+def _label_settings(study: Study) -> Iterator[Problem]:
+    """Labels named by settings that act per label (head words, fresh surrogates) against the tag
+    set; with ``tags.keep_unmapped`` any label may occur, so nothing is checked."""
+    if study.tags.keep_unmapped:
+        return
+    tags = tag_labels(study.tags.mapping)
+    if study.pseudonymize.head_words is not None:
+        yield from _tags("pseudonymize.head_words.labels", study.pseudonymize.head_words.labels, tags)
+    for name, c in study.corpora.items():
+        fresh = c.fresh_surrogates
+        labels = fresh if isinstance(fresh, list) else fresh.get("labels") if isinstance(fresh, dict) else None
+        if isinstance(labels, list):
+            key = f"corpora.{name}.fresh_surrogates" + ("" if isinstance(fresh, list) else ".labels")
+            yield from _tags(key, labels, tags)
 
 
 def _fits_language(key: str, annotator: Any, language: str) -> Problem | None:
@@ -245,6 +275,7 @@ def check(study: Study) -> list[Problem]:
                     f"add `{threshold.metric}: {{}}` to privacy.metrics, or set it to null",
                 )
             )
+    problems += _label_settings(study)
     for name, c in study.corpora.items():
         fresh = c.fresh_surrogates
         generator = built.get(c.generator)  # the generator, or its declared settings
