@@ -7,6 +7,7 @@ Run from a study's root after ``dvc repro`` (it reads data/annotated/train.jsonl
 data/prepared/{train,dev}.jsonl and data/synthetic/CORPUS/raw.jsonl):
 
     python bench/phi_levers.py --corpus lstm_p --seeds 0 1 2 --heads 5 5 --copies 3
+    python bench/phi_levers.py --corpus lstm_p lstm_temp ...   # two corpora trained on together
 
 ``--heads SPANS NOTES``: keep the head words of institution labels (``synthdeid.phi.head_words``)
 in the pseudonymized training notes and in the fresh surrogates; ``--copies K``: the synthetic
@@ -70,7 +71,7 @@ def train_and_score(
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--corpus", default="lstm_p")
+    ap.add_argument("--corpus", nargs="+", default=["lstm_p"], help="one corpus, or several trained on together")
     ap.add_argument("--seeds", type=int, nargs="+", default=[0])
     ap.add_argument("--heads", type=int, nargs=2, metavar=("SPANS", "NOTES"))
     ap.add_argument("--copies", type=int, default=1)
@@ -94,10 +95,13 @@ def main() -> None:
         pseudo = [pseudonymize(d, pack, s.pseudonymize.seed, heads=heads) for d in annotated]
         labels = tag_labels(s.tags.mapping)
         bounds = SpanBounds.of(pseudo, pack.tokenize)
-        docs, _ = decode_corpus(paths.raw_corpus(args.corpus), labels, False, Counts("levers"), bounds, pack.tokenize)
-        fresh = FreshSettings.from_param(s.corpora[args.corpus].fresh_surrogates, "fresh_surrogates")
-        assert fresh is not None
-        docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, pseudo, fresh, heads)
+        docs = []
+        for corpus in args.corpus:
+            raw, _ = decode_corpus(paths.raw_corpus(corpus), labels, False, Counts("levers"), bounds, pack.tokenize)
+            fresh = FreshSettings.from_param(s.corpora[corpus].fresh_surrogates, "fresh_surrogates")
+            assert fresh is not None
+            got, report = refresh_corpus(raw, pack, s.pseudonymize.seed, pseudo, fresh, heads)
+            docs += [Document.create(f"{corpus}:{d.id}", d.text, d.spans) for d in got]
         vocab = label_vocabulary(docs, pack.tokenize)
         print(json.dumps({"heads": heads.as_dict()["words"], "leakage_after": report.leakage_after}), file=sys.stderr)
         real = list(read_jsonl(paths.prepared("train")))

@@ -303,6 +303,7 @@ def redrawer(
 ) -> Callable[[list[Document], int], list[Document]]:
     """``redraw(docs, k)``: ``docs`` with the fresh surrogates of draw ``k`` (seeded from ``seed``
     and ``k``), drawn as ``refresh_corpus`` draws them, without its report (for
-    ``evaluation.redraws.with_redraws``)."""
+    ``evaluation.redraws.with_redraws``). As there, a span without a letter or digit (a machine
+    annotator's ``'`` tagged Initials) is no PHI to re-draw: the copy keeps its text, unlabelled."""
     draw = drawer(pack, real, settings, heads)
-    return lambda docs, k: draw(docs, derive_seed(seed, "redraw", k), None)
+    return lambda docs, k: draw([unlabel_markless(d, settings) for d in docs], derive_seed(seed, "redraw", k), None)
