@@ -7,9 +7,10 @@ import re
 import pytest
 
 from synthdeid.corpus.records import Document, Span
+from synthdeid.errors import SurrogateError
 from synthdeid.evaluation.redraws import with_redraws
 from synthdeid.evaluation.utility import augmented_config, training_sets
-from synthdeid.phi.fresh_surrogates import FreshSettings, redrawer
+from synthdeid.phi.fresh_surrogates import FreshSettings, redrawer, refresh
 from synthdeid.plugin_system.manager import registry
 
 
@@ -46,6 +47,21 @@ def test_a_span_without_letters_or_digits_is_kept_as_text_not_redrawn() -> None:
     [_, copy] = with_redraws([note], 2, redrawer(pack, 0))
     assert copy.text.endswith(" zei ' ja.") and [s.label for s in copy.spans] == ["Name"]
     assert copy.surface(copy.spans[0]) != "Jansen"
+
+
+def test_a_note_whose_every_draw_repeats_its_strings_takes_the_first_draw() -> None:
+    # MEDDOCAN's sex words: the es pack swaps "varón" and "mujer", so a note holding both can never
+    # draw strings it does not hold; postprocess fails closed there, a redraw (training data,
+    # surrogates already) must not stop the tagger's stage
+    pack = registry("language").create("es")
+    note = Document.create(
+        "s", "Paciente varón; su madre, mujer de 60 años.", [Span(9, 14, "Other"), Span(26, 31, "Other")]
+    )
+    with pytest.raises(SurrogateError, match="kept re-drawing"):
+        refresh(note, pack, 0)
+    [_, copy] = with_redraws([note], 2, redrawer(pack, 0))
+    assert sorted(copy.surface(s) for s in copy.spans) == ["mujer", "varón"]
+    assert copy.text.startswith("Paciente ") and copy.text.endswith(" de 60 años.")
 
 
 def test_a_redraw_that_loses_a_note_is_refused() -> None:

@@ -131,6 +131,7 @@ def refresh(
     shared: frozenset[str] = frozenset(),
     fallbacks: list[str] | None = None,
     heads: HeadWords = NONE,
+    repeat_ok: bool = False,
 ) -> Document:
     """``doc`` with every PHI span (of ``settings.labels``) replaced by a fresh surrogate (offsets
     re-computed), such that no such span of the result has the text of any such span of ``doc``
@@ -138,7 +139,9 @@ def refresh(
     multi-token texts in ``avoid``. With ``shapes``, the surrogates are modelled on training spans.
     When no draw is acceptable, the first whose repeated strings are all in ``shared`` is taken
     (its id appended to ``fallbacks``). With ``heads``, generic head words stay (see
-    ``pseudonymize``) and a span of head words only is no PHI string of the note."""
+    ``pseudonymize``) and a span of head words only is no PHI string of the note. With
+    ``repeat_ok``, a note whose every draw repeats one of its strings gets the first draw instead
+    of failing (for redraws of notes whose PHI is replaced already: ``redrawer``)."""
     if not any(settings.covers(s.label) for s in doc.spans):
         return doc
     skip = SHIFTED_LABELS | {s.label for s in doc.spans if not settings.covers(s.label)}
@@ -151,7 +154,7 @@ def refresh(
         new = pseudonymize(shaped, pack, derive_seed(seed, "fresh", attempt, doc.id), settings.labels, heads)
         drawn = span_strings(new, skip) - generic
         if drawn & originals:
-            if fallback is None and drawn & originals <= shared:
+            if fallback is None and (repeat_ok or drawn & originals <= shared):
                 fallback = new
             continue
         hits = len({k for k in drawn if " " in k} & avoid)
@@ -242,10 +245,11 @@ def drawer(
     real: Sequence[Document] = (),
     settings: FreshSettings = FreshSettings(),
     heads: HeadWords = NONE,
+    repeat_ok: bool = False,
 ) -> Callable[[Sequence[Document], int, list[str] | None], list[Document]]:
     """``draw(docs, seed, fallbacks)``: ``refresh`` of every note of ``docs`` with ``seed``, against
     the training notes ``real`` (the multi-token strings to avoid, the shared strings and, for
-    ``settings.shapes == "training"``, the shapes, built once here)."""
+    ``settings.shapes == "training"``, the shapes, built once here); ``repeat_ok`` as there."""
     if settings.shapes == "training" and not real:
         raise SynthdeidError("fresh surrogates shaped on training spans need the training notes (real)")
     avoid = multi_token_strings(real)
@@ -253,7 +257,7 @@ def drawer(
     shared = shared_strings(real)
 
     def draw(docs: Sequence[Document], seed: int, fallbacks: list[str] | None = None) -> list[Document]:
-        return [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks, heads) for d in docs]
+        return [refresh(d, pack, seed, avoid, settings, shapes, shared, fallbacks, heads, repeat_ok) for d in docs]
 
     return draw
 
@@ -304,6 +308,11 @@ def redrawer(
     """``redraw(docs, k)``: ``docs`` with the fresh surrogates of draw ``k`` (seeded from ``seed``
     and ``k``), drawn as ``refresh_corpus`` draws them, without its report (for
     ``evaluation.redraws.with_redraws``). As there, a span without a letter or digit (a machine
-    annotator's ``'`` tagged Initials) is no PHI to re-draw: the copy keeps its text, unlabelled."""
-    draw = drawer(pack, real, settings, heads)
+    annotator's ``'`` tagged Initials) is no PHI to re-draw: the copy keeps its text, unlabelled.
+
+    Unlike ``refresh_corpus``, a note may repeat one of its own strings when no draw avoids them
+    (MEDDOCAN's sex words: a handful of values, already surrogates): the notes' PHI was replaced
+    by ``postprocess`` before (or, machine-annotated, the copies add nothing the tagger does not
+    read in the notes themselves), and the copies train a tagger; they are never published."""
+    draw = drawer(pack, real, settings, heads, repeat_ok=True)
     return lambda docs, k: draw([unlabel_markless(d, settings) for d in docs], derive_seed(seed, "redraw", k), None)
