@@ -64,3 +64,15 @@ def test_per_type_diagnosis_sets_each_setting_beside_real() -> None:
     assert got["Name"]["synthetic-x"]["coverage"] == 0.0 and got["Name"]["synthetic-x"]["f1"] == 1.0
     page = diagnosis_markdown(got, ["real", "synthetic-x"])
     assert "### synthetic-x" in page and "| Organization_Company | 1 | 1.000 | 1.000 | 1.000 | 0.000 |" in page
+
+
+def test_the_report_names_a_missing_coverage_file_and_the_fix(tmp_path) -> None:
+    import pytest
+
+    from synthdeid.corpus.accounting import read_json, write_json
+    from synthdeid.errors import SynthdeidError
+
+    write_json({"Name": {"tokens": 2, "seen": 1, "share": 0.5}}, tmp_path / "real/coverage.json")
+    assert read_json(tmp_path / "real/coverage.json")["Name"]["share"] == 0.5
+    with pytest.raises(SynthdeidError, match=r"synthetic-x/coverage.json is missing: run `dvc repro`"):
+        read_json(tmp_path / "synthetic-x/coverage.json")
