@@ -95,15 +95,19 @@ def main() -> None:
         pseudo = [pseudonymize(d, pack, s.pseudonymize.seed, heads=heads) for d in annotated]
         labels = tag_labels(s.tags.mapping)
         bounds = SpanBounds.of(pseudo, pack.tokenize)
-        docs = []
+        docs, leakage, settings = [], {}, set()
         for corpus in args.corpus:
             raw, _ = decode_corpus(paths.raw_corpus(corpus), labels, False, Counts("levers"), bounds, pack.tokenize)
             fresh = FreshSettings.from_param(s.corpora[corpus].fresh_surrogates, "fresh_surrogates")
             assert fresh is not None
             got, report = refresh_corpus(raw, pack, s.pseudonymize.seed, pseudo, fresh, heads)
             docs += [Document.create(f"{corpus}:{d.id}", d.text, d.spans) for d in got]
+            leakage[corpus] = report.leakage_after
+            settings.add(fresh)
+        if args.copies > 1 and len(settings) > 1:
+            sys.exit("--copies redraws with one fresh_surrogates setting: the corpora given differ in theirs")
         vocab = label_vocabulary(docs, pack.tokenize)
-        print(json.dumps({"heads": heads.as_dict()["words"], "leakage_after": report.leakage_after}), file=sys.stderr)
+        print(json.dumps({"heads": heads.as_dict()["words"], "leakage_after": leakage}), file=sys.stderr)
         real = list(read_jsonl(paths.prepared("train")))
         for seed in args.seeds:
             syn, val = hold_out(docs, s.utility.synthetic_validation_share, seed)
