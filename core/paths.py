@@ -59,6 +59,11 @@ def synthetic_corpus(corpus: str) -> str:
     return f"data/synthetic/{corpus}/documents.jsonl"
 
 
+def corpus_origin(corpus: str) -> str:
+    """The generator and fresh-surrogate setting a synthetic corpus was made with (``generation.origin``)."""
+    return f"data/synthetic/{corpus}/origin.json"
+
+
 def tagger_dir(setting: str) -> str:
     return f"data/taggers/{setting}"
 

@@ -19,6 +19,7 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS
+from synthdeid.generation.origin import Origin
 from synthdeid.phi.machine_annotate import (
     annotation_stats,
     machine_annotate,
@@ -62,6 +63,7 @@ def main() -> None:
         source,
     )
     write_jsonl(annotated, paths.synthetic_corpus(name))
+    Origin(name, Origin.read(paths.corpus_origin(spec.corpus)).generator).write(paths.corpus_origin(name))
     counts.extra = {
         **counts.extra,
         "corpus": spec.corpus,

@@ -16,6 +16,7 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
+from synthdeid.generation.origin import Origin
 from synthdeid.generation.postprocess import check_fresh_labels, decode_corpus, require_tags_for_taggers
 from synthdeid.phi.fresh_surrogates import FreshSettings, refresh_corpus
 from synthdeid.phi.head_words import HeadWords
@@ -47,6 +48,7 @@ def main() -> None:
         heads = HeadWords.read(paths.HEAD_WORDS)
         docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, real, fresh, heads)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
+    Origin(corpus, spec.generator, spec.fresh_surrogates).write(paths.corpus_origin(corpus))
     counts.extra = {
         **counts.extra,  # the spans decode_corpus dropped
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),

@@ -15,6 +15,7 @@ from synthdeid.api import PrivacyInput
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.formats import read_jsonl
 from synthdeid.evaluation.coverage import exposures
+from synthdeid.generation.origin import Origin
 from synthdeid.phi.head_words import HeadWords
 from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.gate import OVERRIDE_WARNING
@@ -36,7 +37,7 @@ def main() -> None:
     pack = language_pack(s)
     real = list(read_jsonl(paths.pseudonymized("train")))
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
-    generator = s.corpus_generator(corpus)
+    generator = Origin.read(paths.corpus_origin(corpus)).generator
     # raw.jsonl (a refilled real note's id, for mlm_fill) is no dvc.yaml dep: machine-annotated corpora
     # have none, and documents.jsonl, which is one, is written from it by postprocess
     data = PrivacyInput(

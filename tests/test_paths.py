@@ -29,6 +29,8 @@ UNDECLARED = {  # (stage name prefix, paths name, its literal arguments): why dv
     ("privacy@", "raw_corpus", (None,)): "read when present: a generated corpus's raw notes give mlm_fill's "
     "refilled notes their source; a machine-annotated corpus has none, and documents.jsonl (a dep) is written from it",
     ("train_tagger_real", "synthetic_corpus", (None,)): "read only with a corpus argument (synthetic, augmented)",
+    ("train_tagger_real", "corpus_origin", (None,)): "read only for redraws of a synthetic corpus (synthetic)",
+    ("train_tagger_augmented@", "corpus_origin", (None,)): "read only for redraws of a synthetic corpus (synthetic)",
     ("train_tagger_synthetic@", "prepared", ("train",)): "the real gold splits are read for real and augmented only",
     ("train_tagger_synthetic@", "prepared", ("dev",)): "the real gold splits are read for real and augmented only",
     ("machine_annotate@", "stage_metrics", ("train_tagger", None)): "named in an error message, never read",

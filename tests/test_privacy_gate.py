@@ -113,6 +113,7 @@ def test_a_threshold_needs_its_metric_configured() -> None:
 
 def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:
     from synthdeid.corpus.formats import write_jsonl
+    from synthdeid.generation.origin import Origin
     from synthdeid.sources.demo import generate_demo_corpus
 
     real = generate_demo_corpus(12, 0)
@@ -126,6 +127,7 @@ def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], co
     write_jsonl(real[:10], tmp_path / "data/pseudonymized/train.jsonl")
     write_jsonl(real[10:], tmp_path / "data/pseudonymized/dev.jsonl")
     write_jsonl(real[:3] if copies else real[10:], tmp_path / "data/synthetic/x/documents.jsonl")
+    Origin("x", "lstm").write(str(tmp_path / "data/synthetic/x/origin.json"))
     params = repo_params()  # the stage reads the whole study spec, checked
     params["privacy"] |= {"metrics": metrics, "gate": gate}
     (tmp_path / "params.yaml").write_text(yaml.safe_dump(params))

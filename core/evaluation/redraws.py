@@ -41,11 +41,11 @@ def study_redraw(study: Study, corpus: str, pack: LanguagePack) -> Callable[[lis
     shapes), the pseudonymized training notes' shapes and the study's head words."""
     from synthdeid import paths
     from synthdeid.corpus.formats import read_jsonl
+    from synthdeid.generation.origin import Origin
     from synthdeid.phi.fresh_surrogates import FreshSettings, redrawer
     from synthdeid.phi.head_words import HeadWords
 
-    spec = study.corpora.get(corpus)
-    where = f"corpora.{corpus}.fresh_surrogates"
-    settings = (FreshSettings.from_param(spec.fresh_surrogates, where) if spec else None) or FreshSettings()
+    fresh = Origin.read(paths.corpus_origin(corpus)).fresh_surrogates
+    settings = FreshSettings.from_param(fresh, f"corpora.{corpus}.fresh_surrogates") or FreshSettings()
     real = list(read_jsonl(paths.pseudonymized("train")))
     return redrawer(pack, study.pseudonymize.seed, real, settings, HeadWords.read(paths.HEAD_WORDS))
