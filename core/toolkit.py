@@ -43,16 +43,11 @@ from synthdeid.corpus.inline import Decoded as InlineDecoded
 from synthdeid.corpus.inline import decode as decode_inline
 from synthdeid.corpus.inline import encode as encode_inline
 from synthdeid.corpus.tags import builtin_mapping
-from synthdeid.phi.pseudonymize import pseudonymize
-from synthdeid.phi.seeds import derive_seed
-from synthdeid.plugin_system.config import SettingError, check_bounds, current_names, from_mapping, setting
-from synthdeid.plugin_system.lazy import lazy_exports
-from synthdeid.plugin_system.manager import registry
-from synthdeid.plugins.languages.common.dates import DateLocale, DateSurrogates, name_input
-from synthdeid.plugins.languages.common.names import NameLocale, NameSurrogates, clean_names
-from synthdeid.plugins.languages.common.pack import PackConfig, SurrogateFactory, make_pack
-from synthdeid.plugins.languages.common.sentences import SentenceSplitter
-from synthdeid.plugins.languages.common.shapes import (
+from synthdeid.language_kit.dates import DateLocale, DateSurrogates, name_input
+from synthdeid.language_kit.names import NameLocale, NameSurrogates, clean_names
+from synthdeid.language_kit.pack import PackConfig, SurrogateFactory, make_pack
+from synthdeid.language_kit.sentences import SentenceSplitter
+from synthdeid.language_kit.shapes import (
     ascii_slug,
     capitalize_like,
     is_all_caps,
@@ -60,7 +55,12 @@ from synthdeid.plugins.languages.common.shapes import (
     shape_replace,
     strip_accents,
 )
-from synthdeid.plugins.languages.common.tokenizer import Tokenizer
+from synthdeid.language_kit.tokenizer import Tokenizer
+from synthdeid.phi.pseudonymize import pseudonymize
+from synthdeid.phi.seeds import derive_seed
+from synthdeid.plugin_system.config import SettingError, check_bounds, current_names, from_mapping, setting
+from synthdeid.plugin_system.lazy import lazy_exports
+from synthdeid.plugin_system.manager import registry
 from synthdeid.privacy.canaries import check_template as check_canary_template
 from synthdeid.tagging.recall import recall_biased_tags
 from synthdeid.tagging.runtime import CONFIG_FILE as TAGGER_META_FILE
@@ -83,16 +83,16 @@ from synthdeid.tagging.words import (
 from synthdeid.tagging.words import decode as decode_tags
 
 if TYPE_CHECKING:  # imported on first use (they import Faker)
-    from synthdeid.plugins.languages.common.places import PlaceSurrogates
-    from synthdeid.plugins.languages.common.surrogates import BaseSurrogates, PhoneRules, SurrogateData
+    from synthdeid.language_kit.places import PlaceSurrogates
+    from synthdeid.language_kit.surrogates import BaseSurrogates, PhoneRules, SurrogateData
 
 __getattr__ = lazy_exports(
     __name__,
     {
-        "PlaceSurrogates": "synthdeid.plugins.languages.common.places",
-        "BaseSurrogates": "synthdeid.plugins.languages.common.surrogates",
-        "PhoneRules": "synthdeid.plugins.languages.common.surrogates",
-        "SurrogateData": "synthdeid.plugins.languages.common.surrogates",
+        "PlaceSurrogates": "synthdeid.language_kit.places",
+        "BaseSurrogates": "synthdeid.language_kit.surrogates",
+        "PhoneRules": "synthdeid.language_kit.surrogates",
+        "SurrogateData": "synthdeid.language_kit.surrogates",
     },
 )
 

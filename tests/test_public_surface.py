@@ -97,7 +97,7 @@ def test_plugin_code_imports_only_the_public_surface(path: str) -> None:
     [
         ("from synthdeid.toolkit import Tokenizer\nfrom synthdeid import Span, api\nimport synthdeid.api", False),
         ("from synthdeid_lang_de import factory\nfrom .data import X", False),
-        ("from synthdeid.plugins.languages.common.tokenizer import Tokenizer", True),
+        ("from synthdeid.language_kit.tokenizer import Tokenizer", True),
         ("import synthdeid.phi.pseudonymize", True),
         ("from synthdeid import paths", True),
         ("def f():\n    from synthdeid.plugins import registry", True),
