@@ -286,7 +286,7 @@ class _ImportVisitor(ast.NodeVisitor):
         """A module named at run time: a literal is resolved; otherwise, relative to a known
         package, every module of that package counts."""
         if isinstance(target, ast.Constant) and isinstance(target.value, str):
-            name = target.value
+            name = target.value.partition(":")[0]  # a lazy_exports "module:attr"
             if name.startswith("."):
                 level = len(name) - len(name.lstrip("."))
                 resolved = _resolve_relative(anchor, name[level:], level) if anchor else None

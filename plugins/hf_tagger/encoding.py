@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.model_files import tokenizer_from
-from synthdeid.tagging import words as W
+from synthdeid import toolkit as tk
+from synthdeid.toolkit import tokenizer_from
 
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -119,7 +119,7 @@ class Piece:
     the tokenizer gave the word none, e.g. a control character)."""
 
     doc: int
-    words: list[W.Word]
+    words: list[tk.Word]
     input_ids: list[int]
     first: list[int]
     labels: list[int] | None = None
@@ -134,7 +134,7 @@ def line_marker(tokenizer: Any) -> str | None:
 def encode(
     tokenizer: Any,
     text: str,
-    windows: Sequence[list[W.Word]],
+    windows: Sequence[list[tk.Word]],
     doc: int,
     limit: int,
     line_starts: Collection[int] = (),
@@ -167,7 +167,7 @@ def encode(
 
 
 def _items(
-    text: str, win: list[W.Word], line_starts: Collection[int], marker: str | None
+    text: str, win: list[tk.Word], line_starts: Collection[int], marker: str | None
 ) -> tuple[list[str], list[int]]:
     """The tokenizer's pre-split input for a window, and the input index of each real word."""
     items: list[str] = []
@@ -180,7 +180,7 @@ def _items(
     return items, real
 
 
-def _piece(doc: int, win: list[W.Word], ids: list[int], word_ids: list[int | None], real: list[int]) -> Piece:
+def _piece(doc: int, win: list[tk.Word], ids: list[int], word_ids: list[int | None], real: list[int]) -> Piece:
     position: dict[int, int] = {}
     for pos, w in enumerate(word_ids):
         if w is not None and w not in position:
