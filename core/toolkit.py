@@ -61,104 +61,38 @@ one run the same code:
   ``probes_in``, ``probe_predict``) and the canaries a model or corpus holds (``CANARY_FILE``,
   ``read_canaries``, ``read_data_canaries``).
 
-Importing this module is cheap (no torch, numpy, transformers or Faker): the pieces built on Faker
-(``PlaceSurrogates``, ``PhoneRules``, ``SurrogateData``, ``BaseSurrogates``), on torch (``dropout``,
-the generation kit) or on numpy and scipy (the audit math) are imported on first use, so a plugin's
-registration stays light.
+Importing this module is cheap (no torch, numpy, transformers or Faker): every name is imported
+from where it lives on first use (``lazy_exports``; the ``TYPE_CHECKING`` imports below are what a
+type checker reads), so a plugin's registration stays light and imports only what it names. The
+dvc-deps check (tests/import_closure.py) follows this table per name, so ``from synthdeid.toolkit
+import track`` makes a stage depend on core/progress.py, not on every module listed here.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from synthdeid.corpus.accounting import split_timing, write_json
-from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
-from synthdeid.corpus.inline import EOD, PAR, end_tag, special_tokens, start_tag, strip_tags
-from synthdeid.corpus.inline import Decoded as InlineDecoded
-from synthdeid.corpus.inline import decode as decode_inline
-from synthdeid.corpus.inline import encode as encode_inline
-from synthdeid.corpus.tags import builtin_mapping
-from synthdeid.generation.distributed import (
-    DEVICE_HELP,
-    all_sum,
-    shard,
-    sum_gradients,
-    torch_device,
-    valid_device,
-    world_size,
-)
-from synthdeid.generation.dp import DPConfig, DPTraining
-from synthdeid.generation.vocab_anonymize import UNK_PATTERN, unk_tokens
-from synthdeid.language_kit.dates import DateLocale, DateSurrogates, name_input
-from synthdeid.language_kit.names import NameLocale, NameSurrogates, clean_names
-from synthdeid.language_kit.pack import PackConfig, SurrogateFactory, make_pack
-from synthdeid.language_kit.sentences import SentenceSplitter
-from synthdeid.language_kit.shapes import (
-    ascii_slug,
-    capitalize_like,
-    is_all_caps,
-    match_case,
-    shape_replace,
-    strip_accents,
-)
-from synthdeid.language_kit.tokenizer import Tokenizer
-from synthdeid.model_files import (
-    adapter_folder,
-    from_pretrained,
-    load_json,
-    load_weights,
-    pickles_trusted,
-    read_json,
-    refuse_pickle,
-    regular_file,
-    stored_weights,
-    tokenizer_from,
-    unpickling,
-)
-from synthdeid.model_files import brief as brief_error
-from synthdeid.model_limits import bio_tags as check_bio_tags
-from synthdeid.model_limits import check_sizes as check_model_sizes
-from synthdeid.model_limits import fits as check_model_fits
-from synthdeid.phi.pseudonymize import pseudonymize
-from synthdeid.phi.seeds import derive_seed
-from synthdeid.plugin_system.config import SettingError, check_bounds, current_names, from_mapping, setting
 from synthdeid.plugin_system.lazy import lazy_exports
-from synthdeid.plugin_system.manager import registry
-from synthdeid.precision import PRECISIONS, autocast
-from synthdeid.precision import resolve as resolve_precision
-from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
-from synthdeid.privacy.canaries import check_template as check_canary_template
-from synthdeid.privacy.data_canaries import read_data_canaries
-from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
-from synthdeid.privacy.probe import Probe, probes_in
-from synthdeid.privacy.probe import predict as probe_predict
-from synthdeid.progress import counter, interactive, track
-from synthdeid.tagging.recall import recall_biased_tags
-from synthdeid.tagging.runtime import CONFIG_FILE as TAGGER_META_FILE
-from synthdeid.tagging.runtime import RETRAIN as TAGGER_RETRAIN
-from synthdeid.tagging.runtime import quiet as quiet_loggers
-from synthdeid.tagging.runtime import read_meta as read_tagger_meta
-from synthdeid.tagging.runtime import saved_config as saved_tagger_config
-from synthdeid.tagging.runtime import seed_everything, torch_threads
-from synthdeid.tagging.runtime import write_meta as write_tagger_meta
-from synthdeid.tagging.words import (
-    SPLITS,
-    Tokenize,
-    Word,
-    bio_tags,
-    covered_spans,
-    entity_f1,
-    line_words,
-    restrict_labels,
-    span_cuts,
-    split_tokens,
-    training_labels,
-    windows,
-)
-from synthdeid.tagging.words import decode as decode_tags
 
-if TYPE_CHECKING:  # imported on first use (Faker, torch, numpy and scipy)
+if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the module docstring
+    from synthdeid.corpus.accounting import split_timing, write_json
+    from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
+    from synthdeid.corpus.inline import EOD, PAR, end_tag, special_tokens, start_tag, strip_tags
+    from synthdeid.corpus.inline import Decoded as InlineDecoded
+    from synthdeid.corpus.inline import decode as decode_inline
+    from synthdeid.corpus.inline import encode as encode_inline
+    from synthdeid.corpus.tags import builtin_mapping
     from synthdeid.dropout import dropout
+    from synthdeid.generation.distributed import (
+        DEVICE_HELP,
+        all_sum,
+        shard,
+        sum_gradients,
+        torch_device,
+        valid_device,
+        world_size,
+    )
+    from synthdeid.generation.dp import DPConfig, DPTraining
     from synthdeid.generation.generate import corpus_prompts, count_tokens, sample_loop
     from synthdeid.generation.hf_lm import (
         HFCausalLM,
@@ -178,8 +112,45 @@ if TYPE_CHECKING:  # imported on first use (Faker, torch, numpy and scipy)
     from synthdeid.generation.hf_lm.common import set_threads as set_lm_threads
     from synthdeid.generation.hf_lm.dp_loop import note_samples, train_dp
     from synthdeid.generation.tagmask import TagMask
+    from synthdeid.generation.vocab_anonymize import UNK_PATTERN, unk_tokens
+    from synthdeid.language_kit.dates import DateLocale, DateSurrogates, name_input
+    from synthdeid.language_kit.names import NameLocale, NameSurrogates, clean_names
+    from synthdeid.language_kit.pack import PackConfig, SurrogateFactory, make_pack
     from synthdeid.language_kit.places import PlaceSurrogates
+    from synthdeid.language_kit.sentences import SentenceSplitter
+    from synthdeid.language_kit.shapes import (
+        ascii_slug,
+        capitalize_like,
+        is_all_caps,
+        match_case,
+        shape_replace,
+        strip_accents,
+    )
     from synthdeid.language_kit.surrogates import BaseSurrogates, PhoneRules, SurrogateData
+    from synthdeid.language_kit.tokenizer import Tokenizer
+    from synthdeid.model_files import (
+        adapter_folder,
+        from_pretrained,
+        load_json,
+        load_weights,
+        pickles_trusted,
+        read_json,
+        refuse_pickle,
+        regular_file,
+        stored_weights,
+        tokenizer_from,
+        unpickling,
+    )
+    from synthdeid.model_files import brief as brief_error
+    from synthdeid.model_limits import bio_tags as check_bio_tags
+    from synthdeid.model_limits import check_sizes as check_model_sizes
+    from synthdeid.model_limits import fits as check_model_fits
+    from synthdeid.phi.pseudonymize import pseudonymize
+    from synthdeid.phi.seeds import derive_seed
+    from synthdeid.plugin_system.config import SettingError, check_bounds, current_names, from_mapping, setting
+    from synthdeid.plugin_system.manager import registry
+    from synthdeid.precision import PRECISIONS, autocast
+    from synthdeid.precision import resolve as resolve_precision
     from synthdeid.privacy.audit import (
         STRUCTURE_PATTERN,
         AuditCorpus,
@@ -214,23 +185,71 @@ if TYPE_CHECKING:  # imported on first use (Faker, torch, numpy and scipy)
     )
     from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
     from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
+    from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
+    from synthdeid.privacy.canaries import check_template as check_canary_template
+    from synthdeid.privacy.data_canaries import read_data_canaries
+    from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
+    from synthdeid.privacy.probe import Probe, probes_in
+    from synthdeid.privacy.probe import predict as probe_predict
+    from synthdeid.progress import counter, interactive, track
+    from synthdeid.tagging.recall import recall_biased_tags
+    from synthdeid.tagging.runtime import CONFIG_FILE as TAGGER_META_FILE
+    from synthdeid.tagging.runtime import RETRAIN as TAGGER_RETRAIN
+    from synthdeid.tagging.runtime import quiet as quiet_loggers
+    from synthdeid.tagging.runtime import read_meta as read_tagger_meta
+    from synthdeid.tagging.runtime import saved_config as saved_tagger_config
+    from synthdeid.tagging.runtime import seed_everything, torch_threads
+    from synthdeid.tagging.runtime import write_meta as write_tagger_meta
+    from synthdeid.tagging.words import (
+        SPLITS,
+        Tokenize,
+        Word,
+        bio_tags,
+        covered_spans,
+        entity_f1,
+        line_words,
+        restrict_labels,
+        span_cuts,
+        split_tokens,
+        training_labels,
+        windows,
+    )
+    from synthdeid.tagging.words import decode as decode_tags
 
 __getattr__ = lazy_exports(
     __name__,
     {
-        "PlaceSurrogates": "synthdeid.language_kit.places",
-        "BaseSurrogates": "synthdeid.language_kit.surrogates",
-        "PhoneRules": "synthdeid.language_kit.surrogates",
-        "SurrogateData": "synthdeid.language_kit.surrogates",
+        "split_timing": "synthdeid.corpus.accounting",
+        "write_json": "synthdeid.corpus.accounting",
+        "read_jsonl": "synthdeid.corpus.formats.jsonl",
+        "write_jsonl": "synthdeid.corpus.formats.jsonl",
+        "EOD": "synthdeid.corpus.inline",
+        "InlineDecoded": "synthdeid.corpus.inline:Decoded",
+        "PAR": "synthdeid.corpus.inline",
+        "decode_inline": "synthdeid.corpus.inline:decode",
+        "encode_inline": "synthdeid.corpus.inline:encode",
+        "end_tag": "synthdeid.corpus.inline",
+        "special_tokens": "synthdeid.corpus.inline",
+        "start_tag": "synthdeid.corpus.inline",
+        "strip_tags": "synthdeid.corpus.inline",
+        "builtin_mapping": "synthdeid.corpus.tags",
         "dropout": "synthdeid.dropout",
+        "DEVICE_HELP": "synthdeid.generation.distributed",
+        "all_sum": "synthdeid.generation.distributed",
+        "shard": "synthdeid.generation.distributed",
+        "sum_gradients": "synthdeid.generation.distributed",
+        "torch_device": "synthdeid.generation.distributed",
+        "valid_device": "synthdeid.generation.distributed",
+        "world_size": "synthdeid.generation.distributed",
+        "DPConfig": "synthdeid.generation.dp",
+        "DPTraining": "synthdeid.generation.dp",
         "corpus_prompts": "synthdeid.generation.generate",
         "count_tokens": "synthdeid.generation.generate",
         "sample_loop": "synthdeid.generation.generate",
-        "TagMask": "synthdeid.generation.tagmask",
         "HFCausalLM": "synthdeid.generation.hf_lm",
         "InlineCodec": "synthdeid.generation.hf_lm",
-        "LoopSettings": "synthdeid.generation.hf_lm",
         "LMStage": "synthdeid.generation.hf_lm:Stage",
+        "LoopSettings": "synthdeid.generation.hf_lm",
         "add_special_tokens": "synthdeid.generation.hf_lm",
         "lm_config_dict": "synthdeid.generation.hf_lm:config_dict",
         "pack_blocks": "synthdeid.generation.hf_lm",
@@ -243,8 +262,59 @@ __getattr__ = lazy_exports(
         "set_lm_threads": "synthdeid.generation.hf_lm.common:set_threads",
         "note_samples": "synthdeid.generation.hf_lm.dp_loop",
         "train_dp": "synthdeid.generation.hf_lm.dp_loop",
+        "TagMask": "synthdeid.generation.tagmask",
+        "UNK_PATTERN": "synthdeid.generation.vocab_anonymize",
+        "unk_tokens": "synthdeid.generation.vocab_anonymize",
+        "DateLocale": "synthdeid.language_kit.dates",
+        "DateSurrogates": "synthdeid.language_kit.dates",
+        "name_input": "synthdeid.language_kit.dates",
+        "NameLocale": "synthdeid.language_kit.names",
+        "NameSurrogates": "synthdeid.language_kit.names",
+        "clean_names": "synthdeid.language_kit.names",
+        "PackConfig": "synthdeid.language_kit.pack",
+        "SurrogateFactory": "synthdeid.language_kit.pack",
+        "make_pack": "synthdeid.language_kit.pack",
+        "PlaceSurrogates": "synthdeid.language_kit.places",
+        "SentenceSplitter": "synthdeid.language_kit.sentences",
+        "ascii_slug": "synthdeid.language_kit.shapes",
+        "capitalize_like": "synthdeid.language_kit.shapes",
+        "is_all_caps": "synthdeid.language_kit.shapes",
+        "match_case": "synthdeid.language_kit.shapes",
+        "shape_replace": "synthdeid.language_kit.shapes",
+        "strip_accents": "synthdeid.language_kit.shapes",
+        "BaseSurrogates": "synthdeid.language_kit.surrogates",
+        "PhoneRules": "synthdeid.language_kit.surrogates",
+        "SurrogateData": "synthdeid.language_kit.surrogates",
+        "Tokenizer": "synthdeid.language_kit.tokenizer",
+        "adapter_folder": "synthdeid.model_files",
+        "brief_error": "synthdeid.model_files:brief",
+        "from_pretrained": "synthdeid.model_files",
+        "load_json": "synthdeid.model_files",
+        "load_weights": "synthdeid.model_files",
+        "pickles_trusted": "synthdeid.model_files",
+        "read_json": "synthdeid.model_files",
+        "refuse_pickle": "synthdeid.model_files",
+        "regular_file": "synthdeid.model_files",
+        "stored_weights": "synthdeid.model_files",
+        "tokenizer_from": "synthdeid.model_files",
+        "unpickling": "synthdeid.model_files",
+        "check_bio_tags": "synthdeid.model_limits:bio_tags",
+        "check_model_fits": "synthdeid.model_limits:fits",
+        "check_model_sizes": "synthdeid.model_limits:check_sizes",
+        "pseudonymize": "synthdeid.phi.pseudonymize",
+        "derive_seed": "synthdeid.phi.seeds",
+        "SettingError": "synthdeid.plugin_system.config",
+        "check_bounds": "synthdeid.plugin_system.config",
+        "current_names": "synthdeid.plugin_system.config",
+        "from_mapping": "synthdeid.plugin_system.config",
+        "setting": "synthdeid.plugin_system.config",
+        "registry": "synthdeid.plugin_system.manager",
+        "PRECISIONS": "synthdeid.precision",
+        "autocast": "synthdeid.precision",
+        "resolve_precision": "synthdeid.precision:resolve",
         "AuditCorpus": "synthdeid.privacy.audit",
         "STRUCTURE_PATTERN": "synthdeid.privacy.audit",
+        "audit_summary": "synthdeid.privacy.audit:summary",
         "exact_duplicates": "synthdeid.privacy.audit",
         "high_risk_pairs": "synthdeid.privacy.audit",
         "longest_common_run": "synthdeid.privacy.audit",
@@ -252,7 +322,6 @@ __getattr__ = lazy_exports(
         "phi_leakage": "synthdeid.privacy.audit",
         "phi_token_mask": "synthdeid.privacy.audit",
         "real_phi_strings": "synthdeid.privacy.audit",
-        "audit_summary": "synthdeid.privacy.audit:summary",
         "tokenize_documents": "synthdeid.privacy.audit",
         "tokenize_text": "synthdeid.privacy.audit",
         "extrapolated_exposure": "synthdeid.privacy.audit.exposure",
@@ -274,6 +343,41 @@ __getattr__ = lazy_exports(
         "tpr_at_fpr": "synthdeid.privacy.audit.membership",
         "LaplaceNgramLM": "synthdeid.privacy.audit.ngram_lm",
         "DEFAULT_CHUNK_CELLS": "synthdeid.privacy.audit.rouge",
+        "CANARY_FILE": "synthdeid.privacy.canaries",
+        "check_canary_template": "synthdeid.privacy.canaries:check_template",
+        "read_canaries": "synthdeid.privacy.canaries",
+        "read_data_canaries": "synthdeid.privacy.data_canaries",
+        "SequenceScore": "synthdeid.privacy.lm_score",
+        "score_sequences": "synthdeid.privacy.lm_score",
+        "texts_to_score": "synthdeid.privacy.lm_score",
+        "Probe": "synthdeid.privacy.probe",
+        "probe_predict": "synthdeid.privacy.probe:predict",
+        "probes_in": "synthdeid.privacy.probe",
+        "counter": "synthdeid.progress",
+        "interactive": "synthdeid.progress",
+        "track": "synthdeid.progress",
+        "recall_biased_tags": "synthdeid.tagging.recall",
+        "TAGGER_META_FILE": "synthdeid.tagging.runtime:CONFIG_FILE",
+        "TAGGER_RETRAIN": "synthdeid.tagging.runtime:RETRAIN",
+        "quiet_loggers": "synthdeid.tagging.runtime:quiet",
+        "read_tagger_meta": "synthdeid.tagging.runtime:read_meta",
+        "saved_tagger_config": "synthdeid.tagging.runtime:saved_config",
+        "seed_everything": "synthdeid.tagging.runtime",
+        "torch_threads": "synthdeid.tagging.runtime",
+        "write_tagger_meta": "synthdeid.tagging.runtime:write_meta",
+        "SPLITS": "synthdeid.tagging.words",
+        "Tokenize": "synthdeid.tagging.words",
+        "Word": "synthdeid.tagging.words",
+        "bio_tags": "synthdeid.tagging.words",
+        "covered_spans": "synthdeid.tagging.words",
+        "decode_tags": "synthdeid.tagging.words:decode",
+        "entity_f1": "synthdeid.tagging.words",
+        "line_words": "synthdeid.tagging.words",
+        "restrict_labels": "synthdeid.tagging.words",
+        "span_cuts": "synthdeid.tagging.words",
+        "split_tokens": "synthdeid.tagging.words",
+        "training_labels": "synthdeid.tagging.words",
+        "windows": "synthdeid.tagging.words",
     },
 )
 

@@ -15,13 +15,26 @@ from pathlib import Path
 from typing import Any, Literal, cast
 
 from synthdeid import Document, InputError, Span
-from synthdeid import toolkit as tk
 from synthdeid.toolkit import TAGGER_META_FILE as CONFIG_FILE
 from synthdeid.toolkit import TAGGER_RETRAIN as RETRAIN
-from synthdeid.toolkit import interactive, seed_everything, torch_threads
+from synthdeid.toolkit import (
+    Tokenize,
+    Word,
+    bio_tags,
+    covered_spans,
+    decode_tags,
+    entity_f1,
+    interactive,
+    line_words,
+    seed_everything,
+    span_cuts,
+    torch_threads,
+    training_labels,
+)
 from synthdeid.toolkit import quiet_loggers as quiet
 from synthdeid.toolkit import read_tagger_meta as read_meta
 from synthdeid.toolkit import saved_tagger_config as saved_config
+from synthdeid.toolkit import windows as word_windows
 from synthdeid.toolkit import write_tagger_meta as write_meta
 
 from .config import LABEL_TYPE, FlairTaggerConfig
@@ -66,19 +79,19 @@ def _flair_quiet(training: bool = False) -> Iterator[None]:
         Tqdm.tqdm = original  # type: ignore[method-assign]
 
 
-Window = tuple[Any, list[tk.Word]]  # a flair Sentence and the character offsets of its tokens
+Window = tuple[Any, list[Word]]  # a flair Sentence and the character offsets of its tokens
 
 
-def _sentences(doc: Document, tokenize: tk.Tokenize, max_tokens: int, labelled: bool) -> list[Window]:
+def _sentences(doc: Document, tokenize: Tokenize, max_tokens: int, labelled: bool) -> list[Window]:
     from flair.data import Sentence
 
     out: list[Window] = []
-    cuts = tk.span_cuts(doc) if labelled else []
-    for line in tk.line_words(doc.text, tokenize, cuts):
-        for win in tk.windows(line, max_tokens):
+    cuts = span_cuts(doc) if labelled else []
+    for line in line_words(doc.text, tokenize, cuts):
+        for win in word_windows(line, max_tokens):
             sent = Sentence([doc.text[a:b] for a, b in win])
             if labelled:
-                tags = tk.bio_tags(win, doc.spans)
+                tags = bio_tags(win, doc.spans)
                 i = 0
                 while i < len(tags):
                     if tags[i].startswith("B-"):
@@ -96,7 +109,7 @@ def _sentences(doc: Document, tokenize: tk.Tokenize, max_tokens: int, labelled: 
 class TrainedFlairTagger:
     """A loaded (or just trained) flair tagger: ``predict(docs)`` gives spans per document."""
 
-    def __init__(self, model: Any, labels: Sequence[str], config: FlairTaggerConfig, tokenize: tk.Tokenize) -> None:
+    def __init__(self, model: Any, labels: Sequence[str], config: FlairTaggerConfig, tokenize: Tokenize) -> None:
         self.model = model
         self.labels = frozenset(labels)
         self.config = config
@@ -119,7 +132,7 @@ class TrainedFlairTagger:
             spans: list[Span] = []
             for sent, offsets in doc_windows:
                 tags = [t.get_label(LABEL_TYPE).value for t in sent.tokens]
-                spans.extend(tk.decode_tags(tags, offsets, self.labels))
+                spans.extend(decode_tags(tags, offsets, self.labels))
             out.append(spans)
         return out
 
@@ -135,7 +148,7 @@ class FlairTagger:
         """The model in memory after ``train`` (the selected epoch's weights)."""
 
     def train(
-        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: tk.Tokenize
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
     ) -> dict[str, Any]:
         flair = _import_flair()
         from flair.data import Corpus
@@ -148,7 +161,7 @@ class FlairTagger:
 
         cfg = self.config
         out_dir = Path(out_dir)
-        labels, dev, dropped = tk.training_labels(NAME, train, dev)
+        labels, dev, dropped = training_labels(NAME, train, dev)
         started = time.perf_counter()
         with torch_threads(cfg.threads), _flair_quiet(training=True):
             flair.set_seed(cfg.seed)
@@ -201,19 +214,17 @@ class FlairTagger:
             "train_spans": sum(len(d.spans) for d in train),
             "train_spans_without_tokens": sum(
                 len(d.spans)
-                - tk.covered_spans(
-                    (x for line in tk.line_words(d.text, tokenize, tk.span_cuts(d)) for x in line), d.spans
-                )
+                - covered_spans((x for line in line_words(d.text, tokenize, span_cuts(d)) for x in line), d.spans)
                 for d in train
             ),
             "train_loss_history": [round(float(x), 4) for x in result.get("train_loss_history", [])],
             "dev_f1_history": [round(float(x), 4) for x in result.get("dev_score_history", [])],
         }
         if dev:
-            metrics["dev"] = tk.entity_f1([d.spans for d in dev], self.trained.predict(dev))
+            metrics["dev"] = entity_f1([d.spans for d in dev], self.trained.predict(dev))
         return metrics
 
-    def load(self, out_dir: Path, tokenize: tk.Tokenize) -> TrainedFlairTagger:
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedFlairTagger:
         """The tagger in ``out_dir`` (``storage.load``: no pickle unless trusted)."""
         _import_flair()
         from .storage import load
