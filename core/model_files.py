@@ -49,10 +49,12 @@ def trusting_pickles(trust: bool = True) -> Iterator[None]:
 
 
 def pickles_trusted() -> bool:
+    """Whether pickled model files may be loaded here (inside ``trusting_pickles``: ``--trust-model``)."""
     return _trusted.get()
 
 
 def refuse_pickle(path: Path, fix: str) -> NoReturn:
+    """Raise the ``InputError`` for a pickled model file that is not trusted."""
     raise InputError(PICKLE_PROBLEM, path=path, fix=fix)
 
 

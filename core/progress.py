@@ -12,6 +12,7 @@ T = TypeVar("T")
 
 
 def interactive() -> bool:
+    """Whether progress bars show: stderr is a terminal and ``CI`` is not set."""
     return sys.stderr.isatty() and not os.environ.get("CI")
 
 

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from synthdeid import api
-    from synthdeid.generation.hf_lm.adapter import HFCausalLM
     from synthdeid.plugins.beam import BeamSearch
     from synthdeid.plugins.causal_lm import create as causal_lm_create
     from synthdeid.plugins.causal_lm.generator import CausalLMGenerator
@@ -50,6 +49,7 @@ if TYPE_CHECKING:
     from synthdeid.plugins.tagger_annotator import TaggerAnnotator
     from synthdeid.plugins.torch_tagger import create as torch_create
     from synthdeid.plugins.torch_tagger.model import TorchTagger, TrainedTorchTagger
+    from synthdeid.toolkit import HFCausalLM
 
     def annotators(deduce: DeduceAnnotator, tagger: TaggerAnnotator) -> None:
         _: list[api.Annotator] = [deduce, tagger]

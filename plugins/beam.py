@@ -25,18 +25,13 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
-from synthdeid.plugin_system.config import (
-    SettingError,
-    check_bounds,
-    from_mapping,
-    setting,
-)
+from synthdeid.toolkit import SettingError, check_bounds, from_mapping, setting
 
 if TYPE_CHECKING:
     import torch
 
     from synthdeid.api import GenerationSettings
-    from synthdeid.generation.tagmask import TagMask
+    from synthdeid.toolkit import TagMask
 
 NEG_INF = -math.inf
 """The log-probability of an impossible token (as ``synthdeid.generation.tagmask.NEG_INF``, which masks them)."""
@@ -141,7 +136,7 @@ class BeamSearch:
         """The best finished hypothesis of each prompt (generated ids, ``<EOD>`` kept if produced)."""
         import torch
 
-        from synthdeid.generation.tagmask import TagMask
+        from synthdeid.toolkit import TagMask
 
         self.check(model)
         if not prompts:

@@ -23,7 +23,7 @@ from synthdeid.api import (
     RegisterDecoder,
     SamplingSpec,
 )
-from synthdeid.plugin_system.config import check_bounds, from_mapping, setting
+from synthdeid.toolkit import check_bounds, from_mapping, setting
 
 if TYPE_CHECKING:
     import torch
@@ -103,7 +103,7 @@ class _Sampling:
     def generate(
         self, model: AutoregressiveLM, prompts: list[list[int]], settings: GenerationSettings, rng: torch.Generator
     ) -> list[list[int]]:
-        from synthdeid.generation.generate import sample_loop
+        from synthdeid.toolkit import sample_loop
 
         return sample_loop(model, prompts, settings, self.choose, rng)
 

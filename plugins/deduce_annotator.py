@@ -11,8 +11,7 @@ from typing import Any
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
-from synthdeid.model_files import pickles_trusted, unpickling
-from synthdeid.plugin_system.config import SettingError, from_mapping
+from synthdeid.toolkit import SettingError, from_mapping, pickles_trusted, unpickling
 
 from . import deduce_cache
 

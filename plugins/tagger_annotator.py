@@ -20,10 +20,8 @@ from typing import Any
 
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.api import RecallTunable, RegisterAnnotator
-from synthdeid.model_files import read_json
-from synthdeid.plugin_system.config import from_mapping, setting
-from synthdeid.plugin_system.manager import registry
-from synthdeid.tagging.runtime import CONFIG_FILE as META_FILE
+from synthdeid.toolkit import TAGGER_META_FILE as META_FILE
+from synthdeid.toolkit import from_mapping, read_json, registry, setting
 
 
 @dataclass(frozen=True)

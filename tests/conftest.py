@@ -17,7 +17,7 @@ def register_plugin() -> Iterator[Callable[[Any, str], Any]]:
     ``register_plugin(obj, name)`` takes a plugin object (a module, an instance whose methods
     carry ``@hookimpl``, or a class, which is instantiated) and returns what was registered.
     """
-    from synthdeid.plugins import get_plugin_manager
+    from synthdeid.plugin_system.manager import get_plugin_manager
 
     registered = []
 

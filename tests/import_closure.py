@@ -6,8 +6,11 @@ Import names map to files through ``[tool.setuptools] package-dir`` in pyproject
 function; imports only under ``if TYPE_CHECKING:`` never run and are left out of closures. Beyond
 ``import`` statements, ``importlib.import_module("literal")`` and ``lazy_exports(__name__, {...})``
 (``synthdeid.plugin_system.lazy``) count; a dynamic one relative to the module (``import_module(name, __name__)``,
-a computed ``lazy_exports`` table) counts every module of that package. Third-party imports are
-ignored.
+a computed ``lazy_exports`` table) counts every module of that package. A module's literal
+``lazy_exports`` table is followed per name: ``from m import a`` runs the module ``a`` comes from,
+not the whole table (``synthdeid.toolkit`` re-exports from most of core), while importing ``m``
+itself (``import m``, ``from pkg import m``, ``import_module``, a closure's root) counts every
+module of its table. Third-party imports are ignored.
 
 ``python tests/import_closure.py`` prints each group (a top-level module or a subpackage folder of
 a mapped folder, e.g. ``core/corpus/records.py``, ``core/privacy/audit/``) with the groups it imports;
@@ -28,8 +31,9 @@ from typing import Literal
 
 REPO = Path(__file__).resolve().parent.parent
 
-When = Literal["module", "function", "typing"]
-"""When an import runs: at import time, inside a function (deferred), or never (TYPE_CHECKING)."""
+When = Literal["module", "function", "typing", "lazy"]
+"""When an import runs: at import time, inside a function (deferred), never (TYPE_CHECKING), or when
+a name of the module's literal ``lazy_exports`` table is asked for (followed from its importers)."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,7 @@ class ImportGraph:
     root: Path = REPO
     _edges: dict[str, frozenset[Edge]] = field(default_factory=dict, repr=False)
     _closures: dict[frozenset[str], frozenset[str]] = field(default_factory=dict, repr=False)
+    _lazy: dict[str, dict[str, str]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def package_dirs(self) -> dict[str, Path]:
@@ -107,6 +112,20 @@ class ImportGraph:
             self._edges[name] = frozenset(e for e in found if e.target in self.modules and e.target != name)
         return self._edges[name]
 
+    def lazy_table(self, name: str) -> dict[str, str]:
+        """Module ``name``'s literal ``lazy_exports(__name__, {...})`` table: exported name ->
+        the module it is imported from (empty when it has none)."""
+        if name not in self._lazy:
+            path = self.module_file(name)
+            self._lazy[name] = {} if path is None else _lazy_table(name, path)
+        return self._lazy[name]
+
+    def _next(self, name: str, root: bool) -> list[str]:
+        """What importing ``name`` runs: its imports, and (a root: every name may be asked for)
+        its whole lazy table."""
+        found = sorted(self.imports(name))
+        return found + sorted(set(self.lazy_table(name).values())) if root else found
+
     def imports(self, name: str, kinds: Iterable[When] = ("module", "function")) -> set[str]:
         """The modules ``name`` imports directly (by default: every import that can run)."""
         wanted = set(kinds)
@@ -121,7 +140,8 @@ class ImportGraph:
         return set(self._closures[key])
 
     def _closure(self, names: Iterable[str], stop: frozenset[str] = frozenset()) -> set[str]:
-        todo = [n for n in names if n in self.modules]
+        roots = {n for n in names if n in self.modules}
+        todo = list(roots)
         seen: set[str] = set()
         while todo:
             name = todo.pop()
@@ -129,7 +149,7 @@ class ImportGraph:
                 continue
             seen.add(name)
             todo += [p for p in _parents(name) if p in self.modules]  # `import a.b.c` runs a and a.b
-            todo += self.imports(name)
+            todo += self._next(name, name in roots)
         return seen
 
     def import_chains(self, roots: Iterable[str], targets: Iterable[str]) -> list[list[str]]:
@@ -138,7 +158,8 @@ class ImportGraph:
         came_from: dict[str, str | None] = {r: None for r in roots if r in self.modules}
         queue = list(came_from)
         for name in queue:  # breadth first
-            for nxt in sorted(self.imports(name)) + [p for p in _parents(name) if p in self.modules]:
+            nexts = self._next(name, came_from[name] is None) + [p for p in _parents(name) if p in self.modules]
+            for nxt in nexts:
                 if nxt not in came_from:
                     came_from[nxt] = name
                     queue.append(nxt)
@@ -233,9 +254,19 @@ class _ImportVisitor(ast.NodeVisitor):
         else:
             self.generic_visit(node)
 
+    def add_lazy(self, module: str, names: Iterable[str] | None = None) -> None:
+        """The modules ``module``'s lazy table imports ``names`` from (None: every name)."""
+        if module == self.name or module not in self.graph.modules:
+            return
+        table = self.graph.lazy_table(module)
+        for exported, source in table.items():
+            if names is None or exported in names:
+                self.add(source)
+
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             self.add(alias.name)
+            self.add_lazy(alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         base = self.resolve(node.module or "", node.level)
@@ -244,8 +275,11 @@ class _ImportVisitor(ast.NodeVisitor):
         submodules = [f"{base}.{a.name}" for a in node.names if f"{base}.{a.name}" in self.graph.modules]
         if len(submodules) < len(node.names):  # a name defined in `base` itself needs its __init__ run
             self.add(base)
+            names = {a.name for a in node.names}
+            self.add_lazy(base, None if "*" in names else names)
         for module in submodules:  # `from pkg import name`, name a submodule: imports it (and pkg as parent)
             self.add(module)
+            self.add_lazy(module)
 
     def visit_Call(self, node: ast.Call) -> None:
         func = node.func
@@ -272,11 +306,19 @@ class _ImportVisitor(ast.NodeVisitor):
         anchor_node = (
             node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "package"), None)
         )
+        before = len(self.found)
         self._dynamic(node.args[0], self._anchor(anchor_node))
+        for edge in self.found[before:]:
+            self.add_lazy(edge.target)
 
     def _lazy_exports(self, package: ast.expr, table: ast.expr) -> None:
         anchor = self._anchor(package)
-        if isinstance(table, ast.Dict):
+        if isinstance(table, ast.Dict) and anchor == self.name and self.when == "module":
+            outer, self.when = self.when, "lazy"  # followed per name from the importers (lazy_table)
+            for value in table.values:
+                self._dynamic(value, anchor)
+            self.when = outer
+        elif isinstance(table, ast.Dict):
             for value in table.values:
                 self._dynamic(value, anchor)
         elif anchor is not None:  # a computed table: any module of the package
@@ -286,7 +328,7 @@ class _ImportVisitor(ast.NodeVisitor):
         """A module named at run time: a literal is resolved; otherwise, relative to a known
         package, every module of that package counts."""
         if isinstance(target, ast.Constant) and isinstance(target.value, str):
-            name = target.value
+            name = target.value.partition(":")[0]  # a lazy_exports "module:attr"
             if name.startswith("."):
                 level = len(name) - len(name.lstrip("."))
                 resolved = _resolve_relative(anchor, name[level:], level) if anchor else None
@@ -300,6 +342,30 @@ class _ImportVisitor(ast.NodeVisitor):
     def resolve(self, module: str, level: int) -> str | None:
         """The absolute name of ``from <level dots><module> import ...`` in this module."""
         return module if level == 0 else _resolve_relative(self.package, module, level)
+
+
+def _lazy_table(name: str, path: Path) -> dict[str, str]:
+    """The literal ``lazy_exports(__name__, {...})`` table at the top level of module ``name``."""
+    table: dict[str, str] = {}
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=str(path))):
+        if not (
+            isinstance(node, ast.Call)
+            and (node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", ""))
+            == "lazy_exports"
+            and len(node.args) >= 2
+            and isinstance(node.args[0], ast.Name)
+            and node.args[0].id == "__name__"
+            and isinstance(node.args[1], ast.Dict)
+        ):
+            continue
+        for key, value in zip(node.args[1].keys, node.args[1].values):
+            if isinstance(key, ast.Constant) and isinstance(value, ast.Constant) and isinstance(value.value, str):
+                source = value.value.partition(":")[0]
+                level = len(source) - len(source.lstrip("."))
+                resolved = _resolve_relative(name, source[level:], level) if level else source
+                if resolved is not None:
+                    table[str(key.value)] = resolved
+    return table
 
 
 def _resolve_relative(package: str, module: str, level: int) -> str | None:

@@ -243,7 +243,7 @@ def test_any_text_gets_a_valid_surrogate_or_a_surrogate_error(label: str, text: 
 
 
 def test_a_tokenizer_without_abbreviations_gives_no_empty_tokens() -> None:
-    from synthdeid.plugins.languages.common.tokenizer import Tokenizer
+    from synthdeid.language_kit.tokenizer import Tokenizer
 
     text = "Dhr. <NameSTART> J. Jansen <NameEND> belt 06-12345678 , zie www.x.nl ."
     spans = Tokenizer(()).tokenize(text)
@@ -267,7 +267,7 @@ def test_a_tokenizer_without_abbreviations_gives_no_empty_tokens() -> None:
 def test_email_surrogates_for_names_without_an_ascii_form() -> None:
     from faker import Faker
 
-    from synthdeid.plugins.languages.common.surrogates import BaseSurrogates
+    from synthdeid.language_kit.surrogates import BaseSurrogates
     from synthdeid.plugins.languages.nl.data import surrogate_data
 
     data = surrogate_data()

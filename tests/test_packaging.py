@@ -1,6 +1,7 @@
 """The distribution installs ``synthdeid`` (core/), ``synthdeid.plugins`` (plugins/) and
 ``synthdeid.stages`` (stages/), and nothing named core, plugins or stages at the top level."""
 
+import importlib.resources
 import subprocess
 import sys
 import tomllib
@@ -22,6 +23,14 @@ def test_every_package_folder_is_declared():
             rel = init.parent.relative_to(ROOT / folder)
             found.add(".".join([name, *rel.parts]))
     assert found == _declared()
+
+
+def test_py_typed_ships():
+    """PEP 561: a plugin author's type checker reads synthdeid's annotations (synthdeid.api,
+    synthdeid.toolkit) only when the installed package holds a ``py.typed`` marker."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in data["synthdeid"]
+    assert (importlib.resources.files("synthdeid") / "py.typed").is_file()
 
 
 def test_wheel_has_only_synthdeid_at_top_level(tmp_path):
@@ -49,6 +58,8 @@ def test_wheel_has_only_synthdeid_at_top_level(tmp_path):
     assert "synthdeid/corpus/tag_mappings/meddocan.yaml" in names  # package data moved with its group
     assert any(n.startswith("synthdeid/tools/templates/language/") and n.endswith(".tmpl") for n in names)
     assert "synthdeid/plugins/deduce_annotator.py" in names
+    assert "synthdeid/py.typed" in names  # PEP 561 marker
+    assert "synthdeid/language_kit/tokenizer.py" in names
     assert "synthdeid/stages/prepare.py" in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "synthdeid = synthdeid.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()

@@ -9,14 +9,14 @@ from importlib import metadata
 import pytest
 
 from synthdeid import Span, SynthdeidError, UnknownPluginError, api, hookimpl
-from synthdeid.plugin_system.registry import Registry
-from synthdeid.plugins import (
+from synthdeid.plugin_system.manager import (
     DEFAULT_PLUGINS,
     KINDS,
     LOAD_ENV,
     get_plugin_manager,
     registry,
 )
+from synthdeid.plugin_system.registry import Registry
 
 HOOKS = (
     "register_annotators",

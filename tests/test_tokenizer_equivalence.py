@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from toy_notes import toy_docs
 
 from synthdeid.corpus.inline import encode
-from synthdeid.plugins.languages.common import sentences
+from synthdeid.language_kit import sentences
 from synthdeid.sources.demo import generate_demo_corpus
 
 # --- the reference: the tokenizer's pattern before #41, scanned from every position ---------------

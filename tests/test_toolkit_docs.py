@@ -1,4 +1,4 @@
-"""Keep docs/language-toolkit.md in sync with the language-pack toolkit (plugins/languages/common/).
+"""Keep docs/language-toolkit.md in sync with the language-pack toolkit (core/language_kit/, ``synthdeid.language_kit``).
 
 Every public class and function of the toolkit has a ``### `Name` `` section (the shapes helpers a
 row of the helpers table instead); a class section's ``| field |`` (or ``| parameter |``) tables
@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-import synthdeid.plugins.languages.common as common
+import synthdeid.language_kit as common
 
 TOOLKIT_DOC = Path(__file__).resolve().parent.parent / "docs" / "language-toolkit.md"
 ITEM_HEADING = re.compile(r"^### `(\w+)`\s*$", re.MULTILINE)

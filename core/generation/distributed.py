@@ -48,6 +48,7 @@ def torch_device(setting: str) -> Any:
 
 
 def world_size() -> int:
+    """How many processes train together (``WORLD_SIZE`` under ``torchrun``; 1 otherwise)."""
     return int(os.environ.get("WORLD_SIZE", "1"))
 
 

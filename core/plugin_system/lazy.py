@@ -16,7 +16,8 @@ from typing import Any
 def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], Any]:
     """A module ``__getattr__`` for ``package``: attribute ``name`` is imported from the module
     ``exports[name]`` (relative to ``package``, e.g. ``".sampler"``) on first access and then kept
-    as an ordinary attribute of ``package``.
+    as an ordinary attribute of ``package``. ``"module:attr"`` exports the module's ``attr`` under
+    ``name`` (a re-export under another name).
 
     An exported name must not be the name of a submodule of ``package``: importing the submodule
     binds its name in ``package`` to the module, and ``__getattr__`` is then never asked."""
@@ -26,7 +27,8 @@ def lazy_exports(package: str, exports: Mapping[str, str]) -> Callable[[str], An
             source = exports[name]
         except KeyError:
             raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
-        value = getattr(importlib.import_module(source, package), name)
+        module, _, attr = source.partition(":")
+        value = getattr(importlib.import_module(module, package), attr or name)
         setattr(sys.modules[package], name, value)
         return value
 

@@ -97,6 +97,7 @@ def torch_threads(n: int) -> Iterator[None]:
 
 
 def seed_everything(seed: int) -> None:
+    """Seed Python's, numpy's and torch's random generators."""
     import numpy as np
     import torch
 

@@ -1,7 +1,7 @@
 """``synthdeid new-plugin language CODE``: write a new, working language pack from templates.
 
 The pack (``synthdeid-lang-CODE/``) is a package of its own with the ``synthdeid`` entry point,
-built on ``synthdeid.plugins.languages.common`` like the German example
+built on ``synthdeid.toolkit`` (the language helpers of ``synthdeid.language_kit``) like the German example
 (``examples/synthdeid-lang-de``). Names (drawn from the locale's lists, and recognised from the
 lists of Faker's other locales of the language), real town names, and month and weekday names come
 from Faker where it has them; every other word list is a default marked ``TODO``. What Faker cannot

@@ -18,8 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.plugin_system.config import from_mapping
-from synthdeid.plugin_system.lazy import lazy_exports
+from synthdeid.toolkit import from_mapping, lazy_exports
 
 from .config import NAME, CausalLMSettings
 

@@ -9,8 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from synthdeid import SynthdeidError
-from synthdeid.generation.distributed import DEVICE_HELP, torch_device, valid_device
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.toolkit import DEVICE_HELP, check_bounds, setting, torch_device, valid_device
 
 if TYPE_CHECKING:
     import torch

@@ -11,25 +11,25 @@ from pathlib import Path
 from typing import Any, cast
 
 from synthdeid.api import TrainingData
-from synthdeid.corpus.accounting import split_timing, write_json
-from synthdeid.generation.hf_lm import (
+from synthdeid.toolkit import LM_META_FILE as META_FILE
+from synthdeid.toolkit import (
     HFCausalLM,
     InlineCodec,
     LoopSettings,
-    Stage,
+    adapter_folder,
     add_special_tokens,
-    config_dict,
     pack_blocks,
-    read_meta,
+    split_timing,
+    tokenizer_from,
     train_stages,
+    write_json,
 )
-from synthdeid.generation.hf_lm.common import (
-    META_FILE,
-    check_data,
-    fingerprint,
-    set_threads,
-)
-from synthdeid.model_files import adapter_folder, tokenizer_from
+from synthdeid.toolkit import LMStage as Stage
+from synthdeid.toolkit import check_lm_data as check_data
+from synthdeid.toolkit import lm_config_dict as config_dict
+from synthdeid.toolkit import lm_fingerprint as fingerprint
+from synthdeid.toolkit import read_lm_meta as read_meta
+from synthdeid.toolkit import set_lm_threads as set_threads
 
 from .config import MODEL_FIX, NAME, RETRAIN, CausalLMSettings
 from .lora import add_token_rows, load_base, peft_model

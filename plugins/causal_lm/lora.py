@@ -7,7 +7,7 @@ from typing import Any, cast
 
 import torch
 
-from synthdeid.model_files import from_pretrained
+from synthdeid.toolkit import from_pretrained
 
 from .config import MODEL_FIX, CausalLMSettings
 

@@ -31,7 +31,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import BeamSpec, Decoder, DescribedDecoder, GenerationSettings
-from synthdeid.generation.generate import corpus_prompts, count_tokens
+from synthdeid.toolkit import corpus_prompts, count_tokens
 
 NOTE_SEED_STRIDE = 1_000_003
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterTagger
-from synthdeid.plugin_system.config import from_mapping
+from synthdeid.toolkit import from_mapping
 
 from .config import FlairTaggerConfig
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.toolkit import check_bounds, setting
 
 NAME = "flair_bilstm_crf"
 LABEL_TYPE = "ner"

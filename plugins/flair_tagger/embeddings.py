@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from synthdeid import InputError, SynthdeidError
-from synthdeid.tagging.runtime import quiet
+from synthdeid.toolkit import quiet_loggers as quiet
 
 from .config import FlairTaggerConfig
 

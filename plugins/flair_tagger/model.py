@@ -14,20 +14,28 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal, cast
 
-from synthdeid.corpus.records import Document, Span
-from synthdeid.errors import InputError
-from synthdeid.progress import interactive
-from synthdeid.tagging import words as W
-from synthdeid.tagging.runtime import (
-    CONFIG_FILE,
-    RETRAIN,
-    quiet,
-    read_meta,
-    saved_config,
+from synthdeid import Document, InputError, Span
+from synthdeid.toolkit import TAGGER_META_FILE as CONFIG_FILE
+from synthdeid.toolkit import TAGGER_RETRAIN as RETRAIN
+from synthdeid.toolkit import (
+    Tokenize,
+    Word,
+    bio_tags,
+    covered_spans,
+    decode_tags,
+    entity_f1,
+    interactive,
+    line_words,
     seed_everything,
+    span_cuts,
     torch_threads,
-    write_meta,
+    training_labels,
 )
+from synthdeid.toolkit import quiet_loggers as quiet
+from synthdeid.toolkit import read_tagger_meta as read_meta
+from synthdeid.toolkit import saved_tagger_config as saved_config
+from synthdeid.toolkit import windows as word_windows
+from synthdeid.toolkit import write_tagger_meta as write_meta
 
 from .config import LABEL_TYPE, FlairTaggerConfig
 from .embeddings import build_embeddings, embedding_names
@@ -71,19 +79,19 @@ def _flair_quiet(training: bool = False) -> Iterator[None]:
         Tqdm.tqdm = original  # type: ignore[method-assign]
 
 
-Window = tuple[Any, list[W.Word]]  # a flair Sentence and the character offsets of its tokens
+Window = tuple[Any, list[Word]]  # a flair Sentence and the character offsets of its tokens
 
 
-def _sentences(doc: Document, tokenize: W.Tokenize, max_tokens: int, labelled: bool) -> list[Window]:
+def _sentences(doc: Document, tokenize: Tokenize, max_tokens: int, labelled: bool) -> list[Window]:
     from flair.data import Sentence
 
     out: list[Window] = []
-    cuts = W.span_cuts(doc) if labelled else []
-    for line in W.line_words(doc.text, tokenize, cuts):
-        for win in W.windows(line, max_tokens):
+    cuts = span_cuts(doc) if labelled else []
+    for line in line_words(doc.text, tokenize, cuts):
+        for win in word_windows(line, max_tokens):
             sent = Sentence([doc.text[a:b] for a, b in win])
             if labelled:
-                tags = W.bio_tags(win, doc.spans)
+                tags = bio_tags(win, doc.spans)
                 i = 0
                 while i < len(tags):
                     if tags[i].startswith("B-"):
@@ -101,7 +109,7 @@ def _sentences(doc: Document, tokenize: W.Tokenize, max_tokens: int, labelled: b
 class TrainedFlairTagger:
     """A loaded (or just trained) flair tagger: ``predict(docs)`` gives spans per document."""
 
-    def __init__(self, model: Any, labels: Sequence[str], config: FlairTaggerConfig, tokenize: W.Tokenize) -> None:
+    def __init__(self, model: Any, labels: Sequence[str], config: FlairTaggerConfig, tokenize: Tokenize) -> None:
         self.model = model
         self.labels = frozenset(labels)
         self.config = config
@@ -124,7 +132,7 @@ class TrainedFlairTagger:
             spans: list[Span] = []
             for sent, offsets in doc_windows:
                 tags = [t.get_label(LABEL_TYPE).value for t in sent.tokens]
-                spans.extend(W.decode(tags, offsets, self.labels))
+                spans.extend(decode_tags(tags, offsets, self.labels))
             out.append(spans)
         return out
 
@@ -140,7 +148,7 @@ class FlairTagger:
         """The model in memory after ``train`` (the selected epoch's weights)."""
 
     def train(
-        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
     ) -> dict[str, Any]:
         flair = _import_flair()
         from flair.data import Corpus
@@ -153,7 +161,7 @@ class FlairTagger:
 
         cfg = self.config
         out_dir = Path(out_dir)
-        labels, dev, dropped = W.training_labels(NAME, train, dev)
+        labels, dev, dropped = training_labels(NAME, train, dev)
         started = time.perf_counter()
         with torch_threads(cfg.threads), _flair_quiet(training=True):
             flair.set_seed(cfg.seed)
@@ -206,17 +214,17 @@ class FlairTagger:
             "train_spans": sum(len(d.spans) for d in train),
             "train_spans_without_tokens": sum(
                 len(d.spans)
-                - W.covered_spans((x for line in W.line_words(d.text, tokenize, W.span_cuts(d)) for x in line), d.spans)
+                - covered_spans((x for line in line_words(d.text, tokenize, span_cuts(d)) for x in line), d.spans)
                 for d in train
             ),
             "train_loss_history": [round(float(x), 4) for x in result.get("train_loss_history", [])],
             "dev_f1_history": [round(float(x), 4) for x in result.get("dev_score_history", [])],
         }
         if dev:
-            metrics["dev"] = W.entity_f1([d.spans for d in dev], self.trained.predict(dev))
+            metrics["dev"] = entity_f1([d.spans for d in dev], self.trained.predict(dev))
         return metrics
 
-    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedFlairTagger:
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedFlairTagger:
         """The tagger in ``out_dir`` (``storage.load``: no pickle unless trusted)."""
         _import_flair()
         from .storage import load

@@ -21,19 +21,21 @@ import torch
 from flair.models import SequenceTagger
 from flair.trainers import ModelTrainer
 
-from synthdeid.corpus.accounting import write_json
-from synthdeid.errors import InputError
-from synthdeid.model_files import (
-    brief,
+from synthdeid import InputError
+from synthdeid.toolkit import TAGGER_META_FILE as CONFIG_FILE
+from synthdeid.toolkit import TAGGER_RETRAIN as RETRAIN
+from synthdeid.toolkit import brief_error as brief
+from synthdeid.toolkit import check_model_fits as fits
+from synthdeid.toolkit import check_model_sizes as check_sizes
+from synthdeid.toolkit import (
     load_weights,
     pickles_trusted,
     read_json,
     refuse_pickle,
     stored_weights,
     unpickling,
+    write_json,
 )
-from synthdeid.model_limits import check_sizes, fits
-from synthdeid.tagging.runtime import CONFIG_FILE, RETRAIN
 
 from .config import LABEL_TYPE, FlairTaggerConfig
 from .embeddings import describe, dictionary, rebuild, restore_names

@@ -17,8 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.plugin_system.config import from_mapping
-from synthdeid.plugin_system.lazy import lazy_exports
+from synthdeid.toolkit import from_mapping, lazy_exports
 
 from .config import NAME, GPT2Settings
 

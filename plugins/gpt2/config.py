@@ -5,10 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
-from synthdeid.generation.distributed import DEVICE_HELP, valid_device
-from synthdeid.generation.dp import DPConfig
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.precision import PRECISIONS
+from synthdeid.toolkit import DEVICE_HELP, PRECISIONS, DPConfig, check_bounds, setting, valid_device
 
 NAME = "gpt2"
 WHAT = f"generator {NAME!r}"

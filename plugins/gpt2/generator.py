@@ -12,27 +12,28 @@ import torch
 
 from synthdeid import SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.corpus.accounting import split_timing, write_json
-from synthdeid.generation.distributed import torch_device
-from synthdeid.generation.hf_lm import (
+from synthdeid.toolkit import LM_META_FILE as META_FILE
+from synthdeid.toolkit import (
     HFCausalLM,
     InlineCodec,
     LoopSettings,
-    Stage,
-    config_dict,
+    from_pretrained,
+    note_samples,
     pack_blocks,
-    read_meta,
+    split_timing,
+    tokenizer_from,
+    torch_device,
     train_bpe,
+    train_dp,
     train_stages,
+    write_json,
 )
-from synthdeid.generation.hf_lm.common import (
-    META_FILE,
-    check_data,
-    fingerprint,
-    set_threads,
-)
-from synthdeid.generation.hf_lm.dp_loop import note_samples, train_dp
-from synthdeid.model_files import from_pretrained, tokenizer_from
+from synthdeid.toolkit import LMStage as Stage
+from synthdeid.toolkit import check_lm_data as check_data
+from synthdeid.toolkit import lm_config_dict as config_dict
+from synthdeid.toolkit import lm_fingerprint as fingerprint
+from synthdeid.toolkit import read_lm_meta as read_meta
+from synthdeid.toolkit import set_lm_threads as set_threads
 
 from .config import NAME, GPT2Settings
 from .unfreezing import unfreezing_stages

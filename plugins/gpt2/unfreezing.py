@@ -13,7 +13,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from synthdeid.generation.hf_lm import Stage
+from synthdeid.toolkit import LMStage as Stage
 
 _BLOCK = re.compile(r"(?:^|\.)h\.(\d+)\.")
 

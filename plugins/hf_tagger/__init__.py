@@ -10,7 +10,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import RegisterTagger
-from synthdeid.plugin_system.config import current_names, from_mapping
+from synthdeid.toolkit import current_names, from_mapping
 
 from .config import PRESETS, HFTaggerConfig
 

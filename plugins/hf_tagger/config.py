@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid.generation.distributed import DEVICE_HELP, valid_device
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.toolkit import DEVICE_HELP, check_bounds, setting, valid_device
 
 NAME = "hf_token_classification"
 

@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.model_files import tokenizer_from
-from synthdeid.tagging import words as W
+from synthdeid.toolkit import Word, tokenizer_from
 
 IGNORE = -100
 SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
@@ -119,7 +118,7 @@ class Piece:
     the tokenizer gave the word none, e.g. a control character)."""
 
     doc: int
-    words: list[W.Word]
+    words: list[Word]
     input_ids: list[int]
     first: list[int]
     labels: list[int] | None = None
@@ -134,7 +133,7 @@ def line_marker(tokenizer: Any) -> str | None:
 def encode(
     tokenizer: Any,
     text: str,
-    windows: Sequence[list[W.Word]],
+    windows: Sequence[list[Word]],
     doc: int,
     limit: int,
     line_starts: Collection[int] = (),
@@ -166,9 +165,7 @@ def encode(
     return pieces
 
 
-def _items(
-    text: str, win: list[W.Word], line_starts: Collection[int], marker: str | None
-) -> tuple[list[str], list[int]]:
+def _items(text: str, win: list[Word], line_starts: Collection[int], marker: str | None) -> tuple[list[str], list[int]]:
     """The tokenizer's pre-split input for a window, and the input index of each real word."""
     items: list[str] = []
     real: list[int] = []
@@ -180,7 +177,7 @@ def _items(
     return items, real
 
 
-def _piece(doc: int, win: list[W.Word], ids: list[int], word_ids: list[int | None], real: list[int]) -> Piece:
+def _piece(doc: int, win: list[Word], ids: list[int], word_ids: list[int | None], real: list[int]) -> Piece:
     position: dict[int, int] = {}
     for pos, w in enumerate(word_ids):
         if w is not None and w not in position:

@@ -11,21 +11,25 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from synthdeid import InputError, SynthdeidError
-from synthdeid.corpus.records import Document, Span
-from synthdeid.generation.distributed import torch_device
-from synthdeid.model_files import from_pretrained, read_json
-from synthdeid.model_limits import bio_tags
-from synthdeid.tagging import words as W
-from synthdeid.tagging.runtime import (
-    RETRAIN,
-    quiet,
-    read_meta,
-    saved_config,
+from synthdeid import Document, InputError, Span, SynthdeidError
+from synthdeid.toolkit import TAGGER_RETRAIN as RETRAIN
+from synthdeid.toolkit import (
+    Tokenize,
+    bio_tags,
+    check_bio_tags,
+    covered_spans,
+    entity_f1,
+    from_pretrained,
+    read_json,
     seed_everything,
+    torch_device,
     torch_threads,
-    write_meta,
+    training_labels,
 )
+from synthdeid.toolkit import quiet_loggers as quiet
+from synthdeid.toolkit import read_tagger_meta as read_meta
+from synthdeid.toolkit import saved_tagger_config as saved_config
+from synthdeid.toolkit import write_tagger_meta as write_meta
 
 from .config import HFTaggerConfig
 from .encoding import add_labels, load_tokenizer, train_wordpiece
@@ -76,7 +80,7 @@ def _bio_labels(config: dict[str, Any]) -> list[str]:
 class TrainedHFTagger:
     """A trained token-classification tagger: ``predict(docs)`` gives spans per document."""
 
-    def __init__(self, model: Any, tokenizer: Any, config: HFTaggerConfig, tokenize: W.Tokenize) -> None:
+    def __init__(self, model: Any, tokenizer: Any, config: HFTaggerConfig, tokenize: Tokenize) -> None:
         self.model = model
         self.tokenizer = tokenizer
         self.config = config
@@ -126,7 +130,7 @@ class HFTagger:
         self.trained: TrainedHFTagger | None = None
         """The model in memory after ``train`` (the selected epoch's weights)."""
 
-    def _model(self, tag_labels: list[str], train: Sequence[Document], tokenize: W.Tokenize) -> tuple[Any, Any]:
+    def _model(self, tag_labels: list[str], train: Sequence[Document], tokenize: Tokenize) -> tuple[Any, Any]:
         from transformers import (
             AutoModelForTokenClassification,
             BertConfig,
@@ -172,11 +176,11 @@ class HFTagger:
         return BertForTokenClassification(bert), tokenizer
 
     def train(
-        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
     ) -> dict[str, Any]:
         cfg = dataclasses.replace(self.config, learning_rate=self.config.resolved_learning_rate)
         out_dir = Path(out_dir)
-        labels, dev, dropped = W.training_labels(NAME, train, dev)
+        labels, dev, dropped = training_labels(NAME, train, dev)
         tag_labels = ["O"] + [f"{p}-{lab}" for lab in labels for p in ("B", "I")]
         label2id = {t: i for i, t in enumerate(tag_labels)}
         with torch_threads(cfg.threads), _offline():
@@ -185,14 +189,14 @@ class HFTagger:
             model.to(torch_device(cfg.device))
             pieces = encode_docs(train, tokenizer, model.config, tokenize, cfg.max_words, True, cfg.mark_lines)
             for p in pieces:
-                add_labels(p, W.bio_tags(p.words, train[p.doc].spans), label2id)
+                add_labels(p, bio_tags(p.words, train[p.doc].spans), label2id)
             id2label = dict(enumerate(tag_labels))
             evaluate = None
             if dev:
                 dev_plain = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, False, cfg.mark_lines)
                 dev_gold = encode_docs(dev, tokenizer, model.config, tokenize, cfg.max_words, True, cfg.mark_lines)
                 for p in dev_gold:
-                    add_labels(p, W.bio_tags(p.words, dev[p.doc].spans), label2id)
+                    add_labels(p, bio_tags(p.words, dev[p.doc].spans), label2id)
 
                 def evaluate() -> dict[str, Any]:
                     pred = predict_docs(
@@ -208,7 +212,7 @@ class HFTagger:
                         pieces=dev_plain,
                     )
                     _, loss = piece_tags(dev_gold, model, tokenizer, id2label, cfg.predict_batch_size)
-                    return {**W.entity_f1([d.spans for d in dev], pred), "loss": loss}
+                    return {**entity_f1([d.spans for d in dev], pred), "loss": loss}
 
             run = train_model(model, pieces, tokenizer.pad_token_id, cfg, evaluate)
             target = out_dir / MODEL_DIR
@@ -219,7 +223,7 @@ class HFTagger:
         write_meta(out_dir, NAME, cfg, labels=labels, tag_labels=tag_labels)
         self.trained = TrainedHFTagger(model, tokenizer, cfg, tokenize)
         covered = sum(
-            W.covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True)[0] for w in win), d.spans)
+            covered_spans((w for win in doc_windows(d, tokenize, cfg.max_words, True)[0] for w in win), d.spans)
             for d in train
         )
         return {
@@ -240,7 +244,7 @@ class HFTagger:
             ),
         }
 
-    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedHFTagger:
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedHFTagger:
         """The tagger in ``out_dir``: safetensors weights and JSON only, no code from the folder."""
         from transformers import AutoModelForTokenClassification
 
@@ -250,7 +254,7 @@ class HFTagger:
         if not (path / "config.json").exists():
             raise InputError("holds no saved model (config.json)", path=path, fix=RETRAIN)
         config = saved_config(HFTaggerConfig, meta, NAME, out_dir=out_dir)
-        bio_tags(read_json(path / "config.json", LABELS_FIX, _bio_labels), path / "config.json", LABELS_FIX)
+        check_bio_tags(read_json(path / "config.json", LABELS_FIX, _bio_labels), path / "config.json", LABELS_FIX)
         with _offline():
             model = from_pretrained(AutoModelForTokenClassification.from_pretrained, path, RETRAIN)
             tokenizer = load_tokenizer(path, RETRAIN)

@@ -6,29 +6,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from synthdeid.corpus.records import Document, Span
-from synthdeid.tagging import words as W
-from synthdeid.tagging.recall import recall_biased_tags
+from synthdeid import Document, Span
+from synthdeid.toolkit import Tokenize, Word, decode_tags, line_words, recall_biased_tags, span_cuts
+from synthdeid.toolkit import windows as word_windows
 
 from .bio_viterbi import NEG, constraints, viterbi
 from .encoding import Piece, batches, encode, line_marker, max_length
 
 
-def doc_windows(
-    doc: Document, tokenize: W.Tokenize, max_words: int, labelled: bool
-) -> tuple[list[list[W.Word]], set[int]]:
+def doc_windows(doc: Document, tokenize: Tokenize, max_words: int, labelled: bool) -> tuple[list[list[Word]], set[int]]:
     """Windows of ``max_words`` words over the whole note (lines flow into each other), and the
     offsets of the words that start a line; in training, words are also cut at span edges."""
-    cuts = W.span_cuts(doc) if labelled else []
-    lines = W.line_words(doc.text, tokenize, cuts)
-    return W.windows([w for line in lines for w in line], max_words), {line[0][0] for line in lines}
+    cuts = span_cuts(doc) if labelled else []
+    lines = line_words(doc.text, tokenize, cuts)
+    return word_windows([w for line in lines for w in line], max_words), {line[0][0] for line in lines}
 
 
 def encode_docs(
     docs: Sequence[Document],
     tokenizer: Any,
     model_config: Any,
-    tokenize: W.Tokenize,
+    tokenize: Tokenize,
     max_words: int,
     labelled: bool = False,
     mark_lines: bool = True,
@@ -99,7 +97,7 @@ def predict_docs(
     model: Any,
     tokenizer: Any,
     id2label: dict[int, str],
-    tokenize: W.Tokenize,
+    tokenize: Tokenize,
     max_words: int,
     batch_size: int,
     mark_lines: bool = True,
@@ -114,7 +112,7 @@ def predict_docs(
     labels = {lab[2:] for lab in id2label.values() if lab != "O"}
     out: list[list[Span]] = [[] for _ in docs]
     for p, t in zip(pieces, tags):
-        out[p.doc].extend(W.decode(t, p.words, labels))
+        out[p.doc].extend(decode_tags(t, p.words, labels))
     for spans in out:
         spans.sort()
     return out

@@ -1,6 +1,6 @@
 """The training loop of the transformers tagger: AdamW, linear warm-up and decay, seeded
 shuffling, the epoch with the best dev score kept in memory. Data-parallel under ``torchrun``
-(``synthdeid.generation.distributed``): each process trains on its share of every batch, gradients are summed,
+(the toolkit's ``shard``, ``all_sum``, ``sum_gradients``): each process trains on its share of every batch, gradients are summed,
 and every process takes the step one process would take on the whole batch."""
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from synthdeid.generation import distributed
-from synthdeid.progress import counter
+from synthdeid.toolkit import all_sum, counter, shard, sum_gradients, world_size
 
 from .config import HFTaggerConfig
 from .encoding import IGNORE, Piece, batches
@@ -24,11 +23,11 @@ def _batch_loss(model: Any, pieces: Sequence[Piece], batch: Sequence[int], pad_i
     import torch.nn.functional as F
 
     device = next(model.parameters()).device
-    if distributed.world_size() <= 1:
+    if world_size() <= 1:
         [(_, tensors)] = batches(pieces, len(batch), pad_id, batch, device)
         return model(**tensors).loss
-    part = distributed.shard(batch)
-    labelled = distributed.all_sum(sum(sum(label != IGNORE for label in pieces[j].labels or ()) for j in part))
+    part = shard(batch)
+    labelled = all_sum(sum(sum(label != IGNORE for label in pieces[j].labels or ()) for j in part))
     if not part:
         return None
     [(_, tensors)] = batches(pieces, len(part), pad_id, part, device)
@@ -74,12 +73,12 @@ def train_model(
                 loss = _batch_loss(model, pieces, order[i : i + cfg.batch_size], pad_id)
                 if loss is not None:
                     loss.backward()
-                distributed.sum_gradients(model.parameters())
+                sum_gradients(model.parameters())
                 torch.nn.utils.clip_grad_norm_(model.parameters(), cfg.grad_clip)
                 optimizer.step()
                 scheduler.step()
                 optimizer.zero_grad()
-                total_loss += distributed.all_sum(loss.detach().item() if loss is not None else 0.0)
+                total_loss += all_sum(loss.detach().item() if loss is not None else 0.0)
                 n_batches += 1
                 advance(1)
             record: dict[str, Any] = {"epoch": epoch, "train_loss": round(total_loss / max(n_batches, 1), 4)}

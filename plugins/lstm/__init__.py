@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator, TrainingData
-from synthdeid.plugin_system.lazy import lazy_exports
+from synthdeid.toolkit import lazy_exports
 
 from .config import LSTMConfig
 from .vocab import UNK, Vocab

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from pathlib import Path
 
-from synthdeid.corpus.inline import EOD, PAR
-from synthdeid.errors import InputError
-from synthdeid.generation.vocab_anonymize import unk_tokens
+from synthdeid import InputError
+from synthdeid.toolkit import EOD, PAR, unk_tokens
 
 from .train import CHECKPOINT, VOCAB
 from .vocab import UNK, Vocab

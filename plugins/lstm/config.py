@@ -7,14 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.generation.dp import DPConfig
-from synthdeid.plugin_system.config import (
-    check_bounds,
-    current_names,
-    from_mapping,
-    setting,
-)
-from synthdeid.precision import PRECISIONS
+from synthdeid.toolkit import PRECISIONS, DPConfig, check_bounds, current_names, from_mapping, setting
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")

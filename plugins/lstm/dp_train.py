@@ -16,8 +16,7 @@ from typing import Any
 
 import torch
 
-from synthdeid.generation.dp import DPTraining
-from synthdeid.progress import track
+from synthdeid.toolkit import DPTraining, track
 
 from .config import LSTMConfig
 from .model import LSTMLanguageModel

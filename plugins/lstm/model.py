@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import torch
 from torch import nn
 
-from synthdeid.dropout import dropout
+from synthdeid.toolkit import dropout
 
 from .config import LSTMConfig
 

@@ -16,9 +16,9 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from synthdeid import InputError
-from synthdeid.generation.vocab_anonymize import UNK_PATTERN
-from synthdeid.model_files import read_json
-from synthdeid.model_limits import check_sizes, fits
+from synthdeid.toolkit import UNK_PATTERN, read_json
+from synthdeid.toolkit import check_model_fits as fits
+from synthdeid.toolkit import check_model_sizes as check_sizes
 
 from .config import LSTMConfig
 from .model import Hidden, LSTMLanguageModel

@@ -29,10 +29,9 @@ import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.model_files import brief, regular_file
-from synthdeid.plugin_system.config import current_names
-from synthdeid.precision import autocast, resolve
-from synthdeid.progress import track
+from synthdeid.toolkit import autocast, current_names, regular_file, track
+from synthdeid.toolkit import brief_error as brief
+from synthdeid.toolkit import resolve_precision as resolve
 
 from .config import LSTMConfig
 from .model import LSTMLanguageModel

@@ -8,8 +8,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from synthdeid import InputError
-from synthdeid.corpus.inline import EOD, PAR
-from synthdeid.model_files import load_json
+from synthdeid.toolkit import EOD, PAR, load_json
 
 UNK = "<unk>"
 REBUILD = "delete the model directory and train again"

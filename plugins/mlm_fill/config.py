@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from synthdeid import SynthdeidError
-from synthdeid.plugin_system.config import check_bounds, current_names, setting
+from synthdeid.toolkit import check_bounds, current_names, setting
 
 WHAT = "generator 'mlm_fill'"
 FILL_MODES = ("simultaneous", "iterative")

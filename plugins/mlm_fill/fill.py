@@ -20,8 +20,8 @@ import torch
 
 from synthdeid import Document, InputError, SynthdeidError
 from synthdeid.api import Decoder, GenerationSettings, TokenChooser
-from synthdeid.corpus.inline import encode
-from synthdeid.generation.generate import count_tokens
+from synthdeid.toolkit import count_tokens
+from synthdeid.toolkit import encode_inline as encode
 
 from .config import MLMFillConfig
 from .model import Vocab, logit_fn

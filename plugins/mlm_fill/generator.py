@@ -8,7 +8,7 @@ from typing import Any
 
 from synthdeid import InputError
 from synthdeid.api import TrainingData
-from synthdeid.corpus.formats.jsonl import read_jsonl
+from synthdeid.toolkit import read_jsonl
 
 from .config import MLMFillConfig
 from .fill import MLMFillModel

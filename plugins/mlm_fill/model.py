@@ -12,7 +12,7 @@ from typing import Any
 import torch
 
 from synthdeid import Document, InputError
-from synthdeid.model_files import from_pretrained, tokenizer_from
+from synthdeid.toolkit import from_pretrained, tokenizer_from
 
 from .config import MLMFillConfig
 from .notes import Piece, clean_fill

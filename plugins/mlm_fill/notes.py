@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from itertools import pairwise
 
 from synthdeid import Document, InputError, Span
-from synthdeid.corpus.inline import decode
+from synthdeid.toolkit import decode_inline as decode
 
 _WORD = re.compile(r"\S+")
 # the reserved inline markers (synthdeid.corpus.inline): a refill must never spell one

@@ -23,9 +23,7 @@ import torch
 
 from synthdeid import Document, InputError, SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.corpus.accounting import split_timing
-from synthdeid.corpus.formats.jsonl import write_jsonl
-from synthdeid.progress import track
+from synthdeid.toolkit import split_timing, track, write_jsonl
 
 from .config import MLMFillConfig
 from .model import (

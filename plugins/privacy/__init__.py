@@ -13,8 +13,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterPrivacyMetric
-from synthdeid.plugin_system.config import from_mapping
-from synthdeid.plugin_system.lazy import lazy_exports
+from synthdeid.toolkit import from_mapping, lazy_exports
 
 METRICS: dict[str, tuple[str, str, str]] = {
     "rouge": ("rouge", "RougeConfig", "RougeMetric"),

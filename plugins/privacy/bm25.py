@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import setting
-from synthdeid.privacy.audit import summary
+from synthdeid.toolkit import audit_summary as summary
+from synthdeid.toolkit import setting
 
 from .common import TokenSettings, audit_corpus
 

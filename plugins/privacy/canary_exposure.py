@@ -15,15 +15,19 @@ import numpy as np
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.privacy.audit.exposure import (
+from synthdeid.toolkit import (
+    CANARY_FILE,
+    LOW_FPRS,
+    check_bounds,
     extrapolated_exposure,
     lower_or_equal,
+    read_canaries,
     sampled_exposure,
+    score_sequences,
+    setting,
+    texts_to_score,
+    tpr_at_fpr,
 )
-from synthdeid.privacy.audit.membership import LOW_FPRS, tpr_at_fpr
-from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
-from synthdeid.privacy.lm_score import score_sequences, texts_to_score
 
 from .model_input import language_model, rounded, skipped
 

@@ -7,9 +7,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.privacy.audit import PAR, AuditCorpus
-from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
+from synthdeid.toolkit import DEFAULT_CHUNK_CELLS, PAR, AuditCorpus, check_bounds, setting
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,15 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.corpus.inline import decode
-from synthdeid.plugin_system.config import setting
-from synthdeid.privacy.audit import tokenize_documents, tokenize_text
-from synthdeid.privacy.audit.membership import attack_summary
-from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
-from synthdeid.privacy.data_canaries import read_data_canaries
+from synthdeid.toolkit import (
+    LaplaceNgramLM,
+    attack_summary,
+    read_data_canaries,
+    setting,
+    tokenize_documents,
+    tokenize_text,
+)
+from synthdeid.toolkit import decode_inline as decode
 
 from .common import TokenSettings
 from .model_input import rounded, skipped

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import setting
-from synthdeid.privacy.audit import STRUCTURE_PATTERN, high_risk_pairs
+from synthdeid.toolkit import STRUCTURE_PATTERN, high_risk_pairs, setting
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

@@ -23,24 +23,22 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import setting
-from synthdeid.privacy.audit import (
-    exact_duplicates,
-    longest_common_run,
-    phi_leakage,
-    real_phi_strings,
-    summary,
-    tokenize_documents,
-)
-from synthdeid.privacy.audit.identifying import (
+from synthdeid.toolkit import (
     AGE_BELOW,
     COMMON_LABELS,
     COMMON_NOTES,
     DIRECT_IDENTIFIERS,
     IdentifyingRule,
+    distinct_texts,
+    exact_duplicates,
     leakage_by_label,
+    longest_common_run,
+    phi_leakage,
+    real_phi_strings,
+    setting,
+    tokenize_documents,
 )
-from synthdeid.privacy.audit.leakage import distinct_texts
+from synthdeid.toolkit import audit_summary as summary
 
 from .common import TokenSettings, audit_corpus
 

@@ -21,14 +21,17 @@ from typing import Any
 import numpy as np
 
 from synthdeid.api import AutoregressiveLM, PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.privacy.audit.membership import (
+from synthdeid.toolkit import (
+    SequenceScore,
     attack_summary,
     auc,
     best_advantage,
     bootstrap_auc,
+    check_bounds,
+    score_sequences,
+    setting,
+    texts_to_score,
 )
-from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
 
 from .model_input import (
     language_model,

@@ -20,10 +20,8 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.corpus.inline import start_tag
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.privacy.audit import real_phi_strings, tokenize_text
-from synthdeid.privacy.probe import Probe, predict, probes_in
+from synthdeid.toolkit import Probe, check_bounds, probes_in, real_phi_strings, setting, start_tag, tokenize_text
+from synthdeid.toolkit import probe_predict as predict
 
 from .model_input import language_model, lm_lines, rounded, skipped
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.privacy.audit import ngram_recall, phi_token_mask
+from synthdeid.toolkit import ngram_recall, phi_token_mask
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

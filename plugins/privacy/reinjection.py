@@ -14,8 +14,7 @@ from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.privacy.audit.leakage import normalise_whitespace
+from synthdeid.toolkit import check_bounds, normalise_whitespace, setting
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.privacy.audit import summary
+from synthdeid.toolkit import audit_summary as summary
 
 from .common import TokenSettings, audit_corpus, ns_setting
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from synthdeid.plugin_system.config import check_bounds, setting
-from synthdeid.precision import PRECISIONS
+from synthdeid.toolkit import PRECISIONS, check_bounds, setting
 
 NAME = "torch_bilstm_crf"
 CONTEXTS = ("line", "note")

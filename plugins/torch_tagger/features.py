@@ -9,8 +9,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from synthdeid.corpus.records import Document
-from synthdeid.tagging import words as W
+from synthdeid import Document
+from synthdeid.toolkit import Tokenize, Word, line_words, span_cuts, windows
 
 PAD, UNK = "<pad>", "<unk>"
 _DIGITS = re.compile(r"\d")
@@ -42,21 +42,21 @@ class Window:
     each word whether it starts a line."""
 
     doc: int
-    words: list[W.Word]
+    words: list[Word]
     line_starts: list[bool]
 
 
 def doc_windows(
-    docs: Sequence[Document], tokenize: W.Tokenize, context: str, max_tokens: int, labelled: bool
+    docs: Sequence[Document], tokenize: Tokenize, context: str, max_tokens: int, labelled: bool
 ) -> list[Window]:
     """The windows of every document, in document order (``labelled``: words cut at span edges)."""
     out: list[Window] = []
     for i, d in enumerate(docs):
-        lines = W.line_words(d.text, tokenize, W.span_cuts(d) if labelled else ())
+        lines = line_words(d.text, tokenize, span_cuts(d) if labelled else ())
         units = [[w for line in lines for w in line]] if context == "note" else lines
         starts = {line[0] for line in lines}
         for unit in units:
-            for win in W.windows(unit, max_tokens) if unit else []:
+            for win in windows(unit, max_tokens) if unit else []:
                 out.append(Window(i, win, [w in starts for w in win]))
     return out
 

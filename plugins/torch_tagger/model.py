@@ -11,22 +11,32 @@ from typing import Any
 
 import torch
 
-from synthdeid import InputError, SynthdeidError
-from synthdeid.corpus.accounting import write_json
-from synthdeid.corpus.records import Document, Span
-from synthdeid.model_files import load_weights, read_json, stored_weights
-from synthdeid.model_limits import bio_tags, check_sizes, fits
-from synthdeid.tagging import words as W
-from synthdeid.tagging.recall import recall_biased_tags
-from synthdeid.tagging.runtime import (
-    CONFIG_FILE,
-    RETRAIN,
-    read_meta,
-    saved_config,
+from synthdeid import Document, InputError, Span, SynthdeidError
+from synthdeid.toolkit import TAGGER_META_FILE as CONFIG_FILE
+from synthdeid.toolkit import TAGGER_RETRAIN as RETRAIN
+from synthdeid.toolkit import (
+    Tokenize,
+    Word,
+    bio_tags,
+    check_bio_tags,
+    covered_spans,
+    decode_tags,
+    entity_f1,
+    load_weights,
+    read_json,
+    recall_biased_tags,
     seed_everything,
+    split_tokens,
+    stored_weights,
     torch_threads,
-    write_meta,
+    training_labels,
+    write_json,
 )
+from synthdeid.toolkit import check_model_fits as fits
+from synthdeid.toolkit import check_model_sizes as check_sizes
+from synthdeid.toolkit import read_tagger_meta as read_meta
+from synthdeid.toolkit import saved_tagger_config as saved_config
+from synthdeid.toolkit import write_tagger_meta as write_meta
 
 from .config import TorchTaggerConfig
 from .features import Vocab, Window, doc_windows
@@ -84,13 +94,13 @@ def spans_of(
     labels = {t[2:] for t in vocab.tags if t != "O"}
     spans: list[list[Span]] = [[] for _ in docs]
     for win, ids in zip(windows, tag_ids, strict=True):
-        spans[win.doc].extend(W.decode([vocab.tags[i] for i in ids], win.words, labels))
+        spans[win.doc].extend(decode_tags([vocab.tags[i] for i in ids], win.words, labels))
     return [sorted(s, key=lambda x: (x.start, x.end)) for s in spans]
 
 
-def _words_by_doc(windows: Sequence[Window]) -> dict[int, list[W.Word]]:
+def _words_by_doc(windows: Sequence[Window]) -> dict[int, list[Word]]:
     """Every window's words, gathered per document (one pass over the windows)."""
-    out: dict[int, list[W.Word]] = {}
+    out: dict[int, list[Word]] = {}
     for w in windows:
         out.setdefault(w.doc, []).extend(w.words)
     return out
@@ -99,11 +109,11 @@ def _words_by_doc(windows: Sequence[Window]) -> dict[int, list[W.Word]]:
 class TrainedTorchTagger:
     """A trained ``torch_bilstm_crf`` model: ``predict(docs)`` gives spans per document."""
 
-    def __init__(self, net: BiLSTMCRF, vocab: Vocab, config: TorchTaggerConfig, tokenize: W.Tokenize) -> None:
+    def __init__(self, net: BiLSTMCRF, vocab: Vocab, config: TorchTaggerConfig, tokenize: Tokenize) -> None:
         self.net = net.eval()
         self.vocab = vocab
         self.config = config
-        self.tokenize = W.split_tokens(tokenize, config.token_split)
+        self.tokenize = split_tokens(tokenize, config.token_split)
 
     def windows(self, docs: Sequence[Document]) -> tuple[list[Window], list[Encoded]]:
         wins = doc_windows(docs, self.tokenize, self.config.context, self.config.max_tokens, labelled=False)
@@ -134,12 +144,12 @@ class TorchTagger:
         self.trained: TrainedTorchTagger | None = None
 
     def train(
-        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: W.Tokenize
+        self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
     ) -> dict[str, Any]:
         cfg = self.config
         out_dir = Path(out_dir)
-        labels, dev, dropped = W.training_labels(NAME, train, dev)
-        wins = doc_windows(train, W.split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens, labelled=True)
+        labels, dev, dropped = training_labels(NAME, train, dev)
+        wins = doc_windows(train, split_tokens(tokenize, cfg.token_split), cfg.context, cfg.max_tokens, labelled=True)
         vocab = Vocab.build(
             ((train[w.doc].text[a:b], s) for w in wins for (a, b), s in zip(w.words, w.line_starts)),
             labels,
@@ -147,7 +157,7 @@ class TorchTagger:
         )
         tag_index = {t: i for i, t in enumerate(vocab.tags)}
         items = [vocab.encode(train[w.doc].text, w) for w in wins]
-        gold = [[tag_index[t] for t in W.bio_tags(w.words, train[w.doc].spans)] for w in wins]
+        gold = [[tag_index[t] for t in bio_tags(w.words, train[w.doc].spans)] for w in wins]
         with torch_threads(cfg.threads):
             seed_everything(cfg.seed)
             net = _network(vocab, cfg)
@@ -158,7 +168,7 @@ class TorchTagger:
 
                 def evaluate() -> dict[str, float]:
                     ids = predict_windows(net, dev_items, cfg.predict_batch_size)
-                    return W.entity_f1([d.spans for d in dev], spans_of(dev, dev_wins, ids, vocab))
+                    return entity_f1([d.spans for d in dev], spans_of(dev, dev_wins, ids, vocab))
 
             run = fit(net, items, gold, vocab.singletons, cfg, evaluate)
         self.save(out_dir, net, vocab, labels)
@@ -173,12 +183,12 @@ class TorchTagger:
             "train_tokens": sum(len(w.words) for w in wins),
             "train_spans": sum(len(d.spans) for d in train),
             "train_spans_without_tokens": sum(len(d.spans) for d in train)
-            - sum(W.covered_spans(words, train[i].spans) for i, words in _words_by_doc(wins).items()),
+            - sum(covered_spans(words, train[i].spans) for i, words in _words_by_doc(wins).items()),
             "dev_labels_unseen_in_training": dropped,
             **run,
         }
         if dev:
-            metrics["dev"] = W.entity_f1([d.spans for d in dev], self.trained.predict(dev))
+            metrics["dev"] = entity_f1([d.spans for d in dev], self.trained.predict(dev))
             metrics["dev_predict_seconds"] = round(time.perf_counter() - started, 3)
         return metrics
 
@@ -190,7 +200,7 @@ class TorchTagger:
         write_json(vocab.to_json(), out_dir / VOCAB)
         write_meta(out_dir, NAME, self.config, labels=labels)
 
-    def load(self, out_dir: Path, tokenize: W.Tokenize) -> TrainedTorchTagger:
+    def load(self, out_dir: Path, tokenize: Tokenize) -> TrainedTorchTagger:
         """The tagger in ``out_dir``: JSON and safetensors only (nothing there can run code); a
         missing, malformed or damaged file is an ``InputError`` naming it."""
         out_dir = Path(out_dir)
@@ -203,7 +213,7 @@ class TorchTagger:
         )  # saved before token_split: pack
         check_sizes(dataclasses.asdict(config), SIZES, out_dir / CONFIG_FILE, RETRAIN)
         vocab = read_json(out_dir / VOCAB, RETRAIN, Vocab.from_json)
-        bio_tags(vocab.tags, out_dir / VOCAB, RETRAIN)
+        check_bio_tags(vocab.tags, out_dir / VOCAB, RETRAIN)
         stored = stored_weights([out_dir / WEIGHTS], RETRAIN)
         fits(lambda: _network(vocab, config), stored, out_dir / CONFIG_FILE, RETRAIN, WEIGHTS)
         net = _network(vocab, config)

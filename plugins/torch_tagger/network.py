@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from synthdeid.dropout import dropout
+from synthdeid.toolkit import dropout
 
 from .config import TorchTaggerConfig
 from .crf import CRF

@@ -11,8 +11,8 @@ from typing import Any
 
 import torch
 
-from synthdeid.precision import autocast, resolve
-from synthdeid.progress import counter
+from synthdeid.toolkit import autocast, counter
+from synthdeid.toolkit import resolve_precision as resolve
 
 from .config import TorchTaggerConfig
 from .network import Batch, BiLSTMCRF, Encoded, make_batch

@@ -31,6 +31,8 @@ def config_dict(config: Any) -> dict[str, Any]:
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
+    """The saved ``generator.json`` of a trained model folder; a ``SynthdeidError`` naming the
+    train stage when there is none."""
     path = Path(out_dir) / META_FILE
     if not path.exists():
         raise SynthdeidError(
@@ -62,12 +64,14 @@ def fingerprint(config: Any, data: TrainingData, seed: int) -> str:
 
 
 def set_threads(threads: int) -> None:
+    """Set torch's CPU thread count (at least 1)."""
     if threads < 1:
         raise SynthdeidError(f"threads must be >= 1, got {threads}")
     torch.set_num_threads(threads)
 
 
 def check_data(data: TrainingData, plugin: str) -> None:
+    """Refuse training data a causal LM cannot train on: no text, or no ``<EOD>`` special token."""
     if not data.train:
         raise SynthdeidError(
             f"generator {plugin!r}: the training text is empty",

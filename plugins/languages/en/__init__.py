@@ -11,9 +11,8 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.corpus.tags import builtin_mapping
+from synthdeid.toolkit import SurrogateFactory, builtin_mapping, make_pack
 
-from ..common.pack import SurrogateFactory, make_pack
 from .text import split_sentences, tokenize
 
 __all__ = ["CANARY_TEMPLATE", "factory", "register_languages", "split_sentences", "tokenize"]

@@ -12,9 +12,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..common.dates import DateLocale, name_input
-from ..common.names import NameLocale, clean_names
-from ..common.surrogates import PhoneRules, SurrogateData
+from synthdeid.toolkit import DateLocale, NameLocale, PhoneRules, SurrogateData, clean_names, name_input
 
 # Abbreviations written with a final period (or a slash) that stay one token. Dotted letter
 # sequences ("p.o.", "b.i.d.", "e.g.", "M.D.") and capital initials ("J.") need no entry.

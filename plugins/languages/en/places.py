@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from ..common.places import PlaceSurrogates
-from ..common.shapes import capitalize_like, match_case, shape_replace
+from synthdeid.toolkit import PlaceSurrogates, capitalize_like, match_case, shape_replace
+
 from .data import (
     CARE_TEMPLATES,
     COUNTRY_CODES,

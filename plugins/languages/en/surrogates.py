@@ -24,9 +24,8 @@ import re
 
 from faker import Faker
 
-from ..common.names import NameSurrogates
-from ..common.shapes import capitalize_like, is_all_caps, shape_replace
-from ..common.surrogates import BaseSurrogates
+from synthdeid.toolkit import BaseSurrogates, NameSurrogates, capitalize_like, is_all_caps, shape_replace
+
 from .data import HOLIDAYS, MONTHS, NAME_SUFFIXES, NAME_SUFFIXES_AFTER_COMMA, SEASONS, surrogate_data
 from .places import EnglishPlaces
 

@@ -7,8 +7,8 @@ ends a sentence only before a capitalised word or a number."""
 
 from __future__ import annotations
 
-from ..common.sentences import SentenceSplitter
-from ..common.tokenizer import Tokenizer
+from synthdeid.toolkit import SentenceSplitter, Tokenizer
+
 from .data import ABBREVIATIONS, SENTENCE_FINAL_ABBREVIATIONS
 
 # no "us" (a word) among the bare-domain endings

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from ..common.places import PlaceSurrogates
-from ..common.shapes import capitalize_like, match_case, shape_replace
+from synthdeid.toolkit import PlaceSurrogates, capitalize_like, match_case, shape_replace
+
 from .data import (
     ADDRESS_KEEP,
     CARE_KINDS,

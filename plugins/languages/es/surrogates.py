@@ -9,8 +9,8 @@ import re
 
 from faker import Faker
 
-from ..common.shapes import shape_replace
-from ..common.surrogates import BaseSurrogates
+from synthdeid.toolkit import BaseSurrogates, shape_replace
+
 from .data import surrogate_data
 from .places import SpanishPlaces
 

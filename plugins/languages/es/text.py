@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from ..common.sentences import SentenceSplitter
-from ..common.tokenizer import Tokenizer
+from synthdeid.toolkit import SentenceSplitter, Tokenizer
+
 from .data import ABBREVIATIONS, SENTENCE_FINAL_ABBREVIATIONS
 
 TOKENIZER = Tokenizer(ABBREVIATIONS, tlds=("es", "com", "org", "net", "eu", "info", "io", "cat"), number_suffix="[ºª°]")

@@ -7,8 +7,8 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
+from synthdeid.toolkit import PackConfig, SurrogateFactory, make_pack
 
-from ..common.pack import PackConfig, SurrogateFactory, make_pack
 from .sentences import split_sentences
 from .tokenizer import tokenize
 

@@ -5,9 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..common.dates import DateLocale
-from ..common.names import NameLocale, clean_names
-from ..common.surrogates import PhoneRules, SurrogateData
+from synthdeid.toolkit import DateLocale, NameLocale, PhoneRules, SurrogateData, clean_names
 
 # Abbreviations written with periods that never end a token early ("mw." is one token).
 ABBREVIATIONS: tuple[str, ...] = (

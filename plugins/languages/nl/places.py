@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 import string
 
-from ..common.places import PlaceSurrogates
+from synthdeid.toolkit import PlaceSurrogates
+
 from .data import (
     CARE_ACRONYMS,
     CARE_NAMES,

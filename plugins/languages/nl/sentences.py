@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..common.sentences import SentenceSplitter
+from synthdeid.toolkit import SentenceSplitter
+
 from .data import SENTENCE_FINAL_ABBREVIATIONS
 from .tokenizer import is_abbreviation
 

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from ..common.tokenizer import Tokenizer
+from synthdeid.toolkit import Tokenizer
+
 from .data import ABBREVIATIONS
 
 TOKENIZER = Tokenizer(

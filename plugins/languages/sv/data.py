@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..common.dates import DateLocale, name_input
-from ..common.names import NameLocale, clean_names
-from ..common.surrogates import PhoneRules, SurrogateData
+from synthdeid.toolkit import DateLocale, NameLocale, PhoneRules, SurrogateData, clean_names, name_input
 
 ABBREVIATIONS: tuple[str, ...] = (
     "t.ex.",

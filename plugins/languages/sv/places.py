@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 
-from ..common.places import PlaceSurrogates
+from synthdeid.toolkit import PlaceSurrogates
+
 from .data import (
     CARE_KINDS,
     CARE_NAMES,
