@@ -202,3 +202,19 @@ def test_the_example_format_refuses_what_it_cannot_read_or_hold(tmp_path):
     with pytest.raises(InputError, match="holds whitespace"):
         write_documents([Document.create("a", "Jan", [Span(0, 3, "First Name")])], tmp_path / "out.spans.tsv")
     assert not (tmp_path / "out.spans.tsv").exists()
+
+
+def test_the_docs_name_the_built_in_formats_and_their_endings():
+    from synthdeid.corpus.formats.registered import formats
+
+    names = (REPO / "docs/formats.md").read_text(encoding="utf-8").split("**Format names.**")[1].split("\n\n")[0]
+    built_in = [e.name for e in registry("format").in_order() if e.package == "synthdeid"]
+    assert " ".join(names.split()).startswith(
+        "`corpus.format`, `--from`, `--to` and `--format` take a format's name: the built-in ones are "
+        + ", ".join(f"`{n}`" for n in built_in[:-1])
+        + f" and `{built_in[-1]}`"
+    )
+    hooks = " ".join((REPO / "docs/plugin-hooks.md").read_text(encoding="utf-8").split())
+    endings = [e for e, name in formats().endings.items() if name in built_in]
+    claimed = ", ".join(f"`{e}`" for e in endings[:-1]) + f" and `{endings[-1]}`"
+    assert f"The built-ins claim {claimed};" in hooks
