@@ -65,7 +65,7 @@ def pipes(register_plugin):
 def test_the_built_in_formats_register_through_the_hook():
     built_in = [e for e in registry("format").in_order() if e.package == "synthdeid"]
     assert [e.name for e in built_in] == BUILT_IN
-    assert {e.plugin for e in built_in} == {"synthdeid.plugins.formats"}
+    assert {e.plugin for e in built_in} == {"synthdeid.corpus.formats.builtin"}
     assert format_names()[: len(BUILT_IN)] == BUILT_IN and "text" not in writable_formats()
 
 

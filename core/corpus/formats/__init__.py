@@ -1,7 +1,7 @@
 """Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text,
 i2b2/n2c2 XML, XML-style inline tags; and a reader of plain ``.txt`` notes without annotations
 (``text``). Each is a plugin's ``CorpusFormat`` (``register_formats``; the built-ins in
-``synthdeid.plugins.formats``), looked up by name in ``registered``: a format whose ``options``
+``synthdeid.corpus.formats.builtin``), looked up by name in ``registered``: a format whose ``options``
 name any takes an ``options`` mapping (params.yaml's ``corpus.format_options``); the others refuse
 any option. Writers check every document before writing the first byte (a stream: before the
 output appears), refusing what the format cannot hold, so that what they write reads back. What

@@ -1,92 +1,90 @@
-"""The built-in corpus formats, registered through the same ``register_formats`` hook a third-party
-format uses: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text, i2b2/n2c2 XML,
-XML-style inline tags and plain ``.txt`` notes (read only). The readers and writers live in
-``synthdeid.corpus.formats``; this module names them, their file-name endings and their options.
-The order here is the order formats are listed in (``--help``, error messages)."""
+"""The built-in corpus formats as a plugin: registered through the same ``register_formats`` hook a
+third-party format uses (listed in the plugin manager's ``DEFAULT_PLUGINS``): JSONL standoff
+(canonical), BRAT folders, CoNLL/BIO, inline-tag text, i2b2/n2c2 XML, XML-style inline tags and
+plain ``.txt`` notes (read only). It lives beside the readers and writers it names, which are
+internal to synthdeid (the plugins under ``plugins/`` import only the public surface). The order
+here is the order formats are listed in (``--help``, error messages)."""
 
 from __future__ import annotations
 
 from synthdeid.api import Config, CorpusFormat, FormatFactory, RegisterFormat, hookimpl
 
+from . import brat as _brat
+from . import conll as _conll
+from . import i2b2 as _i2b2
+from . import inline_text as _inline
+from . import jsonl as _jsonl
+from . import plaintext as _plain
+from . import xml_inline as _xml_inline
+
 
 def jsonl(config: Config) -> CorpusFormat:
     """JSONL standoff."""
-    from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
-
     return CorpusFormat(
         "JSONL standoff, the canonical format: one {id, text, spans} object per line",
-        read_jsonl,
-        write_jsonl,
+        _jsonl.read_jsonl,
+        _jsonl.write_jsonl,
         (".jsonl", ".json", ".ndjson"),
     )
 
 
 def brat(config: Config) -> CorpusFormat:
     """BRAT standoff folders."""
-    from synthdeid.corpus.formats.brat import read_brat, write_brat
-
     return CorpusFormat(
-        "BRAT standoff: a folder of ID.txt notes and ID.ann annotations", read_brat, write_brat, (".ann",)
+        "BRAT standoff: a folder of ID.txt notes and ID.ann annotations", _brat.read_brat, _brat.write_brat, (".ann",)
     )
 
 
 def conll(config: Config) -> CorpusFormat:
     """CoNLL / BIO token files."""
-    from synthdeid.corpus.formats.conll import read_conll, write_conll
-
     return CorpusFormat(
         "CoNLL/BIO: token<TAB>tag lines (BIO or BIOES), -DOCSTART-<TAB>id before each note",
-        read_conll,
-        write_conll,
+        _conll.read_conll,
+        _conll.write_conll,
         (".conll", ".bio", ".iob", ".conllu"),
     )
 
 
 def inline(config: Config) -> CorpusFormat:
     """Inline-tag text."""
-    from synthdeid.corpus.formats.inline_text import OPTIONS, read_inline, write_inline
-
     return CorpusFormat(
         "inline-tag text: id<TAB>text lines with <NameSTART> Jan <NameEND> tags",
-        read_inline,
-        write_inline,
+        _inline.read_inline,
+        _inline.write_inline,
         (".inline", ".inline.txt"),
-        OPTIONS,
+        _inline.OPTIONS,
     )
 
 
 def i2b2(config: Config) -> CorpusFormat:
     """i2b2/n2c2 XML."""
-    from synthdeid.corpus.formats.i2b2 import OPTIONS, read_i2b2, write_i2b2
-
     return CorpusFormat(
         "i2b2/n2c2 de-identification XML: a folder of ID.xml files (or one), <TEXT> and <TAGS>",
-        read_i2b2,
-        write_i2b2,
+        _i2b2.read_i2b2,
+        _i2b2.write_i2b2,
         (".xml",),
-        OPTIONS,
+        _i2b2.OPTIONS,
     )
 
 
 def xml_inline(config: Config) -> CorpusFormat:
     """XML-style inline tags."""
-    from synthdeid.corpus.formats.xml_inline import OPTIONS, read_xml_inline, write_xml_inline
-
     return CorpusFormat(
         "XML-style inline tags: <Name>Jan</Name> in the text, a file or a folder of .txt notes",
-        read_xml_inline,
-        write_xml_inline,
+        _xml_inline.read_xml_inline,
+        _xml_inline.write_xml_inline,
         (".xmltags", ".xml.txt"),
-        OPTIONS,
+        _xml_inline.OPTIONS,
     )
 
 
 def text(config: Config) -> CorpusFormat:
     """Plain notes without annotations."""
-    from synthdeid.corpus.formats.plaintext import read_plain
-
     return CorpusFormat(
-        "plain notes without annotations: a .txt file or a folder of them (read only)", read_plain, None, (".txt",)
+        "plain notes without annotations: a .txt file or a folder of them (read only)",
+        _plain.read_plain,
+        None,
+        (".txt",),
     )
 
 
@@ -103,5 +101,6 @@ BUILT_IN: dict[str, FormatFactory] = {
 
 @hookimpl
 def register_formats(register: RegisterFormat) -> None:
+    """The built-in formats, in ``BUILT_IN``'s order."""
     for name, factory in BUILT_IN.items():
         register(name, factory)
