@@ -14,7 +14,7 @@ every plugin. docs/plugin-hooks.md documents each hook and is held to this modul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
@@ -419,6 +419,38 @@ class LanguagePack:
 
 
 # ---------------------------------------------------------------------------------------------
+# Corpus formats: reading and writing corpus files and folders
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorpusFormat:
+    """A corpus file format, as a format factory returns it: its reader, its writer (None: read
+    only), the file-name endings that name it and the reader options it takes."""
+
+    description: str
+    """One line for ``--help`` and the docs, e.g. ``"JSONL standoff: one {id, text, spans} object per line"``."""
+    reader: Callable[..., Iterator[Document]]
+    """``reader(path, tagset=None, errors=None)`` (and ``options=`` when ``options`` names any): the
+    documents of ``path``, each checked; an invalid record is an ``InputError`` naming the file and
+    line, or, with an ``errors`` list, collected there and skipped. ``tagset`` (a ``TagSet`` or
+    None) is what labels are checked against."""
+    writer: Callable[[Iterable[Document], Path], int] | None = None
+    """``writer(docs, path)``: write the documents (ids are unique), return how many; refuse what the
+    format cannot hold before writing anything, so what it writes reads back. None: read only."""
+    suffixes: tuple[str, ...] = ()
+    """File-name endings (lower case, with the dot) that name this format: ``.jsonl``, ``.inline.txt``.
+    The longest ending a name has decides; two formats may not claim one ending."""
+    options: tuple[str, ...] = ()
+    """The reader options it takes (``corpus.format_options``, ``--format-option``); any other is refused."""
+
+    def __post_init__(self) -> None:
+        bad = [s for s in self.suffixes if not s.startswith(".") or s != s.lower() or len(s) < 2]
+        if bad:
+            raise ValueError(f"format suffixes are lower-case endings with their dot (.jsonl), not {bad[0]!r}")
+
+
+# ---------------------------------------------------------------------------------------------
 # The hooks: one per kind, each with its factory and register types
 # ---------------------------------------------------------------------------------------------
 
@@ -428,6 +460,7 @@ DecoderFactory = Callable[[Config], Decoder]
 TaggerFactory = Callable[[Config], Tagger]
 PrivacyMetricFactory = Callable[[Config], PrivacyMetric]
 LanguageFactory = Callable[[Config], LanguagePack]
+FormatFactory = Callable[[Config], CorpusFormat]
 
 FactoryT = TypeVar("FactoryT", contravariant=True)
 
@@ -448,6 +481,7 @@ RegisterDecoder = Register[DecoderFactory]
 RegisterTagger = Register[TaggerFactory]
 RegisterPrivacyMetric = Register[PrivacyMetricFactory]
 RegisterLanguage = Register[LanguageFactory]
+RegisterFormat = Register[FormatFactory]
 
 
 @hookspec
@@ -486,6 +520,13 @@ def register_languages(register: RegisterLanguage) -> None:
     splitter, surrogate generator and tag mapping for one language)."""
 
 
+@hookspec
+def register_formats(register: RegisterFormat) -> None:
+    """Register corpus file formats: ``factory(config) -> CorpusFormat`` (a reader, optionally a
+    writer, the file-name endings it claims and the reader options it takes). ``config`` is empty:
+    a reader's options come with each read (``corpus.format_options``)."""
+
+
 HOOK_KINDS: dict[str, str] = {
     "register_annotators": "annotator",
     "register_generators": "generator",
@@ -493,5 +534,6 @@ HOOK_KINDS: dict[str, str] = {
     "register_taggers": "tagger",
     "register_privacy_metrics": "privacy_metric",
     "register_languages": "language",
+    "register_formats": "format",
 }
 """Hook name -> the kind of object it registers (the registry's name)."""

@@ -19,10 +19,10 @@ from rich.table import Table
 
 from synthdeid.cli_help import examples
 from synthdeid.corpus.formats import (
-    READERS,
-    WRITERS,
+    format_names,
     guess_format,
     read_documents,
+    writable_formats,
     write_documents,
 )
 from synthdeid.corpus.records import Document, label_counts
@@ -347,7 +347,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sp.add_argument("--json", action="store_true", help="machine-readable output")
     sp.set_defaults(run=cmd_plugins)
-    formats = sorted(READERS)
+    formats, writers = sorted(format_names()), sorted(writable_formats())  # the registered ones (register_formats)
     sc = sub.add_parser(
         "convert",
         help="convert a corpus between formats",
@@ -359,8 +359,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sc.add_argument("input")
     sc.add_argument("output")
-    sc.add_argument("--from", dest="from_format", choices=formats, help="input format (default: from the name)")
-    sc.add_argument("--to", dest="to_format", choices=sorted(WRITERS), help="output format (default: from the name)")
+    sc.add_argument(
+        "--from",
+        dest="from_format",
+        choices=formats,
+        help="input format (default: from the name; `synthdeid plugins` lists the formats)",
+    )
+    sc.add_argument("--to", dest="to_format", choices=writers, help="output format (default: from the name)")
     sc.add_argument(
         "--format-option",
         action="append",
@@ -408,7 +413,7 @@ def build_parser() -> argparse.ArgumentParser:
     sv.set_defaults(run=cmd_validate)
     from synthdeid.phi.deidentify_command import add_deidentify_command
 
-    add_deidentify_command(sub, formats, sorted(WRITERS))
+    add_deidentify_command(sub, formats, writers)
     se = sub.add_parser(
         "export",
         help="export a corpus the study wrote to Hugging Face datasets, spaCy, CoNLL, BRAT or JSONL",

@@ -4,8 +4,10 @@ runs it (``python -m synthdeid.cli_reference > docs/cli.md``; a test holds the p
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+from collections.abc import Iterator
 
 HEADER = """# Command-line reference
 
@@ -34,11 +36,31 @@ def _help(parser: argparse.ArgumentParser) -> str:
             os.environ["COLUMNS"] = old
 
 
+@contextlib.contextmanager
+def _builtin_plugins_only() -> Iterator[None]:
+    """The plugin manager without third-party plugins, whose formats would join the choices."""
+    from synthdeid.plugin_system.manager import LOAD_ENV, get_plugin_manager
+
+    old = os.environ.get(LOAD_ENV)
+    os.environ[LOAD_ENV] = ""
+    get_plugin_manager.cache_clear()
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(LOAD_ENV, None)
+        else:
+            os.environ[LOAD_ENV] = old
+        get_plugin_manager.cache_clear()
+
+
 def reference() -> str:
-    """The page: ``synthdeid --help``, then each command's (and each sub-command's) help."""
+    """The page: ``synthdeid --help``, then each command's (and each sub-command's) help, with the
+    built-in plugins only (a third-party format would add a choice)."""
     from synthdeid.cli import build_parser
 
-    parser = build_parser()
+    with _builtin_plugins_only():
+        parser = build_parser()
     parts = [HEADER, "## synthdeid", "", "```text", _help(parser), "```"]
 
     def add(name: str, sub: argparse.ArgumentParser, level: int) -> None:

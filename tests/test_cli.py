@@ -1,6 +1,7 @@
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -143,7 +144,10 @@ def test_convert_removes_an_output_that_does_not_read_back(tmp_path, capsys, mon
         Path(path).write_text("not json\n", encoding="utf-8")
         return len(list(docs))
 
-    monkeypatch.setitem(formats.WRITERS, "jsonl", broken)
+    jsonl, lookup = formats.corpus_format("jsonl"), formats.corpus_format
+    monkeypatch.setattr(
+        formats, "corpus_format", lambda f: replace(jsonl, writer=broken) if f == "jsonl" else lookup(f)
+    )
     src = tmp_path / "in.inline"
     write_documents([DOC], src)
     assert main(["convert", str(src), str(tmp_path / "out.jsonl")]) == 1

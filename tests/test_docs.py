@@ -31,7 +31,7 @@ def headings() -> list[str]:
 
 
 def test_there_are_hookspecs():
-    assert len(HOOKSPECS) == 6
+    assert len(HOOKSPECS) == 7
 
 
 @pytest.mark.parametrize("name", sorted(HOOKSPECS))

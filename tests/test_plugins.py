@@ -25,6 +25,7 @@ HOOKS = (
     "register_taggers",
     "register_privacy_metrics",
     "register_languages",
+    "register_formats",
 )
 EXAMPLE_DIST = "synthdeid-example-plugin"
 IN_PROCESS = "(registered in-process)"
@@ -63,6 +64,10 @@ class InTestPlugin:
     @hookimpl
     def register_languages(self, register):
         register("intest_language", _factory("language"))
+
+    @hookimpl
+    def register_formats(self, register):
+        register("intest_format", _factory("format"))
 
 
 @pytest.fixture

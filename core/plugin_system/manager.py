@@ -30,6 +30,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.hf_tagger",
     "synthdeid.plugins.torch_tagger",
     "synthdeid.plugins.privacy",
+    "synthdeid.corpus.formats.builtin",
 )
 
 KINDS: dict[str, str] = api.HOOK_KINDS
@@ -93,7 +94,7 @@ def _sources(pm: pluggy.PluginManager) -> dict[int, tuple[str, str]]:
 
 def registry(kind: str) -> Registry:
     """The registry of one kind ("annotator", "generator", "decoder", "tagger",
-    "privacy_metric", "language"), built from every loaded plugin."""
+    "privacy_metric", "language", "format"), built from every loaded plugin."""
     hook_name = next((h for h, k in KINDS.items() if k == kind), None)
     if hook_name is None:
         raise ValueError(f"unknown plugin kind {kind!r}; kinds: {', '.join(KINDS.values())}")

@@ -50,6 +50,10 @@ class Registry:
     def names(self) -> list[str]:
         return sorted(self._entries)
 
+    def in_order(self) -> list[Entry]:
+        """The entries in the order they were registered: the built-in plugins' first."""
+        return list(self._entries.values())
+
     def entry(self, name: str) -> Entry:
         try:
             return self._entries[name]

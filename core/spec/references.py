@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from synthdeid.api import LanguageSpecific
+from synthdeid.corpus.formats import format_names
 from synthdeid.corpus.tags import tag_labels
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 from synthdeid.plugin_system.config import from_mapping
@@ -43,6 +44,18 @@ def _unknown(key: str, name: Any, kind: str, names: list[str]) -> Problem:
         key,
         f"{name!r} is not an installed {KIND_WORDS[kind]}{hint}; installed: {', '.join(names)}",
         "use one of them (`synthdeid plugins` lists them), or install the plugin package that provides it",
+    )
+
+
+def _unknown_format(name: str) -> Problem:
+    names = format_names()
+    close = difflib.get_close_matches(name, names, n=1)
+    hint = f" (did you mean {close[0]}?)" if close else ""
+    return Problem(
+        "corpus.format",
+        f"{name!r} is not a corpus format{hint}; the formats: auto (guessed from corpus.path), {', '.join(names)}",
+        "use one of them (`synthdeid plugins` lists the formats installed), or install the plugin package that "
+        "provides it",
     )
 
 
@@ -171,6 +184,8 @@ def check(study: Study) -> list[Problem]:
     languages = registry("language")
     if study.language not in languages:
         add(_unknown("language", study.language, "language", languages.names()))
+    if study.corpus.format != "auto" and study.corpus.format not in format_names():
+        add(_unknown_format(study.corpus.format))
     if study.annotate.annotator != "gold":
         annotator, p = _plugin(
             "annotate.annotator", "annotator", study.annotate.annotator, study.annotate.config, "annotate.config"

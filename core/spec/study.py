@@ -29,7 +29,6 @@ SHAPES = ("generated", "training")
 """``fresh_surrogates.shapes`` (``synthdeid.phi.fresh_surrogates.SHAPES``, held equal by a test)."""
 Config = dict[str, Any]
 """A plugin's config: checked against the plugin's own declaration (``spec.references``)."""
-FORMATS = ("auto", "jsonl", "brat", "conll", "inline", "i2b2", "xml_inline")
 GENERATION_OVERRIDES = (
     "min_tokens",
     "max_tokens",
@@ -206,7 +205,11 @@ class CorpusSection(Section):
         "data/raw",
         description="a JSONL file, BRAT folder, CoNLL file, *.inline file, i2b2 or XML folder (with source: files)",
     )
-    format: Literal[FORMATS] = Field("auto", description="the reader; auto guesses it from the path")  # type: ignore[valid-type]
+    format: Text = Field(
+        "auto",
+        description="the reader: auto guesses it from the path; or a corpus format's name (jsonl, brat, ...: "
+        "docs/formats.md; `synthdeid plugins` lists those installed)",
+    )
     format_options: dict[str, Any] = Field(
         default_factory=dict, description="reader options: xml_inline {labels: [...]}, i2b2 {newlines: keep | xml}"
     )

@@ -1,61 +1,77 @@
 """Readers and writers: JSONL standoff (canonical), BRAT folders, CoNLL/BIO, inline-tag text,
 i2b2/n2c2 XML, XML-style inline tags; and a reader of plain ``.txt`` notes without annotations
-(``text``). Readers listed in ``READER_OPTIONS`` take an ``options`` mapping (params.yaml's
-``corpus.format_options``); the others refuse any option. Writers check every document before
-writing the first byte (a stream: before the output appears), refusing what the format cannot
-hold, so that what they write reads back. What they write is private whatever the umask (files
-0o600, folders 0o700), and a folder writer refuses ids that would name one file or pass a file
-system's limits, and an output name that ends in a file's suffix (see ``outpaths``)."""
+(``text``). Each is a plugin's ``CorpusFormat`` (``register_formats``; the built-ins in
+``synthdeid.corpus.formats.builtin``), looked up by name in ``registered``: a format whose ``options``
+name any takes an ``options`` mapping (params.yaml's ``corpus.format_options``); the others refuse
+any option. Writers check every document before writing the first byte (a stream: before the
+output appears), refusing what the format cannot hold, so that what they write reads back. What
+they write is private whatever the umask (files 0o600, folders 0o700), and a folder writer refuses
+ids that would name one file or pass a file system's limits, and an output name that ends in a
+file's suffix (see ``outpaths``)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from synthdeid.api import CorpusFormat
 from synthdeid.corpus.formats.brat import read_brat, write_brat
 from synthdeid.corpus.formats.conll import read_conll, write_conll
 from synthdeid.corpus.formats.detect import guess_format
-from synthdeid.corpus.formats.i2b2 import OPTIONS as I2B2_OPTIONS
 from synthdeid.corpus.formats.i2b2 import read_i2b2, write_i2b2
-from synthdeid.corpus.formats.inline_text import OPTIONS as INLINE_OPTIONS
 from synthdeid.corpus.formats.inline_text import read_inline, write_inline
 from synthdeid.corpus.formats.jsonl import read_jsonl, write_jsonl
 from synthdeid.corpus.formats.plaintext import read_plain
-from synthdeid.corpus.formats.xml_inline import OPTIONS as XML_INLINE_OPTIONS
+from synthdeid.corpus.formats.registered import formats
 from synthdeid.corpus.formats.xml_inline import read_xml_inline, write_xml_inline
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
-READERS: dict[str, Callable[..., Iterator[Document]]] = {
-    "jsonl": read_jsonl,
-    "brat": read_brat,
-    "conll": read_conll,
-    "inline": read_inline,
-    "i2b2": read_i2b2,
-    "xml_inline": read_xml_inline,
-    "text": read_plain,
-}
-WRITERS: dict[str, Callable[[Iterable[Document], Path], int]] = {
-    "jsonl": write_jsonl,
-    "brat": write_brat,
-    "conll": write_conll,
-    "inline": write_inline,
-    "i2b2": write_i2b2,
-    "xml_inline": write_xml_inline,
-}
-READER_OPTIONS: dict[str, tuple[str, ...]] = {
-    "i2b2": I2B2_OPTIONS,
-    "xml_inline": XML_INLINE_OPTIONS,
-    "inline": INLINE_OPTIONS,
-}
-"""The options each reader takes (``read_documents(..., options=...)``); other readers take none."""
+__all__ = [
+    "check_format",
+    "check_options",
+    "corpus_format",
+    "format_names",
+    "guess_format",
+    "read_brat",
+    "read_conll",
+    "read_documents",
+    "read_i2b2",
+    "read_inline",
+    "read_jsonl",
+    "read_plain",
+    "read_xml_inline",
+    "writable_formats",
+    "write_brat",
+    "write_conll",
+    "write_documents",
+    "write_i2b2",
+    "write_inline",
+    "write_jsonl",
+    "write_xml_inline",
+]
+
+
+def format_names() -> list[str]:
+    """The names of the registered formats, the built-ins first (``jsonl``, ``brat``, ...)."""
+    return list(formats().by_name)
+
+
+def writable_formats() -> list[str]:
+    """The names of the registered formats that have a writer."""
+    return formats().writable()
+
+
+def corpus_format(fmt: str) -> CorpusFormat:
+    """The registered format ``fmt``; an unknown name is an ``InputError`` listing the formats."""
+    return formats().get(fmt)
 
 
 def check_format(fmt: str) -> str:
-    if fmt not in READERS:
-        raise InputError(f"unknown format {fmt!r}", fix="use one of " + ", ".join(READERS))
+    """``fmt`` when it is a registered format (else an ``InputError`` listing them)."""
+    corpus_format(fmt)
     return fmt
 
 
@@ -69,14 +85,15 @@ def read_documents(
     """Documents from ``path`` in ``fmt`` (guessed from the name when not given). With an
     ``errors`` list, invalid records are collected there and skipped instead of raising. A
     source that holds no document at all is an error: an empty corpus is never "valid".
-    ``options`` go to the reader (see ``READER_OPTIONS``); an option it does not take is an error."""
+    ``options`` go to the reader (its format's ``options``); an option it does not take is an error."""
     p = Path(path)
     if not p.exists():
         raise InputError("not found", path=p, fix="check the path (params.yaml or the command line)")
     fmt = check_format(fmt or guess_format(p))
     check_options(fmt, options)
-    kwargs = {"options": options} if fmt in READER_OPTIONS else {}
-    return _not_empty(READERS[fmt](p, tagset=tagset, errors=errors, **kwargs), p, errors)
+    reader = corpus_format(fmt)
+    kwargs = {"options": options} if reader.options else {}
+    return _not_empty(reader.reader(p, tagset=tagset, errors=errors, **kwargs), p, errors)
 
 
 def check_options(fmt: str, options: Mapping[str, Any] | None) -> None:
@@ -86,7 +103,7 @@ def check_options(fmt: str, options: Mapping[str, Any] | None) -> None:
             f"format options must be a mapping, not {options!r}"[:120],
             fix="write corpus.format_options: {key: value} (or --format-option KEY=VALUE)",
         )
-    accepted = READER_OPTIONS.get(fmt, ())
+    accepted = corpus_format(fmt).options
     unknown = sorted(str(k) for k in (options or {}) if k not in accepted)
     if unknown:
         takes = f"it takes {', '.join(accepted)}" if accepted else "it takes none"
@@ -115,13 +132,14 @@ def write_documents(docs: Iterable[Document], path: str | Path, fmt: str | None 
     file, and a BRAT folder would hold only one of them). Returns the number written."""
     p = Path(path)
     fmt = check_format(fmt or guess_format(p, for_writing=True))
-    if fmt not in WRITERS:
+    writer = corpus_format(fmt).writer
+    if writer is None:
         raise InputError(
             f"{fmt!r} is read only: it cannot hold PHI spans",
             path=p,
-            fix="write " + ", ".join(WRITERS) + " (by the output's name or --to)",
+            fix="write " + ", ".join(writable_formats()) + " (by the output's name or --to)",
         )
-    return WRITERS[fmt](_unique_ids(docs), p)
+    return writer(_unique_ids(docs), p)
 
 
 def _unique_ids(docs: Iterable[Document]) -> Iterable[Document]:

@@ -1,5 +1,8 @@
 """Telling a corpus's format from its name and, where the name does not say, its contents.
 
+A name says its format by the file-name endings each registered format claims
+(``CorpusFormat.suffixes``: ``.jsonl``, ``.inline.txt``, a plugin's own); the longest one wins.
+
 A ``.txt`` file (plain notes by its name) that holds PHI tags is not read as plain text: the
 tags would stay in the notes, unmarked. It is refused, naming the format it looks like. A folder is
 BRAT when it holds ``.ann`` files, i2b2 when it holds ``.xml`` files, XML-style inline tags when
@@ -11,24 +14,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from synthdeid.corpus.formats.registered import Formats, formats
 from synthdeid.corpus.formats.xml_inline import NAME
 from synthdeid.corpus.inline import find_reserved, find_tag_like
 from synthdeid.errors import InputError
 
-SUFFIXES = {
-    ".jsonl": "jsonl",
-    ".json": "jsonl",
-    ".ndjson": "jsonl",
-    ".conll": "conll",
-    ".bio": "conll",
-    ".iob": "conll",
-    ".conllu": "conll",
-    ".inline": "inline",
-    ".ann": "brat",
-    ".txt": "text",
-    ".xml": "i2b2",
-    ".xmltags": "xml_inline",
-}
 SNIFFED_BYTES = 1 << 16
 """How much of a file is looked at for tags."""
 SNIFFED_FILES = 20
@@ -46,12 +36,8 @@ def guess_format(path: str | Path, *, for_writing: bool = False, folder: str = "
     they do not tell, and always BRAT when writing); a path without suffix, when writing, BRAT.
     An existing ``.txt`` file that holds PHI tags is refused, naming its format."""
     p = Path(path)
-    name = p.name.lower()
-    if name.endswith(".inline.txt"):
-        return "inline"
-    if name.endswith(".xml.txt"):
-        return "xml_inline"
-    fmt = SUFFIXES.get(p.suffix.lower())
+    registered = formats()
+    fmt = registered.by_ending(p.name.lower(), p.suffix.lower())
     if fmt == "text" and not for_writing and p.is_file():
         _refuse_tagged(p)
     if fmt:
@@ -64,8 +50,14 @@ def guess_format(path: str | Path, *, for_writing: bool = False, folder: str = "
         "cannot tell the format from the name",
         path=p,
         fix="name it *.jsonl, *.conll/*.bio, *.inline(.txt), *.xml (i2b2), *.xmltags/*.xml.txt (XML-style inline "
-        "tags), *.txt or a BRAT folder, or pass --from/--to (jsonl, brat, conll, inline, i2b2, xml_inline, text)",
+        f"tags), *.txt{_plugin_endings(registered)} or a BRAT folder, or pass --from/--to "
+        f"({', '.join(registered.by_name)})",
     )
+
+
+def _plugin_endings(registered: Formats) -> str:
+    """``, *.tsv (NAME)`` for each ending a format of a third-party plugin claims."""
+    return "".join(f", *{e} ({name})" for e, name in registered.endings.items() if name in registered.third_party)
 
 
 def folder_format(root: Path, default: str) -> str:

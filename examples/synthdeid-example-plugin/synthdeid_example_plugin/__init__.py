@@ -1,14 +1,19 @@
-"""An example synthdeid plugin: an annotator that finds e-mail addresses with a regex."""
+"""An example synthdeid plugin: an annotator that finds e-mail addresses with a regex, and a corpus
+format, ``example_tsv`` (``*.spans.tsv``), in which each line is one note with its PHI spans:
+``id<TAB>text<TAB>start:end:label start:end:label ...``."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import Span, hookimpl
-from synthdeid.api import RegisterAnnotator
+from synthdeid.api import CorpusFormat, RegisterAnnotator, RegisterFormat
+from synthdeid.toolkit import from_mapping, setting
+
+from .tsv import read_tsv, write_tsv
 
 EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 
@@ -17,17 +22,7 @@ EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 class EmailConfig:
     """The annotator's settings (its section of params.yaml)."""
 
-    label: str = "Email"
-
-    @classmethod
-    def from_mapping(cls, config: Mapping[str, Any]) -> "EmailConfig":
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(config) - known)
-        if unknown:
-            raise ValueError(
-                f"example_email: unknown config keys {unknown}; known keys: {sorted(known)}"
-            )
-        return cls(**config)
+    label: str = setting("Email")
 
 
 class EmailAnnotator:
@@ -39,9 +34,23 @@ class EmailAnnotator:
 
 
 def make_email_annotator(config: Mapping[str, Any]) -> EmailAnnotator:
-    return EmailAnnotator(EmailConfig.from_mapping(config))
+    return EmailAnnotator(from_mapping(EmailConfig, config, "annotator 'example_email'"))
+
+
+def make_tsv_format(config: Mapping[str, Any]) -> CorpusFormat:
+    return CorpusFormat(
+        description="example standoff TSV: id<TAB>text<TAB>start:end:label ... per line",
+        reader=read_tsv,
+        writer=write_tsv,
+        suffixes=(".spans.tsv",),
+    )
 
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    register("example_email", make_email_annotator)
+    register("example_email", make_email_annotator, config=EmailConfig)
+
+
+@hookimpl
+def register_formats(register: RegisterFormat) -> None:
+    register("example_tsv", make_tsv_format)
