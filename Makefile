@@ -13,7 +13,7 @@ export DVC_NO_ANALYTICS := 1
 # what plugins/deduce_cache.py needs, as pyproject.toml pins it
 DEDUCE := $(shell grep -oE '"(deduce|filelock)[=<>][^"]*"' pyproject.toml | tr -d '"')
 
-.PHONY: setup demo test lint docs bench bench-paper budget clean
+.PHONY: setup demo test test-fast lint docs bench bench-paper budget clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || (echo "synthdeid needs Python >= 3.11" && exit 1)
@@ -70,6 +70,10 @@ demo: setup
 test: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export $(VENV)/.ray
 	OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE python -m pytest -n 2 --dist loadfile
 	python -m pytest examples/synthdeid-lang-de/tests
+
+# the inner loop: every test but those marked slow (the pipeline, Ray, training, subprocess suites)
+test-fast: setup $(VENV)/.example-plugin $(VENV)/.browser $(VENV)/.export $(VENV)/.ray
+	OMP_NUM_THREADS=1 OMP_WAIT_POLICY=PASSIVE python -m pytest -n 2 --dist loadfile -m "not slow" --durations=5
 
 # ruff's lint rules and format (`ruff format core plugins stages tests` fixes the format), and
 # mypy over the package as installed (.ci/typecheck.py); configured in pyproject.toml

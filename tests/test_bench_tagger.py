@@ -8,9 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from toy_notes import toy_docs
 
 from synthdeid.corpus.formats import write_jsonl
+
+pytestmark = pytest.mark.slow  # trains every tagger (`make test-fast` leaves it out)
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -17,6 +17,8 @@ from typing import Any
 import pytest
 from toy_notes import toy_docs
 
+pytestmark = pytest.mark.slow  # starts a local Ray cluster (`make test-fast` leaves it out)
+
 pytest.importorskip("ray", reason="Ray is an optional extra: pip install -e '.[ray]' (make test installs it)")
 
 import contextlib

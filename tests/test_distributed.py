@@ -15,6 +15,8 @@ import torch
 from synthdeid import SynthdeidError
 from synthdeid.generation import distributed
 
+pytestmark = pytest.mark.slow  # trains under torchrun (`make test-fast` leaves it out)
+
 WORKER = Path(__file__).with_name("distributed_worker.py")
 
 

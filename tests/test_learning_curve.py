@@ -27,6 +27,8 @@ from synthdeid.plugins.flair_tagger import create
 from synthdeid.spec import validate
 from synthdeid.spec.build import tagger as build_tagger
 
+pytestmark = pytest.mark.slow  # trains a tagger per fraction and seed (`make test-fast` leaves it out)
+
 TINY = {"threads": 1, "batch_size": 8, "hidden_size": 64, "max_epochs": 8}
 
 

@@ -18,6 +18,8 @@ from synthdeid.corpus.formats import read_documents, write_documents
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
 
+pytestmark = pytest.mark.slow  # runs 1 MB notes through every pack in subprocesses (`make test-fast` leaves it out)
+
 MB = 1_000_000
 GUARD = 240
 """Seconds a subprocess may take: minutes where a linear run takes seconds, hours where it is not."""

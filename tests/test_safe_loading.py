@@ -172,6 +172,7 @@ def test_trust_model_really_unpickles(
     assert "best-model.pt" in err and "Traceback" not in out + err
 
 
+@pytest.mark.slow  # the CLI in a subprocess
 def test_the_command_refuses_a_trapped_folder_without_a_traceback(taggers: dict[str, Path], tmp_path: Path) -> None:
     """The installed ``synthdeid`` command, in its own process."""
     marker = tmp_path / "marker"

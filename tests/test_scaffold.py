@@ -29,6 +29,8 @@ from synthdeid.tools.scaffold import (
 )
 from synthdeid.tools.scaffold_locale import locale_facts
 
+pytestmark = pytest.mark.slow  # runs each generated pack's own test suite in a subprocess (`make test-fast` leaves it out)
+
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_SKIPS = {
     "TODO: add abbreviations to ABBREVIATIONS in data.py",
