@@ -18,15 +18,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from synthdeid.cli_help import examples
-from synthdeid.corpus.formats import (
-    format_names,
-    guess_format,
-    read_documents,
-    writable_formats,
-    write_documents,
-)
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.corpus.tags import CANONICAL_TAGS, TagSet, label_mapping
+from synthdeid.corpus_io import format_names, guess_format, read_documents, writable_formats, write_documents
 
 from .errors import InputError, InputWarning, SynthdeidError
 from .language_choice import command_language
@@ -276,9 +270,9 @@ def _validate(args: argparse.Namespace, out: Console) -> int:
 
 
 def cmd_export(args: argparse.Namespace, out: Console) -> int:
-    from synthdeid.corpus.export import export_corpus, resolve_corpus
     from synthdeid.corpus.output_guard import check_output
     from synthdeid.corpus.release import refuse_real_notes
+    from synthdeid.corpus_io.export import export_corpus, resolve_corpus
     from synthdeid.plugin_system.manager import registry
 
     path, name, datasheet = resolve_corpus(args.corpus)

@@ -16,8 +16,8 @@ import pytest
 from synthdeid import CANONICAL_TAGS, Document, SynthdeidError, hookimpl
 from synthdeid.api import PrivacyInput, TrainingData
 from synthdeid.cli import main as cli
-from synthdeid.corpus.formats import write_documents
 from synthdeid.corpus.inline import special_tokens
+from synthdeid.corpus_io import write_documents
 from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
 from synthdeid.privacy.audit.exposure import (

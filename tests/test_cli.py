@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
+import synthdeid.corpus_io as formats
 from synthdeid import Document, Span
 from synthdeid.cli import main
-from synthdeid.corpus import formats
-from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.corpus_io import read_documents, write_documents
 
 DOC = Document.create("n1", "Mw. Jansen belde op 12-03.", [Span(4, 10, "Name"), Span(20, 25, "Date")])
 

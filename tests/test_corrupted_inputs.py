@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from synthdeid.cli import main
-from synthdeid.corpus.formats import read_documents, write_documents
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
+from synthdeid.corpus_io import read_documents, write_documents
 from synthdeid.errors import InputError
 
 TEXT = "Jan Jansen kwam op 12 maart."

@@ -17,8 +17,6 @@ from typing import Any
 import pytest
 from toy_notes import toy_docs
 
-pytestmark = pytest.mark.slow  # starts a local Ray cluster (`make test-fast` leaves it out)
-
 pytest.importorskip("ray", reason="Ray is an optional extra: pip install -e '.[ray]' (make test installs it)")
 
 import contextlib
@@ -27,7 +25,7 @@ from rich.console import Console
 
 from synthdeid import Document
 from synthdeid.cli import build_parser, main
-from synthdeid.corpus.formats import write_documents
+from synthdeid.corpus_io import write_documents
 from synthdeid.errors import InputError
 from synthdeid.phi import ray_engine
 from synthdeid.phi.deidentify_command import job_from_args
@@ -35,6 +33,8 @@ from synthdeid.phi.ray_engine import run_on_ray
 from synthdeid.phi.surrogate_key import load_or_create_key
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
+
+pytestmark = pytest.mark.slow  # starts a local Ray cluster (`make test-fast` leaves it out)
 
 FAST = {"threads": 1, "batch_size": 8, "hidden_size": 32, "embedding_size": 32, "char_filters": 16}
 BLOCK = 7

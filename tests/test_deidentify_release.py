@@ -15,7 +15,7 @@ from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.corpus_io import read_documents, write_documents
 from synthdeid.phi.deidentify import _without_phi
 from synthdeid.phi.every_occurrence import add_every_occurrence
 from synthdeid.phi.pseudonymize import pseudonymize

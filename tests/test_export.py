@@ -14,8 +14,8 @@ from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.corpus.export import export_corpus, spacy_words
-from synthdeid.corpus.formats import write_documents
+from synthdeid.corpus_io import write_documents
+from synthdeid.corpus_io.export import export_corpus, spacy_words
 from synthdeid.plugin_system.manager import registry
 
 TRICKY = [

@@ -17,13 +17,7 @@ import yaml
 from synthdeid import Document, InputError, Span, SynthdeidError, TagSet, hookimpl
 from synthdeid.api import CorpusFormat
 from synthdeid.cli import build_parser, main
-from synthdeid.corpus.formats import (
-    format_names,
-    guess_format,
-    read_documents,
-    writable_formats,
-    write_documents,
-)
+from synthdeid.corpus_io import format_names, guess_format, read_documents, writable_formats, write_documents
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec import load_study
 
@@ -65,7 +59,7 @@ def pipes(register_plugin):
 def test_the_built_in_formats_register_through_the_hook():
     built_in = [e for e in registry("format").in_order() if e.package == "synthdeid"]
     assert [e.name for e in built_in] == BUILT_IN
-    assert {e.plugin for e in built_in} == {"synthdeid.corpus.formats.builtin"}
+    assert {e.plugin for e in built_in} == {"synthdeid.corpus_io.builtin"}
     assert format_names()[: len(BUILT_IN)] == BUILT_IN and "text" not in writable_formats()
 
 
@@ -205,7 +199,7 @@ def test_the_example_format_refuses_what_it_cannot_read_or_hold(tmp_path):
 
 
 def test_the_docs_name_the_built_in_formats_and_their_endings():
-    from synthdeid.corpus.formats.registered import formats
+    from synthdeid.corpus_io.registered import formats
 
     names = (REPO / "docs/formats.md").read_text(encoding="utf-8").split("**Format names.**")[1].split("\n\n")[0]
     built_in = [e.name for e in registry("format").in_order() if e.package == "synthdeid"]

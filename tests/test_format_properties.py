@@ -10,8 +10,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from synthdeid.corpus.formats import read_documents, write_documents
 from synthdeid.corpus.records import Document, Span
+from synthdeid.corpus_io import read_documents, write_documents
 from synthdeid.errors import InputError
 
 FRAGMENTS = {

@@ -8,11 +8,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
-from synthdeid.corpus.formats import guess_format, read_documents, write_documents
 from synthdeid.corpus.formats.brat import read_brat
 from synthdeid.corpus.formats.conll import read_conll
 from synthdeid.corpus.formats.jsonl import read_jsonl
 from synthdeid.corpus.formats.textfile import SAFE_ID
+from synthdeid.corpus_io import guess_format, read_documents, write_documents
 from synthdeid.errors import InputWarning
 
 MEDDOCAN = Path(__file__).resolve().parents[2] / "shared" / "data" / "meddocan"

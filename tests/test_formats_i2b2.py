@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.corpus.formats import guess_format, read_documents, write_documents
 from synthdeid.corpus.formats.i2b2 import CATEGORIES, read_i2b2, to_i2b2_xml
+from synthdeid.corpus_io import guess_format, read_documents, write_documents
 from synthdeid.errors import InputWarning
 
 HEAD = '<?xml version="1.0" encoding="UTF-8" ?>\n'

@@ -16,9 +16,9 @@ from stage_runner import repo_params, run_stages, stage_metrics
 
 from synthdeid import Document, InputError, Span
 from synthdeid.cli import main
-from synthdeid.corpus.formats import guess_format, read_documents, write_documents
 from synthdeid.corpus.formats.jsonl import read_jsonl
 from synthdeid.corpus.formats.xml_inline import encode_tagged, read_xml_inline
+from synthdeid.corpus_io import guess_format, read_documents, write_documents
 
 LINES = [
     "n1\tPatient <First_Name>Ulrik</First_Name> <Last_Name>Nielsen</Last_Name> seen on <Date>12-03-2067</Date>.",

@@ -14,7 +14,7 @@ from adversarial_notes import note
 from toy_notes import toy_docs
 
 from synthdeid import Document, Span
-from synthdeid.corpus.formats import read_documents, write_documents
+from synthdeid.corpus_io import read_documents, write_documents
 from synthdeid.plugin_system.manager import registry
 from synthdeid.plugins.torch_tagger import create
 

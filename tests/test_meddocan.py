@@ -16,7 +16,8 @@ import pytest
 import yaml
 from stage_runner import FIRST_STAGES, ROOT, repo_params, run_stages, stage_metrics
 
-from synthdeid.corpus.formats import read_documents, read_jsonl
+from synthdeid.corpus.formats import read_jsonl
+from synthdeid.corpus_io import read_documents
 from synthdeid.tools.presets import load_preset, merge
 
 MEDDOCAN = ROOT.parent / "shared" / "data" / "meddocan"

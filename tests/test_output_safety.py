@@ -12,14 +12,14 @@ from pathlib import Path
 import pytest
 
 from synthdeid.cli import main
-from synthdeid.corpus.export import export_corpus
-from synthdeid.corpus.formats import read_documents, writable_formats, write_documents
 from synthdeid.corpus.formats.outpaths import FILE_SUFFIXES, MAX_DEPTH
 from synthdeid.corpus.formats.plaintext import write_plain
-from synthdeid.corpus.formats.registered import formats
 from synthdeid.corpus.formats.sniff_encoding import wide_encoding
 from synthdeid.corpus.formats.textfile import atomic_write
 from synthdeid.corpus.records import Document, Span
+from synthdeid.corpus_io import read_documents, writable_formats, write_documents
+from synthdeid.corpus_io.export import export_corpus
+from synthdeid.corpus_io.registered import formats
 from synthdeid.errors import InputError
 
 FOLDER_WRITERS = {"brat": ".txt", "i2b2": ".xml", "xml_inline": ".txt", "text": ".txt"}

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from synthdeid.corpus.formats import read_documents
+from synthdeid.corpus_io import read_documents
 from synthdeid.errors import InputError
 
 LATIN1 = "Jos\xe9 kwam".encode("latin-1")  # é in latin1: not UTF-8

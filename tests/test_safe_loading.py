@@ -149,7 +149,7 @@ def test_trust_model_loads_an_old_flair_pickle_with_the_same_predictions(
 ) -> None:
     """A flair pickle an older synthdeid wrote: refused by default, loaded with --trust-model, and
     it predicts exactly what the same weights saved safely predict."""
-    from synthdeid.corpus.formats import read_documents
+    from synthdeid.corpus_io import read_documents
 
     assert deidentify_cli(taggers["legacy_flair"], tmp_path) == 1
     assert "best-model.pt" in capsys.readouterr().err
@@ -203,7 +203,7 @@ def test_the_command_refuses_a_trapped_folder_without_a_traceback(taggers: dict[
 def write_notes(path: Path) -> Path:
     from toy_notes import toy_docs
 
-    from synthdeid.corpus.formats import write_documents
+    from synthdeid.corpus_io import write_documents
 
     path.parent.mkdir(parents=True, exist_ok=True)
     write_documents(toy_docs(3, seed=7), path)

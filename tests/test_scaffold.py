@@ -29,7 +29,8 @@ from synthdeid.tools.scaffold import (
 )
 from synthdeid.tools.scaffold_locale import locale_facts
 
-pytestmark = pytest.mark.slow  # runs each generated pack's own test suite in a subprocess (`make test-fast` leaves it out)
+# runs each generated pack's own test suite in a subprocess (`make test-fast` leaves it out)
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPECTED_SKIPS = {

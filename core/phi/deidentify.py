@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any, cast
 
 from synthdeid.api import Annotator, LanguagePack
-from synthdeid.corpus.formats import guess_format, write_documents
 from synthdeid.corpus.formats.plaintext import write_plain
 from synthdeid.corpus.records import Document
+from synthdeid.corpus_io import guess_format, write_documents
 from synthdeid.errors import InputError, SurrogateError
 from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents

@@ -7,8 +7,8 @@ from typing import Any
 
 from rich.console import Console
 
-from synthdeid.corpus.formats import read_documents
 from synthdeid.corpus.records import Document
+from synthdeid.corpus_io import read_documents
 from synthdeid.errors import InputError
 from synthdeid.phi.deid_job import DeidJob, report, write_rejects
 

@@ -30,7 +30,7 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
     "synthdeid.plugins.hf_tagger",
     "synthdeid.plugins.torch_tagger",
     "synthdeid.plugins.privacy",
-    "synthdeid.corpus.formats.builtin",
+    "synthdeid.corpus_io.builtin",
 )
 
 KINDS: dict[str, str] = api.HOOK_KINDS

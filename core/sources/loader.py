@@ -9,10 +9,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from synthdeid.corpus.formats import read_documents
 from synthdeid.corpus.formats.textfile import atomic_write
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
+from synthdeid.corpus_io import read_documents
 from synthdeid.errors import InputError
 
 if TYPE_CHECKING:

@@ -16,8 +16,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from synthdeid.api import LanguageSpecific
-from synthdeid.corpus.formats import format_names
 from synthdeid.corpus.tags import tag_labels
+from synthdeid.corpus_io import format_names
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry

@@ -1,5 +1,5 @@
 """The corpus formats plugins register (``register_formats``; the built-in ones in
-``synthdeid.corpus.formats.builtin``): by name, in the order they were registered, and by the file-name
+``synthdeid.corpus_io.builtin``): by name, in the order they were registered, and by the file-name
 endings they claim. Built once per set of loaded plugins."""
 
 from __future__ import annotations

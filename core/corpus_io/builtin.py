@@ -1,21 +1,20 @@
 """The built-in corpus formats as a plugin: registered through the same ``register_formats`` hook a
 third-party format uses (listed in the plugin manager's ``DEFAULT_PLUGINS``): JSONL standoff
 (canonical), BRAT folders, CoNLL/BIO, inline-tag text, i2b2/n2c2 XML, XML-style inline tags and
-plain ``.txt`` notes (read only). It lives beside the readers and writers it names, which are
+plain ``.txt`` notes (read only). It lives in core beside the dispatch (``synthdeid.corpus_io``), as the readers and writers it names are
 internal to synthdeid (the plugins under ``plugins/`` import only the public surface). The order
 here is the order formats are listed in (``--help``, error messages)."""
 
 from __future__ import annotations
 
 from synthdeid.api import Config, CorpusFormat, FormatFactory, RegisterFormat, hookimpl
-
-from . import brat as _brat
-from . import conll as _conll
-from . import i2b2 as _i2b2
-from . import inline_text as _inline
-from . import jsonl as _jsonl
-from . import plaintext as _plain
-from . import xml_inline as _xml_inline
+from synthdeid.corpus.formats import brat as _brat
+from synthdeid.corpus.formats import conll as _conll
+from synthdeid.corpus.formats import i2b2 as _i2b2
+from synthdeid.corpus.formats import inline_text as _inline
+from synthdeid.corpus.formats import jsonl as _jsonl
+from synthdeid.corpus.formats import plaintext as _plain
+from synthdeid.corpus.formats import xml_inline as _xml_inline
 
 
 def jsonl(config: Config) -> CorpusFormat:

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from synthdeid import paths
-from synthdeid.corpus.formats import write_documents
 from synthdeid.corpus.formats.conll import to_bio
 from synthdeid.corpus.formats.outpaths import check_folder_name, make_private
 from synthdeid.corpus.formats.textfile import atomic_folder, atomic_write_bytes, write_new
 from synthdeid.corpus.records import Document, label_counts
+from synthdeid.corpus_io import write_documents
 from synthdeid.errors import InputError
 
 if TYPE_CHECKING:

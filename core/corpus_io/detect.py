@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from synthdeid.corpus.formats.registered import Formats, formats
 from synthdeid.corpus.formats.xml_inline import NAME
 from synthdeid.corpus.inline import find_reserved, find_tag_like
+from synthdeid.corpus_io.registered import Formats, formats
 from synthdeid.errors import InputError
 
 SNIFFED_BYTES = 1 << 16
