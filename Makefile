@@ -13,11 +13,22 @@ export DVC_NO_ANALYTICS := 1
 # what plugins/deduce_cache.py needs, as pyproject.toml pins it
 DEDUCE := $(shell grep -oE '"(deduce|filelock)[=<>][^"]*"' pyproject.toml | tr -d '"')
 
+define VENV_PATH_PTH
+import pathlib, sysconfig
+line = ('import os, sys; d = os.path.dirname(sys.executable); p = os.environ.get("PATH", ""); '
+        'os.environ["PATH"] = p if p.startswith(d + os.pathsep) else d + os.pathsep + p')
+pathlib.Path(sysconfig.get_paths()["purelib"], "synthdeid-venv-path.pth").write_text(line + "\n")
+endef
+export VENV_PATH_PTH
+
 .PHONY: setup demo test test-fast lint docs bench bench-paper budget clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -c 'import sys; sys.exit(sys.version_info < (3, 11))' || (echo "synthdeid needs Python >= 3.11" && exit 1)
 	$(PYTHON) -m venv $(VENV)
+	# the venv's python puts the venv's bin first on PATH, as `activate` does: `.venv/bin/dvc repro`
+	# then runs the stages' `python -m synthdeid.stages...` with this python, activated or not
+	$(BIN)/python -c "$$VENV_PATH_PTH"
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	# the CPU build of torch first: a looser spec would pull gigabytes of CUDA packages
 	$(BIN)/python -m pip install --quiet torch==2.13.0

@@ -147,3 +147,16 @@ def test_a_badly_typed_value_is_an_error_naming_its_key(key, value, message, tmp
         check(params, tmp_path)
     assert caught.value.problem == message and caught.value.path == str(tmp_path / "checked.yaml")
     assert caught.value.fix and caught.value.line
+
+
+def test_records_with_one_problem_are_one_problem_with_their_count(tmp_path) -> None:
+    docs = toy_docs(40, seed=4)
+    bad = [Document.create(f"bad{i}", f"Gezien door Piet {i}.", [Span(12, 16, "Arts")]) for i in range(7)]
+    other = Document.create("bad-other", "Gezien in Zwolle.", [Span(10, 16, "Stad")])
+    report = check(_project(tmp_path, [*docs, *bad, other]))
+    arts = [p for p in report.problems if "'Arts'" in p]
+    assert len(arts) == 1 and arts[0].startswith("7 records: ") and arts[0].count("fix:") == 1
+    assert "document 'bad0'" in arts[0] and "document 'bad4'" in arts[0] and "and 2 more" in arts[0]
+    assert "document 'bad5'" not in arts[0]
+    stad = [p for p in report.problems if "'Stad'" in p]
+    assert len(stad) == 1 and not stad[0].startswith("1 records") and "bad-other" in stad[0]

@@ -36,6 +36,8 @@ SEPR_LABELS = {
     "Organization",
     "Date_Part",
     "Full_Date",
+    "Date_Full",  # the variant names some releases use
+    "Social_Security_Number",
 }
 # the TYPEs of the i2b2 2014 (Stubbs & Uzuner 2015) and 2006 (Uzuner et al. 2007) guidelines
 I2B2_2014_LABELS = {
@@ -129,8 +131,9 @@ def test_label_mapping_accepts_a_mapping_a_name_or_nothing() -> None:
         InputError, match="(?s)no built-in tag mapping 'medocan'.*one of i2b2_2006, i2b2_2014, meddocan, sepr"
     ):
         label_mapping("medocan")
+    assert label_mapping(["meddocan"]) == label_mapping("meddocan")  # a list of one layer
     with pytest.raises(InputError, match="tags.mapping must be"):
-        label_mapping(["meddocan"])
+        label_mapping(["meddocan", 3])
     assert tag_labels("meddocan") == sorted(CANONICAL_TAGS)
     assert "PHI" in tag_labels({"X": "PHI"})
 
@@ -254,3 +257,11 @@ def test_without_a_mapping_the_language_packs_own_map_applies() -> None:
     params = {"language": "nl", "tags": {"mapping": {}, "keep_unmapped": False}}
     with pytest.raises(InputError, match="NOMBRE_SUJETO_ASISTENCIA"):
         tagset_from_params(params).map("NOMBRE_SUJETO_ASISTENCIA")
+
+
+def test_a_list_extends_a_built_in_mapping_later_entries_winning() -> None:
+    from synthdeid.corpus.tags import builtin_mapping, label_mapping
+
+    layered = label_mapping(["sepr", {"Telefon": "Phone_fax", "Location": "Other"}])
+    assert layered == {**builtin_mapping("sepr"), "Telefon": "Phone_fax", "Location": "Other"}
+    assert builtin_mapping("sepr")["Location"] == "Address"  # the shipped one is untouched

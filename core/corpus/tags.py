@@ -61,7 +61,8 @@ class TagSet:
         raise InputError(
             f"unknown label {label!r}",
             fix="use one of " + ", ".join(self.tags) + ", or add the label to the mapping"
-            " (params: tags.mapping) or set tags.keep_unmapped: true",
+            " (params: tags.mapping; a built-in one is extended as a list, `[sepr, {LABEL: Tag}]`)"
+            " or set tags.keep_unmapped: true",
         )
 
 
@@ -102,10 +103,12 @@ def label_mapping(value: Any) -> dict[str, str]:
         return dict(builtin_mapping(value))
     if isinstance(value, Mapping):
         return {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, list) and value and all(isinstance(v, str | Mapping) for v in value):
+        return {k: v for layer in value for k, v in label_mapping(layer).items()}  # later layers win
     raise InputError(
-        f"tags.mapping must be a mapping or the name of a built-in mapping, got {value!r}",
+        f"tags.mapping must be a mapping, the name of a built-in mapping or a list of them, got {value!r}",
         path="params.yaml",
-        fix="e.g. `mapping: meddocan` or `mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}`",
+        fix="e.g. `mapping: meddocan`, `mapping: {NOMBRE_SUJETO_ASISTENCIA: Name}` or `mapping: [sepr, {Date_Full: Date}]`",
     )
 
 

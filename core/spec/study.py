@@ -65,6 +65,8 @@ class Section(BaseModel):
 def _mapping(value: Any) -> Any:
     if value == {} or value is None:
         return {}
+    if isinstance(value, list) and value and all(isinstance(v, str | dict) for v in value):
+        return [_mapping(v) for v in value]  # layers: built-in names and mappings, later ones win
     if isinstance(value, str):
         known = builtin_mappings()
         if value not in known:
@@ -76,7 +78,8 @@ def _mapping(value: Any) -> Any:
         return value
     raise PydanticCustomError(
         "mapping",
-        "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, or the name of a built-in mapping",
+        "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, the name of a built-in mapping, or a "
+        "list of them, later ones winning, e.g. [sepr, {Date_Full: Date}]",
         {},
     )
 
@@ -148,7 +151,7 @@ else:
     )
 
 if TYPE_CHECKING:  # what the validators below let through
-    LabelMapping: TypeAlias = str | dict[str, str]
+    LabelMapping: TypeAlias = str | dict[str, str] | list[str | dict[str, str]]
     AnonymizeVocab: TypeAlias = bool | dict[str, Any] | None
     FreshSurrogates: TypeAlias = bool | list[str] | dict[str, Any]
 else:
@@ -158,6 +161,13 @@ else:
             "anyOf": [
                 {"type": "object", "additionalProperties": {"type": "string"}},
                 {"type": "string"},
+                {
+                    "type": "array",
+                    "minItems": 1,
+                    "items": {
+                        "anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "string"}]
+                    },
+                },
             ]
         },
     )
@@ -228,7 +238,8 @@ class TagsSection(Section):
     mapping: LabelMapping = Field(
         default_factory=dict,
         description="corpus label -> canonical tag, or a built-in mapping name (meddocan, "
-        "sepr, i2b2_2006, i2b2_2014); empty: the language pack's own",
+        "sepr, i2b2_2006, i2b2_2014), or a list of both (later ones win: [sepr, {Date_Full: Date}] "
+        "extends sepr); empty: the language pack's own",
     )
     keep_unmapped: bool = Field(False, description="true keeps labels outside the canonical set instead of failing")
 

@@ -48,6 +48,27 @@ class CheckReport:
         self.problems.append(f"{what}\n  fix: {fix}")
 
 
+SHOWN_PLACES = 5
+"""How many records a grouped problem names."""
+
+
+def grouped_errors(errors: list[InputError]) -> list[str]:
+    """One problem per distinct (problem, fix) of ``errors``, in order of first appearance: a problem
+    many records share is said once, with how many and where the first few are."""
+    groups: dict[tuple[str, str | None], list[InputError]] = {}
+    for err in errors:
+        groups.setdefault((err.problem, err.fix), []).append(err)
+    out = []
+    for (problem, fix), errs in groups.items():
+        if len(errs) == 1:
+            out.append(str(errs[0]))
+            continue
+        places = "; ".join(e.where() for e in errs[:SHOWN_PLACES] if e.where())
+        more = f"; and {len(errs) - SHOWN_PLACES} more" if len(errs) > SHOWN_PLACES else ""
+        out.append(f"{len(errs)} records: {problem} ({places}{more})" + (f"\n  fix: {fix}" if fix else ""))
+    return out
+
+
 def inline_length(doc: Document) -> int:
     """The note's whitespace tokens in the inline text: words, a START and END tag per span, <EOD>."""
     return len(doc.text.split()) + 2 * len(doc.spans) + 1
@@ -80,10 +101,12 @@ def check(
             f"the corpus cannot be read: {e}", "see the message; `synthdeid validate PATH` lists every record"
         )
         return report
-    for err in errors[:20]:
-        report.problems.append(str(err))
-    if len(errors) > 20:
-        report.problems.append(f"... and {len(errors) - 20} more invalid records (`synthdeid validate` lists them)")
+    grouped = grouped_errors(errors)
+    report.problems.extend(grouped[:20])
+    if len(grouped) > 20:
+        report.problems.append(
+            f"... and {len(grouped) - 20} more kinds of invalid record (`synthdeid validate` lists them)"
+        )
     if errors and study.corpus.on_invalid != "reject":
         report.warnings.append(
             f"{len(errors)} invalid record(s): with corpus.on_invalid: fail the corpus stage stops; "
