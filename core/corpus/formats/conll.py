@@ -33,7 +33,7 @@ from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
 if TYPE_CHECKING:
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
