@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_check
 from pluggy import HookimplMarker, HookspecMarker
 
 from synthdeid.corpus.records import Document, Span
+from synthdeid.corpus.tokens import Offsets as Offsets  # defined with the corpus, part of the API
+from synthdeid.corpus.tokens import Tokenize as Tokenize
 
 from .errors import InputError
 
@@ -31,10 +33,6 @@ if TYPE_CHECKING:
 hookspec = HookspecMarker("synthdeid")
 hookimpl = HookimplMarker("synthdeid")
 
-Offsets = list[tuple[int, int]]
-"""Character ranges ``(start, end)`` into a text."""
-Tokenize = Callable[[str], Offsets]
-"""A language pack's tokenizer: the character ranges of a text's tokens."""
 Config = Mapping[str, Any]
 """An object's params section, as given to its factory."""
 

@@ -82,6 +82,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.corpus.inline import decode as decode_inline
     from synthdeid.corpus.inline import encode as encode_inline
     from synthdeid.corpus.tags import builtin_mapping
+    from synthdeid.corpus.tokens import Tokenize
     from synthdeid.dropout import dropout
     from synthdeid.generation.distributed import (
         DEVICE_HELP,
@@ -202,7 +203,6 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.tagging.runtime import write_meta as write_tagger_meta
     from synthdeid.tagging.words import (
         SPLITS,
-        Tokenize,
         Word,
         bio_tags,
         covered_spans,
@@ -366,7 +366,7 @@ __getattr__ = lazy_exports(
         "torch_threads": "synthdeid.tagging.runtime",
         "write_tagger_meta": "synthdeid.tagging.runtime:write_meta",
         "SPLITS": "synthdeid.tagging.words",
-        "Tokenize": "synthdeid.tagging.words",
+        "Tokenize": "synthdeid.corpus.tokens",
         "Word": "synthdeid.tagging.words",
         "bio_tags": "synthdeid.tagging.words",
         "covered_spans": "synthdeid.tagging.words",

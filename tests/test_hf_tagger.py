@@ -161,7 +161,8 @@ def test_windows_longer_than_the_model_are_split_not_truncated() -> None:
 def test_constrained_decoding_picks_the_best_valid_bio_sequence() -> None:
     import torch
 
-    from synthdeid.plugins.hf_tagger.bio_viterbi import constraints, viterbi
+    from synthdeid.plugins.bio_crf import bio_scores, viterbi
+    from synthdeid.plugins.hf_tagger.predict import NEG
 
     tags = ["O", "B-Name", "I-Name", "B-Initials", "I-Initials"]
     probs = torch.tensor(
@@ -170,7 +171,7 @@ def test_constrained_decoding_picks_the_best_valid_bio_sequence() -> None:
             [[0.2, 0, 0.7, 0.1, 0], [0.9, 0.1, 0, 0, 0], [0.5, 0.5, 0, 0, 0]],
         ]
     )  # I at start
-    trans, start = constraints(tags)
+    trans, start = bio_scores(tags, NEG)
     paths = viterbi((probs + 1e-6).log(), [3, 2], trans, start)
     assert [[tags[i] for i in p] for p in paths] == [["B-Name", "I-Name", "I-Name"], ["O", "O"]]
     # argmax alone would give B-Name I-Initials I-Name: three spans after the repair

@@ -13,8 +13,9 @@ from toy_notes import long_doc, toy_docs
 
 from synthdeid import Document, Span, SynthdeidError
 from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.plugins.bio_crf import bio_allowed
 from synthdeid.plugins.torch_tagger import create
-from synthdeid.plugins.torch_tagger.crf import CRF, FORBIDDEN, allowed_transitions
+from synthdeid.plugins.torch_tagger.crf import CRF, FORBIDDEN
 from synthdeid.plugins.torch_tagger.features import (
     Vocab,
     doc_windows,
@@ -72,7 +73,7 @@ def test_viterbi_finds_the_enumerated_best_path(crf: CRF) -> None:
 
 
 def test_bio_constraints_make_every_decoded_sequence_well_formed(crf: CRF) -> None:
-    allowed, may_start = allowed_transitions(TAGS)
+    allowed, may_start = bio_allowed(TAGS)
     assert not may_start[TAGS.index("I-Name")] and may_start[TAGS.index("B-Name")]
     assert not allowed[TAGS.index("O"), TAGS.index("I-Date")]
     assert not allowed[TAGS.index("B-Name"), TAGS.index("I-Date")]

@@ -17,11 +17,11 @@ from synthdeid.generation.generate import generate_corpus
 from synthdeid.generation.vocab_anonymize import (
     REPORT,
     UNK_PATTERN,
-    VocabAnonymization,
     phi_tokens,
     unk_tokens,
 )
 from synthdeid.plugins import registry
+from synthdeid.spec.vocab_anonymization import VocabAnonymization
 
 LINES = [
     "Mw. <NameSTART> Anna de Vries <NameEND> belde op <DateSTART> 3 mei <DateEND> . <EOD>",

@@ -21,7 +21,7 @@ from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import InputError
 
 if TYPE_CHECKING:
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 PAR = "<PAR>"
 EOD = "<EOD>"

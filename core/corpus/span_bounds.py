@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from synthdeid.corpus.records import Document, Span
 
 if TYPE_CHECKING:
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 UNKNOWN_WORD = "<unk>"
 """How a word-level generator writes a word outside its vocabulary: one word (a pack's tokenizer

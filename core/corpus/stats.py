@@ -13,7 +13,7 @@ from synthdeid.corpus.inline import TAG_KINDS
 from synthdeid.corpus.records import Document
 
 if TYPE_CHECKING:
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 
 def size_stats(docs: Sequence[Document], tokenize: Tokenize, split_sentences: Tokenize) -> dict[str, Any]:

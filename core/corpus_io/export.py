@@ -23,7 +23,7 @@ from synthdeid.errors import InputError
 if TYPE_CHECKING:
     from spacy.tokens import Span as SpacySpan
 
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 TARGETS = ("hf", "spacy", "conll", "brat", "jsonl")
 

@@ -15,7 +15,6 @@ import random
 import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -23,42 +22,13 @@ from typing import Any
 from synthdeid import paths
 from synthdeid.api import Generator, VocabAnonymizer
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.spec.vocab_anonymization import VocabAnonymization
 
 _START = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)START>")
 _END = re.compile(r"<([A-Za-z][A-Za-z0-9_]*?)END>")
 UNK_PATTERN = re.compile(r"<unk_\d+>")
 """What replaced entries look like; generators never emit a token that matches it."""
 REPORT = "vocab_anonymization.json"
-
-
-@dataclass(frozen=True)
-class VocabAnonymization:
-    """Which vocabulary entries count as PHI (``generators.NAME.anonymize_vocab`` in params)."""
-
-    labels: tuple[str, ...] | None = ("Name",)
-    """PHI labels whose tokens are removed (None: every label)."""
-    min_share: float = setting(0.5, gt=0, le=1)
-    """A token is removed when at least this share of its occurrences is inside such spans."""
-    seed: int = setting(0, ge=0)
-
-    def __post_init__(self) -> None:
-        check_bounds(self, "anonymize_vocab")
-        if self.labels is not None and not self.labels:
-            raise SynthdeidError("anonymize_vocab: labels must name at least one tag, or be null for all")
-
-    @classmethod
-    def parse(cls, value: Any, what: str = "anonymize_vocab") -> VocabAnonymization | None:
-        """``true`` (the defaults), a mapping of settings, or ``null`` / ``false`` (off)."""
-        if value is None or value is False:
-            return None
-        if value is True:
-            return cls()
-        from synthdeid.plugin_system.config import from_mapping
-
-        if not isinstance(value, dict):
-            raise SynthdeidError(f"{what} must be true, false or a mapping such as {{labels: [Name]}}, not {value!r}")
-        return from_mapping(cls, value, what)
 
 
 def phi_tokens(lines: Iterable[str], labels: Sequence[str] | None = ("Name",), min_share: float = 0.5) -> set[str]:

@@ -16,7 +16,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
-from synthdeid.generation.vocab_anonymize import VocabAnonymization
 from synthdeid.privacy.canaries import CanaryConfig
 from synthdeid.privacy.data_canaries import DataCanaryConfig
 from synthdeid.privacy.gate import RENAMED as GATE_RENAMED
@@ -24,6 +23,7 @@ from synthdeid.privacy.gate import Gate
 
 from .from_dataclass import model_of
 from .types import Number, Text, Whole, checked, number_or
+from .vocab_anonymization import VocabAnonymization
 
 SHAPES = ("generated", "training")
 """``fresh_surrogates.shapes`` (``synthdeid.phi.fresh_surrogates.SHAPES``, held equal by a test)."""

@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from synthdeid import Document, Span
+from synthdeid.plugins.bio_crf import bio_scores, viterbi
 from synthdeid.toolkit import Tokenize, Word, decode_tags, line_words, recall_biased_tags, span_cuts
 from synthdeid.toolkit import windows as word_windows
 
-from .bio_viterbi import NEG, constraints, viterbi
 from .encoding import Piece, batches, encode, line_marker, max_length
 
 
@@ -40,6 +40,10 @@ def encode_docs(
     return pieces
 
 
+NEG = -1e9
+"""The score of a transition BIO forbids (and of a tag other than ``O`` for a word without subwords)."""
+
+
 def piece_tags(
     pieces: Sequence[Piece],
     model: Any,
@@ -52,11 +56,16 @@ def piece_tags(
     """Predicted tag of every word of every piece (BIO-constrained Viterbi over the first
     subwords' log-probabilities, or each word's argmax; with ``min_confidence`` the recall-biased
     tags of those probabilities), and the mean loss when pieces carry labels. A word without
-    subwords is ``O``."""
+    subwords is ``O``.
+
+    Without the constraint each word takes its own argmax, and a small model that wavers between
+    labels inside one entity (``B-Name I-Initials I-Name``) yields fragments that the repair in
+    ``words.decode`` can only turn into three spans. (flair's CRF learns the same constraint from
+    data.)"""
     import torch
 
     tag_labels = [id2label[i] for i in range(len(id2label))]
-    trans, start = constraints(tag_labels)
+    trans, start = bio_scores(tag_labels, NEG)
     if not constrained:
         trans, start = torch.zeros_like(trans), torch.zeros_like(start)
     outside = torch.full((len(tag_labels),), NEG)

@@ -1,7 +1,15 @@
 """A linear-chain CRF over BIO tags in plain torch: negative log-likelihood (forward algorithm),
-batched Viterbi decoding and per-token posterior marginals (forward-backward), with the transitions BIO forbids (``O`` -> ``I-X``, ``B-X`` ->
-``I-Y``, a sequence starting with ``I-X``) fixed at a large negative score, so every decoded
-sequence is well-formed."""
+batched Viterbi decoding and per-token posterior marginals (forward-backward), with the transitions
+BIO forbids (``O`` -> ``I-X``, ``B-X`` -> ``I-Y``, a sequence starting with ``I-X``) fixed at a
+large negative score, so every decoded sequence is well-formed. The constraint and the Viterbi are
+``synthdeid.plugins.bio_crf``'s (shared with ``hf_tagger``).
+
+The forward recursion is written twice on purpose: ``nll`` (training) sums over the previous tag
+as a matrix product in exp space (fast, with a clamp for tags no path reaches), ``marginals`` as a
+log-sum-exp in log space (exact for the forbidden transitions). They differ in the last bits (and
+by far for unreachable tags), and trained weights and predictions must not change, so neither may
+take the other's step.
+"""
 
 from __future__ import annotations
 
@@ -10,21 +18,9 @@ from collections.abc import Sequence
 import torch
 from torch import nn
 
+from synthdeid.plugins.bio_crf import bio_scores, viterbi
+
 FORBIDDEN = -10000.0
-
-
-def allowed_transitions(tags: Sequence[str]) -> tuple[torch.Tensor, torch.Tensor]:
-    """``(allowed[i, j], may_start[j])`` for BIO tags: ``I-X`` only after ``B-X`` or ``I-X``."""
-    n = len(tags)
-    allowed = torch.ones(n, n, dtype=torch.bool)
-    may_start = torch.ones(n, dtype=torch.bool)
-    for j, tag in enumerate(tags):
-        if tag.startswith("I-"):
-            label = tag[2:]
-            may_start[j] = False
-            for i, prev in enumerate(tags):
-                allowed[i, j] = prev in (f"B-{label}", f"I-{label}")
-    return allowed, may_start
 
 
 class CRF(nn.Module):
@@ -39,9 +35,9 @@ class CRF(nn.Module):
         self.transitions = nn.Parameter(torch.zeros(n, n))
         self.start = nn.Parameter(torch.zeros(n))
         self.end = nn.Parameter(torch.zeros(n))
-        allowed, may_start = allowed_transitions(tags)
-        self.register_buffer("transition_mask", torch.where(allowed, 0.0, FORBIDDEN), persistent=False)
-        self.register_buffer("start_mask", torch.where(may_start, 0.0, FORBIDDEN), persistent=False)
+        transition_mask, start_mask = bio_scores(tags, FORBIDDEN)
+        self.register_buffer("transition_mask", transition_mask, persistent=False)
+        self.register_buffer("start_mask", start_mask, persistent=False)
 
     def _scores(self) -> tuple[torch.Tensor, torch.Tensor]:
         return self.transitions + self.transition_mask, self.start + self.start_mask
@@ -77,25 +73,7 @@ class CRF(nn.Module):
     def decode(self, emissions: torch.Tensor, lengths: torch.Tensor) -> list[list[int]]:
         """The best tag sequence of each item (its own length)."""
         trans, start = self._scores()
-        _batch, steps, _ = emissions.shape
-        mask = torch.arange(steps, device=emissions.device).unsqueeze(0) < lengths.unsqueeze(1)
-        per_step = emissions.unbind(1)
-        score = start.unsqueeze(0) + per_step[0]
-        back: list[torch.Tensor] = []
-        for t in range(1, steps):
-            best, arg = (score.unsqueeze(2) + trans.unsqueeze(0)).max(dim=1)
-            new = best + per_step[t]
-            keep = mask[:, t : t + 1]
-            score = torch.where(keep, new, score)
-            # past an item's end its best tag stays put: a pointer to itself
-            back.append(torch.where(keep, arg, torch.arange(arg.size(1), device=arg.device).unsqueeze(0)))
-        last = (score + self.end.unsqueeze(0)).argmax(dim=1)
-        path = [last]
-        for ptr in reversed(back):
-            last = ptr.gather(1, last.unsqueeze(1)).squeeze(1)
-            path.append(last)
-        full = torch.stack(path[::-1], dim=1).tolist()
-        return [row[:n] for row, n in zip(full, lengths.tolist())]
+        return viterbi(emissions, lengths, trans, start, self.end)
 
     @torch.no_grad()
     def marginals(self, emissions: torch.Tensor, lengths: torch.Tensor) -> torch.Tensor:

@@ -27,13 +27,14 @@ from itertools import pairwise
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from synthdeid.corpus.formats.doc_ids import duplicate_id
 from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, decoded_lines, each_record, no_whitespace
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError
 
 if TYPE_CHECKING:
-    from synthdeid.api import Tokenize
+    from synthdeid.corpus.tokens import Tokenize
 
 DOCSTART = "-DOCSTART-"
 _DEFAULT_TOKEN = re.compile(r"\w+|[^\w\s]")
@@ -200,14 +201,8 @@ def read_conll(
                     errors.append(e)
                     doc_id, failed = None, True
                 doc, start_line = _DocBuilder(doc_id or f"{stem}-{count}"), lineno
-                if doc.id in seen and not failed:
-                    duplicate = InputError(
-                        f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-                        path=path,
-                        line=lineno,
-                        doc_id=doc.id,
-                        fix="give every document a unique id",
-                    )
+                duplicate = None if failed else duplicate_id(doc.id, seen, path, lineno)
+                if duplicate is not None:
                     if errors is None:
                         raise duplicate
                     errors.append(duplicate)

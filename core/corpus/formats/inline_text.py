@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from synthdeid.corpus.formats.textfile import BOM, atomic_write, checked, choice_option, decoded_lines, each_record
+from synthdeid.corpus.formats.doc_ids import check_late_bom, duplicate_id, write_id_lines
+from synthdeid.corpus.formats.textfile import BOM, choice_option, decoded_lines, each_record
 from synthdeid.corpus.inline import EOD, check_label, decode, encode, find_reserved, find_tag_like
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.tags import TagSet
@@ -65,15 +66,9 @@ def _parse(
             line=lineno,
             fix="start each line with the document id and a tab",
         )
-    if doc_id in seen:
-        raise InputError(
-            f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
-            path=path,
-            line=lineno,
-            doc_id=doc_id,
-            fix="give every document a unique id",
-        )
-    seen[doc_id] = lineno
+    duplicate = duplicate_id(doc_id, seen, path, lineno)
+    if duplicate is not None:
+        raise duplicate
     eod = body.find(EOD)
     if eod >= 0 and body[eod + len(EOD) :].strip():
         raise InputError(
@@ -127,13 +122,7 @@ def check_inline(doc: Document, index: int) -> None:
         raise InputError(
             "the document id is empty or holds a tab or newline", doc_id=doc.id, fix="use ids without tabs or newlines"
         )
-    if index and doc.id.startswith(BOM):
-        raise InputError(
-            "the id starts with U+FEFF, which only the first line may (a reader takes it for a "
-            "byte-order mark left by joining files)",
-            doc_id=doc.id,
-            fix="remove the U+FEFF from the id, or write this document first",
-        )
+    check_late_bom(doc, index, fix="remove the U+FEFF from the id, or write this document first")
     for s in doc.spans:
         check_label(s.label, doc.id)
     clash = find_reserved(doc.text) or find_tag_like(doc.text)
@@ -147,12 +136,4 @@ def check_inline(doc: Document, index: int) -> None:
 
 
 def write_inline(docs: Iterable[Document], path: str | Path) -> int:
-    n = 0
-    docs = checked(docs, check_inline)
-    with atomic_write(path) as f:
-        for doc in docs:
-            if n == 0 and doc.id.startswith("\ufeff"):
-                f.write("\ufeff")  # a byte-order mark, which the reader strips: the id keeps its U+FEFF
-            f.write(f"{doc.id}\t{encode(doc)}\n")
-            n += 1
-    return n
+    return write_id_lines(docs, path, check_inline, encode)

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from synthdeid.corpus.formats.doc_ids import duplicate_id
 from synthdeid.corpus.formats.textfile import atomic_write, check_unicode, checked, decoded_lines, each_record
 from synthdeid.corpus.records import Document, Span
 from synthdeid.corpus.tags import TagSet
@@ -160,15 +161,9 @@ def parse_record(
         doc = record_to_document(parse_json_line(line), tagset=tagset)
     except InputError as e:
         raise e.located(path=path, line=lineno) from None
-    if doc.id in seen:
-        raise InputError(
-            f"duplicate document id {doc.id!r} (first on line {seen[doc.id]})",
-            path=path,
-            line=lineno,
-            doc_id=doc.id,
-            fix="give every document a unique id",
-        )
-    seen[doc.id] = lineno
+    duplicate = duplicate_id(doc.id, seen, path, lineno)
+    if duplicate is not None:
+        raise duplicate
     return doc
 
 

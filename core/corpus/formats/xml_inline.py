@@ -40,15 +40,14 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from synthdeid.corpus.formats.doc_ids import check_late_bom, duplicate_id, write_id_lines
 from synthdeid.corpus.formats.folder import by_id, scan_folder
 from synthdeid.corpus.formats.inline_text import unknown_tags_option
 from synthdeid.corpus.formats.line_ids import ID, byte_lines, has_ids, ids_option, split_id
 from synthdeid.corpus.formats.sniff_encoding import SNIFFED, check_not_wide
 from synthdeid.corpus.formats.textfile import (
     BOM,
-    atomic_write,
     check_line_start,
-    checked,
     each_record,
     read_text,
     write_each,
@@ -262,15 +261,9 @@ def _file_line(
     doc_id, body, column = split_id(line, path, lineno, ids)
     if unreadable is not None:
         raise unreadable.located(doc_id=doc_id)
-    if doc_id in seen:
-        raise InputError(
-            f"duplicate document id {doc_id!r} (first on line {seen[doc_id]})",
-            path=path,
-            line=lineno,
-            doc_id=doc_id,
-            fix="give every document a unique id",
-        )
-    seen[doc_id] = lineno
+    duplicate = duplicate_id(doc_id, seen, path, lineno)
+    if duplicate is not None:
+        raise duplicate
     return parse_tagged(body, doc_id, labels, _Where(path, lineno, column, body), tagset, keep_unknown)
 
 
@@ -345,15 +338,7 @@ def write_xml_inline(docs: Iterable[Document], path: str | Path) -> int:
     p = Path(path)
     if p.is_dir() or (not p.exists() and not p.suffix):
         return _write_folder(docs, p)
-    n = 0
-    docs = checked(docs, _check_line)
-    with atomic_write(p) as f:
-        for doc in docs:
-            if n == 0 and doc.id.startswith(BOM):
-                f.write("\ufeff")  # a byte-order mark, which the reader drops: the id keeps its U+FEFF
-            f.write(f"{doc.id}\t{encode_tagged(doc)}\n")
-            n += 1
-    return n
+    return write_id_lines(docs, p, _check_line, encode_tagged)
 
 
 def _check_line(doc: Document, index: int) -> None:
@@ -364,13 +349,7 @@ def _check_line(doc: Document, index: int) -> None:
             doc_id=doc.id,
             fix="use ids without whitespace, '<' or '>' (the line starts with id<TAB>)",
         )
-    if index and doc.id.startswith(BOM):
-        raise InputError(
-            "the id starts with U+FEFF, which only the first line may (a reader takes it for a "
-            "byte-order mark left by joining files)",
-            doc_id=doc.id,
-            fix="remove the U+FEFF from the id, write this document first, or write the folder form",
-        )
+    check_late_bom(doc, index, fix="remove the U+FEFF from the id, write this document first, or write the folder form")
     if _LINE_BREAK.search(doc.text) or any(_LINE_BREAK.search(s.label) for s in doc.spans):
         raise InputError(
             "the text holds a line break, which one line per document cannot hold",
