@@ -21,7 +21,6 @@ from synthdeid.corpus.tags import tag_labels
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
-from synthdeid.privacy.gate import THRESHOLDS
 
 from .from_dataclass import model_of
 from .problems import Problem, problem_of
@@ -280,9 +279,8 @@ def check(study: Study) -> list[Problem]:
             _, p = _plugin(f"privacy.{section}.{metric}", "privacy_metric", metric, config, None)
             if p:
                 add(p)
-    gate = study.privacy.gate
-    for threshold in THRESHOLDS:
-        if getattr(gate, threshold.key) is not None and threshold.metric not in study.privacy.metrics:
+    for threshold in study.privacy.gate.build().thresholds():
+        if threshold.metric not in study.privacy.metrics:
             add(
                 Problem(
                     f"privacy.gate.{threshold.key}",
