@@ -269,8 +269,13 @@ class HeadWordsSection(Section):
         min_length=1,
         description="the labels whose spans keep their head words",
     )
-    min_spans: Whole = Field(5, ge=2, description="a head word occurs in at least this many distinct span texts")
-    min_notes: Whole = Field(5, ge=2, description="... of at least this many training notes")
+    min_spans: Whole = Field(
+        5,
+        ge=2,
+        description="a word is kept when it heads at least this many different names (what is left of a label's "
+        "spans without the head words; a name written several ways is one name)",
+    )
+    min_notes: Whole = Field(5, ge=2, description="... in at least this many training notes")
 
 
 class PseudonymizeSection(Section):
@@ -279,7 +284,7 @@ class PseudonymizeSection(Section):
     seed: Whole = Field(0, ge=0, description="surrogate draws (per document: from this seed and the document id)")
     head_words: HeadWordsSection | None = Field(
         None,
-        description="words heading many distinct spans of a label in many training notes stay in its surrogates, "
+        description="words heading many different names of a label in many training notes stay in its surrogates, "
         "here and in fresh surrogates (null: every word is replaced)",
     )
 
