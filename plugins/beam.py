@@ -97,14 +97,20 @@ class _Finished:
 class BeamSearch:
     """Beam search settings (``generate.decoders.beam`` in params.yaml)."""
 
-    num_beams: int = setting(5, ge=1)
-    no_repeat_ngram_size: int = setting(2, ge=0)
+    num_beams: int = setting(5, ge=1, description="hypotheses kept at each step")
+    no_repeat_ngram_size: int = setting(
+        2, ge=0, description="ban a token that would repeat an n-gram of the beam's text (0: off)"
+    )
     """Ban a token that would repeat an n-gram of the beam's text (prompt included); 0 = off."""
-    length_penalty: float = setting(1.0, lt=math.inf)
+    length_penalty: float = setting(
+        1.0, lt=math.inf, description="exponent of the length that divides a hypothesis' summed log-probabilities"
+    )
     """Exponent of the length that divides a hypothesis' summed log-probabilities (finite)."""
-    prefer_phi: bool = False
+    prefer_phi: bool = setting(
+        False, description="return the finished beam with the most PHI tags (ties: the best score)"
+    )
     """Return the finished beam that generated the most PHI START tags (ties: the best score)."""
-    require_phi: bool = False
+    require_phi: bool = setting(False, description="postprocess drops and counts notes without PHI tags")
     """For the postprocess stage: drop and count notes without PHI tags (not applied here)."""
     name = "beam"
 

@@ -121,7 +121,9 @@ class Greedy(_Sampling):
 
 @dataclass(frozen=True)
 class Temperature(_Sampling):
-    temperature: float = setting(1.0, gt=0)
+    temperature: float = setting(
+        1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
+    )
     """Above 0 (the greedy decoder is the argmax)."""
     name = "temperature"
 
@@ -134,8 +136,10 @@ class Temperature(_Sampling):
 
 @dataclass(frozen=True)
 class TopK(_Sampling):
-    top_k: int = setting(40, ge=1)
-    temperature: float = setting(1.0, gt=0)
+    top_k: int = setting(40, ge=1, description="sample among the k most probable tokens")
+    temperature: float = setting(
+        1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
+    )
     name = "top_k"
 
     def spec(self) -> SamplingSpec:
@@ -149,8 +153,15 @@ class TopK(_Sampling):
 
 @dataclass(frozen=True)
 class Nucleus(_Sampling):
-    top_p: float = setting(0.95, gt=0, le=1)
-    temperature: float = setting(1.0, gt=0)
+    top_p: float = setting(
+        0.95,
+        gt=0,
+        le=1,
+        description="sample from the smallest set of tokens whose probabilities sum to top_p (nucleus)",
+    )
+    temperature: float = setting(
+        1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
+    )
     name = "nucleus"
 
     def spec(self) -> SamplingSpec:

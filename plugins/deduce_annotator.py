@@ -11,7 +11,7 @@ from typing import Any
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
-from synthdeid.toolkit import SettingError, from_mapping, pickles_trusted, unpickling
+from synthdeid.toolkit import SettingError, from_mapping, pickles_trusted, setting, unpickling
 
 from . import deduce_cache
 
@@ -42,9 +42,9 @@ class DeduceConfig:
     ``synthdeid.model_files.trusting_pickles``, which ``--trust-model`` sets); trusted, unpickling
     it prints a warning."""
 
-    cache_path: str | None = None
+    cache_path: str | None = setting(None, description="a folder for DEDUCE's lookup cache (null: DEDUCE's own folder)")
     """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
-    trust_cache: bool = False
+    trust_cache: bool = setting(False, description="unpickle a cache from a cache_path outside the environment")
     """Unpickle a cache from a ``cache_path`` outside the environment (a folder you built yourself)."""
 
     def __post_init__(self) -> None:

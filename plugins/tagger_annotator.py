@@ -26,11 +26,13 @@ from synthdeid.toolkit import from_mapping, read_json, registry, setting
 
 @dataclass(frozen=True)
 class TaggerAnnotatorConfig:
-    model: str
+    model: str = setting(description="a tagger directory (what Tagger.train wrote)")
     """A tagger directory (what ``Tagger.train`` wrote: ``tagger.json`` plus the weights)."""
-    language: str
+    language: str = setting(description="the language pack whose tokenizer splits the notes into words")
     """The language pack whose tokenizer splits the notes into the tagger's words."""
-    min_confidence: float | None = setting(None, gt=0, le=1)
+    min_confidence: float | None = setting(
+        None, gt=0, le=1, description="a token is PHI when the tagger's PHI probability reaches this (null: best path)"
+    )
     """Recall-biased prediction: a token is PHI when the tagger's probability of PHI reaches this
     (taggers with per-token probabilities, ``synthdeid.api.RecallTunable``); None: best path."""
 

@@ -246,3 +246,30 @@ def test_every_number_setting_of_a_plugin_config_declares_its_bounds() -> None:
                     unbounded.append(f"{cls.__module__}.{cls.__qualname__}.{f.name}")
     assert configs >= 15
     assert not unbounded, "declare bounds with setting(default, ge=..., ...) for: " + ", ".join(unbounded)
+
+
+def test_every_setting_of_a_built_in_plugin_config_has_a_description() -> None:
+    """Each setting of a built-in plugin's config says what it means (``setting(description=...)``),
+    which the JSON Schema and the params reference (docs/params.md) show."""
+    import dataclasses
+    import importlib
+    import inspect
+
+    from synthdeid.plugin_system.config import DESCRIPTION, setting
+
+    assert setting(1, description="d").metadata[DESCRIPTION] == "d"
+    bare, configs = [], 0
+    for name in (*PLUGIN_CONFIG_MODULES, "synthdeid.plugins.deduce_annotator"):
+        if not name.startswith("synthdeid.plugins."):
+            continue  # core settings (dp, vocab_anonymize) are described by the study spec
+        module = importlib.import_module(name)
+        for cls in vars(module).values():
+            if not (inspect.isclass(cls) and dataclasses.is_dataclass(cls) and cls.__module__ == name):
+                continue
+            fields = [f for f in dataclasses.fields(cls) if f.init]
+            if not any(f.metadata for f in fields):
+                continue  # not a config
+            configs += 1
+            bare += [f"{name}.{cls.__qualname__}.{f.name}" for f in fields if not f.metadata.get(DESCRIPTION)]
+    assert configs >= 18
+    assert not bare, "describe with setting(default, ..., description='...'): " + ", ".join(bare)

@@ -17,7 +17,7 @@ import yaml
 from stage_runner import repo_params
 
 from synthdeid.errors import SynthdeidError
-from synthdeid.privacy.gate import THRESHOLDS, Gate
+from synthdeid.privacy.gate import KEYS, THRESHOLDS, Gate
 from synthdeid.report.datasheet import override_banner
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,6 +109,26 @@ def test_a_threshold_needs_its_metric_configured() -> None:
             "override": True,
         }
     ).check_metrics({})  # nothing to measure, published by an explicit override
+
+
+def test_the_spec_gate_is_made_from_the_thresholds() -> None:
+    """The thresholds are declared once (``THRESHOLDS``): the spec's privacy.gate keys and their
+    descriptions are theirs, it refuses a former key and an empty gate with the gate's own messages,
+    and builds the gate ``Gate.parse`` makes."""
+    from pydantic import ValidationError
+
+    from synthdeid.spec.study import GateSection
+
+    fields = GateSection.model_fields
+    assert tuple(fields) == KEYS == (*(t.key for t in THRESHOLDS), "override")
+    assert [fields[t.key].description for t in THRESHOLDS] == [t.description for t in THRESHOLDS]
+    assert GateSection.model_validate(DEFAULT).build() == Gate.parse(DEFAULT)
+    for bad in ({"max_phi_leakage": 0.1}, {"override": False}):
+        with pytest.raises(ValidationError) as spec:
+            GateSection.model_validate(bad)
+        with pytest.raises(SynthdeidError) as gate:
+            Gate.parse(bad)
+        assert spec.value.errors()[0]["msg"] in str(gate.value)
 
 
 def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:

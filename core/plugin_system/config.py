@@ -2,9 +2,9 @@
 misspelt, renamed, badly typed or out-of-range setting the same way (naming the plugin, the
 setting and what would fix it).
 
-A config field declares its bounds and its former names with ``setting``::
+A config field declares its bounds, its former names and what it means with ``setting``::
 
-    learning_rate: float = setting(20.0, gt=0, renamed_from="lr")
+    learning_rate: float = setting(20.0, gt=0, renamed_from="lr", description="the optimizer's step size")
 
 ``from_mapping`` maps a former name to the new one (with a ``DeprecationWarning``) and checks the
 bounds; a config's ``__post_init__`` calls ``check_bounds`` so that constructing it directly in
@@ -31,6 +31,9 @@ if TYPE_CHECKING:
 C = TypeVar("C", bound="DataclassInstance")
 BOUNDS = "synthdeid.bounds"
 RENAMED_FROM = "synthdeid.renamed_from"
+DESCRIPTION = "synthdeid.description"
+"""The field-metadata key of a setting's description (``setting(description=...)``): the JSON
+Schema and the params reference (docs/params.md) show it."""
 
 
 class SettingError(SynthdeidError, ValueError):
@@ -118,10 +121,14 @@ def setting(
     lt: float | None = None,
     choices: Iterable[Any] | None = None,
     renamed_from: str | Iterable[str] = (),
+    description: str | None = None,
 ) -> Any:
-    """A dataclass field with declared bounds (checked by ``from_mapping`` and ``check_bounds``)
-    and former names (``renamed_from``: accepted by ``from_mapping`` with a ``DeprecationWarning``)."""
+    """A dataclass field with declared bounds (checked by ``from_mapping`` and ``check_bounds``),
+    former names (``renamed_from``: accepted by ``from_mapping`` with a ``DeprecationWarning``) and
+    a short ``description`` (shown by the JSON Schema and the params reference, docs/params.md)."""
     metadata: dict[str, Any] = {}
+    if description:
+        metadata[DESCRIPTION] = description
     if choices is not None or any(b is not None for b in (ge, gt, le, lt)):
         metadata[BOUNDS] = Bounds(ge, gt, le, lt, None if choices is None else tuple(choices))
     old = (renamed_from,) if isinstance(renamed_from, str) else tuple(renamed_from)

@@ -34,6 +34,12 @@ class Threshold:
     metric: str
     path: tuple[str, ...]
     what: str
+    doc: str = ""
+    """The key's description in the params reference (docs/params.md; ``what`` when empty)."""
+
+    @property
+    def description(self) -> str:
+        return self.doc or self.what
 
     @property
     def figure(self) -> str:
@@ -41,7 +47,13 @@ class Threshold:
 
 
 THRESHOLDS = (
-    Threshold("max_exact_duplicates", "leakage", ("exact_duplicates",), "synthetic notes identical to a real note"),
+    Threshold(
+        "max_exact_duplicates",
+        "leakage",
+        ("exact_duplicates",),
+        "synthetic notes identical to a real note",
+        "synthetic notes identical to a real one",
+    ),
     Threshold("max_longest_run", "leakage", ("longest_run", "max"), "tokens copied verbatim in one run"),
     Threshold(
         "max_identifying_phi_leakage",
@@ -54,15 +66,49 @@ THRESHOLDS = (
         "leakage",
         ("phi", "identifying_multi_token_rate"),
         "share of identifying real multi-token PHI strings reappearing",
+        "the same, of 2+ tokens",
     ),
 )
-KEYS = (*(t.key for t in THRESHOLDS), "override")
+"""The gate's thresholds, declared once: ``Gate.parse`` checks them, the study spec's
+``privacy.gate`` section (``synthdeid.spec.study.GateSection``) and the params reference are made
+from them."""
+LIMITS = tuple(t.key for t in THRESHOLDS)
+KEYS = (*LIMITS, "override")
+OVERRIDE_DOC = "publish anyway (say why in the datasheet)"
+"""``override``'s description in the params reference."""
 PHI_KEYS = ("max_identifying_phi_leakage", "max_identifying_phi_leakage_multi")
 RENAMED = {
     "max_phi_leakage": "max_identifying_phi_leakage",
     "max_phi_leakage_multi": "max_identifying_phi_leakage_multi",
 }
 """Former keys (they limited the raw figures, which count generic values too) -> the new ones."""
+
+
+def former_key(gate: Mapping[Any, Any]) -> str | None:
+    """Why ``gate`` (the ``privacy.gate`` mapping) is refused for a former key (``RENAMED``), or
+    ``None``: the message starts with that key and names the new one. Both ``Gate.parse`` and the
+    study spec check with it."""
+    old = next((key for key in gate if key in RENAMED), None)
+    if old is None:
+        return None
+    return (
+        f"{old} is now {WHERE}.{RENAMED[old]}: the gate limits the share of *identifying* real PHI strings "
+        "reappearing (ages under 90 and values common to several real notes left out; the leakage metric's rule), "
+        "not the raw share; rename the key (the raw figure stays in the metrics; privacy.metrics.leakage: "
+        "{common_notes: null, age_below: null} makes both equal)"
+    )
+
+
+def sets_nothing(limits: Mapping[str, Any], override: bool) -> str | None:
+    """Why a gate whose thresholds are ``limits`` (key -> value or ``None``) is refused when it
+    sets none and no override (it would pass every corpus unmeasured), or ``None``. Both
+    ``Gate.parse`` and the study spec check with it."""
+    if override or any(limits.get(key) is not None for key in LIMITS):
+        return None
+    return (
+        "sets no threshold, so it would pass every corpus without measuring anything; set at least one of "
+        + ", ".join(LIMITS)
+    )
 
 
 def _number(value: Any) -> float | None:
@@ -85,14 +131,10 @@ class Gate:
         ``null``, a boolean ``override``, and at least one threshold."""
         if not isinstance(gate, Mapping):
             raise SynthdeidError(f"{WHERE} must be a mapping of thresholds, not {gate!r} (params.yaml)")
+        renamed = former_key(gate)
+        if renamed:
+            raise SynthdeidError(f"{WHERE}.{renamed} (params.yaml)")
         for key in gate:
-            if key in RENAMED:
-                raise SynthdeidError(
-                    f"{WHERE}.{key} is now {WHERE}.{RENAMED[key]}: the gate limits the share of *identifying* real "
-                    "PHI strings reappearing (ages under 90 and values common to several real notes left out; the "
-                    "leakage metric's rule), not the raw share; rename the key (the raw figure stays in the metrics; "
-                    "privacy.metrics.leakage: {common_notes: null, age_below: null} makes both equal) (params.yaml)"
-                )
             if key not in KEYS:
                 close = difflib.get_close_matches(str(key), KEYS, n=1)
                 raise SynthdeidError(
@@ -118,11 +160,9 @@ class Gate:
         override = gate.get("override", False)
         if not isinstance(override, bool):
             raise SynthdeidError(f"{WHERE}.override must be true or false, not {override!r} (params.yaml)")
-        if not limits and not override:
-            raise SynthdeidError(
-                f"{WHERE} sets no threshold, so it would pass every corpus without measuring anything; set at "
-                f"least one of {', '.join(t.key for t in THRESHOLDS)} (params.yaml)"
-            )
+        nothing = sets_nothing(limits, override)
+        if nothing:
+            raise SynthdeidError(f"{WHERE} {nothing} (params.yaml)")
         return cls(limits, override)
 
     def thresholds(self) -> list[Threshold]:

@@ -7,12 +7,12 @@ spec (``synthdeid.spec.Study``, here ``spec``). ``load_study`` reads the metrics
 from __future__ import annotations
 
 import csv
-import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from synthdeid.corpus.accounting import read_json
 from synthdeid.evaluation.utility import setting_name
 
 from .. import paths
@@ -31,10 +31,6 @@ if TYPE_CHECKING:
     from synthdeid.spec import Study as StudySpec
 
 Metrics = dict[str, dict[str, Any]]
-
-
-def read_json(path: str | Path) -> dict[str, Any]:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def read_csv(path: str | Path) -> list[dict[str, str]]:

@@ -215,11 +215,17 @@ def reference() -> str:
     for kind in ("generator", "decoder", "tagger", "privacy_metric", "annotator"):
         for name, cls in plugin_configs(kind).items():
             model = model_of(cls)
-            lines += ["", f"### {kind} `{name}`", "", "| setting | type | default |", "|---|---|---|"]
+            lines += [
+                "",
+                f"### {kind} `{name}`",
+                "",
+                "| setting | type | default | meaning |",
+                "|---|---|---|---|",
+            ]
             for field_name, field in model.model_fields.items():
                 bounds = _bounds(field)
                 lines.append(
                     f"| `{field_name}` | {_cell(_type(field))}{' (' + bounds + ')' if bounds else ''} | "
-                    f"{_cell(_default(field))} |"
+                    f"{_cell(_default(field))} | {_cell(field.description or '')} |"
                 )
     return "\n".join(lines) + "\n"

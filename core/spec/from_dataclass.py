@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
-from synthdeid.plugin_system.config import BOUNDS, RENAMED_FROM, Bounds
+from synthdeid.plugin_system.config import BOUNDS, DESCRIPTION, RENAMED_FROM, Bounds
 
 from .types import Number, Text, Whole
 
@@ -82,7 +82,8 @@ def _field(f: dataclasses.Field[Any], hint: Any) -> tuple[Any, Any]:
 
 
 def _doc(f: dataclasses.Field[Any]) -> str | None:
-    return f.metadata.get("doc")
+    """The setting's description (``setting(description=...)``)."""
+    return f.metadata.get(DESCRIPTION)
 
 
 @functools.cache

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from pydantic import ValidationError
@@ -21,7 +21,6 @@ from synthdeid.corpus_io import format_names
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
-from synthdeid.privacy.gate import THRESHOLDS
 
 from .from_dataclass import model_of
 from .problems import Problem, problem_of
@@ -125,29 +124,38 @@ def _plugin(
         )
 
 
-def _corpora(key: str, names: Iterable[str], known: list[str], what: str) -> Iterator[Problem]:
+def _known(
+    key: str, names: Iterable[str], known: list[str], unknown: Callable[[str, str], str], fix: str
+) -> Iterator[Problem]:
+    """A problem for each of ``names`` (at ``key``.i) not among ``known``: ``unknown(name, hint)``
+    says what is wrong, ``hint`` naming the closest known one."""
     for i, name in enumerate(names):
         if name not in known:
             close = difflib.get_close_matches(name, known, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            yield Problem(
-                f"{key}.{i}",
-                f"{name!r} is not a {what}{hint}; the study's are: {', '.join(known) or '(none)'}",
-                "use one of them, or add it under corpora (or machine_annotated)",
-            )
+            yield Problem(f"{key}.{i}", unknown(repr(name), f" (did you mean {close[0]}?)" if close else ""), fix)
+
+
+def _corpora(key: str, names: Iterable[str], known: list[str], what: str) -> Iterator[Problem]:
+    return _known(
+        key,
+        names,
+        known,
+        lambda name, hint: f"{name} is not a {what}{hint}; the study's are: {', '.join(known) or '(none)'}",
+        "use one of them, or add it under corpora (or machine_annotated)",
+    )
 
 
 def _tags(key: str, labels: Iterable[str], tags: list[str]) -> Iterator[Problem]:
-    for i, label in enumerate(labels):
-        if label not in tags:
-            close = difflib.get_close_matches(label, tags, n=1)
-            hint = f" (did you mean {close[0]}?)" if close else ""
-            yield Problem(
-                f"{key}.{i}",
-                f"{label!r} is not a tag of the study{hint}: no span has it, so the setting would "
-                f"silently do nothing for it; the tags are: {', '.join(tags)}",
-                "use one of the tags (the canonical tags and those tags.mapping maps onto)",
-            )
+    return _known(
+        key,
+        labels,
+        tags,
+        lambda name, hint: (
+            f"{name} is not a tag of the study{hint}: no span has it, so the setting would silently "
+            f"do nothing for it; the tags are: {', '.join(tags)}"
+        ),
+        "use one of the tags (the canonical tags and those tags.mapping maps onto)",
+    )
 
 
 def _label_settings(study: Study) -> Iterator[Problem]:
@@ -280,9 +288,8 @@ def check(study: Study) -> list[Problem]:
             _, p = _plugin(f"privacy.{section}.{metric}", "privacy_metric", metric, config, None)
             if p:
                 add(p)
-    gate = study.privacy.gate
-    for threshold in THRESHOLDS:
-        if getattr(gate, threshold.key) is not None and threshold.metric not in study.privacy.metrics:
+    for threshold in study.privacy.gate.build().thresholds():
+        if threshold.metric not in study.privacy.metrics:
             add(
                 Problem(
                     f"privacy.gate.{threshold.key}",

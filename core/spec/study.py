@@ -12,14 +12,13 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
 from synthdeid.privacy.canaries import CanaryConfig
 from synthdeid.privacy.data_canaries import DataCanaryConfig
-from synthdeid.privacy.gate import RENAMED as GATE_RENAMED
-from synthdeid.privacy.gate import Gate
+from synthdeid.privacy.gate import LIMITS, OVERRIDE_DOC, THRESHOLDS, Gate, former_key, sets_nothing
 
 from .from_dataclass import model_of
 from .types import Number, Text, Whole, checked, number_or
@@ -281,8 +280,13 @@ class HeadWordsSection(Section):
         min_length=1,
         description="the labels whose spans keep their head words",
     )
-    min_spans: Whole = Field(5, ge=2, description="a head word occurs in at least this many distinct span texts")
-    min_notes: Whole = Field(5, ge=2, description="... of at least this many training notes")
+    min_spans: Whole = Field(
+        5,
+        ge=2,
+        description="a word is kept when it heads at least this many different names (what is left of a label's "
+        "spans without the head words; a name written several ways is one name)",
+    )
+    min_notes: Whole = Field(5, ge=2, description="... in at least this many training notes")
 
 
 class PseudonymizeSection(Section):
@@ -291,7 +295,7 @@ class PseudonymizeSection(Section):
     seed: Whole = Field(0, ge=0, description="surrogate draws (per document: from this seed and the document id)")
     head_words: HeadWordsSection | None = Field(
         None,
-        description="words heading many distinct spans of a label in many training notes stay in its surrogates, "
+        description="words heading many different names of a label in many training notes stay in its surrogates, "
         "here and in fresh surrogates (null: every word is replaced)",
     )
 
@@ -493,54 +497,46 @@ class UtilitySection(Section):
     learning_curve: LearningCurve = Field(default_factory=LearningCurve)
 
 
-class GateSection(Section):
-    """Thresholds a synthetic corpus must stay under to be published (``privacy.gate``)."""
-
-    max_exact_duplicates: Number | None = Field(None, ge=0, description="synthetic notes identical to a real one")
-    max_longest_run: Number | None = Field(None, ge=0, description="tokens copied verbatim in one run")
-    max_identifying_phi_leakage: Number | None = Field(
-        None, ge=0, description="share of identifying real PHI strings reappearing"
-    )
-    max_identifying_phi_leakage_multi: Number | None = Field(None, ge=0, description="the same, of 2+ tokens")
-    override: bool = Field(False, description="publish anyway (say why in the datasheet)")
+class GateChecks(Section):
+    """What ``privacy.gate`` (``GateSection``, whose fields are made from the gate's
+    ``THRESHOLDS``) checks beyond each key's value, with the gate's own checks, and the gate it builds."""
 
     @model_validator(mode="before")
     @classmethod
     def _renamed(cls, data: Any) -> Any:
-        for old, new in GATE_RENAMED.items():
-            if isinstance(data, dict) and old in data:
-                raise PydanticCustomError(
-                    "renamed",
-                    "{old} is now {new}: the gate limits the share of *identifying* real PHI strings "
-                    "reappearing (ages under 90 and values common to several real notes left out), not the raw "
-                    "share; rename the key",
-                    {"old": old, "new": new},
-                )
+        renamed = former_key(data) if isinstance(data, dict) else None
+        if renamed:
+            raise PydanticCustomError("renamed", "{message}", {"message": renamed})
         return data
 
     @model_validator(mode="after")
-    def _something(self) -> GateSection:
-        if not self.override and all(getattr(self, k) is None for k in self.limits_keys()):
-            raise PydanticCustomError(
-                "gate",
-                "sets no threshold, so it would pass every corpus without measuring "
-                "anything; set at least one of {keys}",
-                {"keys": ", ".join(self.limits_keys())},
-            )
+    def _something(self) -> GateChecks:
+        nothing = sets_nothing(self.model_dump(), self.model_dump()["override"])
+        if nothing:
+            raise PydanticCustomError("gate", "{message}", {"message": nothing})
         return self
 
     def build(self) -> Gate:
-        """The gate that judges a corpus's privacy metrics."""
-        return Gate.parse(self.model_dump())
+        """The gate that judges a corpus's privacy metrics (checked already: built as it is)."""
+        values = self.model_dump()
+        return Gate({key: float(values[key]) for key in LIMITS if values[key] is not None}, values["override"])
 
-    @staticmethod
-    def limits_keys() -> tuple[str, ...]:
-        return (
-            "max_exact_duplicates",
-            "max_longest_run",
-            "max_identifying_phi_leakage",
-            "max_identifying_phi_leakage_multi",
-        )
+
+if TYPE_CHECKING:
+    GateSection: TypeAlias = GateChecks
+else:
+    GateSection = create_model(
+        "GateSection",
+        __base__=GateChecks,
+        __doc__="Thresholds a synthetic corpus must stay under to be published (``privacy.gate``).",
+        **{
+            t.key: (Number | None, Field(None, ge=0, allow_inf_nan=False, description=t.description))
+            for t in THRESHOLDS
+        },
+        override=(bool, Field(False, description=OVERRIDE_DOC)),
+    )
+    """``privacy.gate``: one field per threshold of ``synthdeid.privacy.gate.THRESHOLDS`` (a number
+    >= 0 or null), and ``override``."""
 
 
 def _empty() -> Config | None:
@@ -557,7 +553,7 @@ class PrivacySection(Section):
     model_metrics: dict[str, Config | None] = Field(
         default_factory=dict, description="model-based privacy metrics of each trained generator (audit_lm@NAME)"
     )
-    gate: GateSection = Field(default_factory=lambda: GateSection(max_exact_duplicates=0))
+    gate: GateSection = Field(default_factory=lambda: GateSection.model_validate({"max_exact_duplicates": 0}))
 
 
 class Study(Section):

@@ -41,38 +41,44 @@ class CausalLMSettings:
     ``epochs`` is now ``max_epochs`` (here every epoch runs; other generators may stop earlier), ``lr``
     is ``learning_rate``."""
 
-    model: str | None = None
+    model: str | None = setting(None, description="local folder of a transformers causal LM to fine-tune")
     """Local folder of a transformers causal LM (GPT-SW3, FLOR, Llama-style, GPT-2, ...)."""
-    lora_r: int = setting(8, ge=1)
-    lora_alpha: int = setting(32, ge=1)
-    lora_dropout: float = setting(0.05, ge=0, lt=1)
-    target_modules: tuple[str, ...] | str | None = None
+    lora_r: int = setting(8, ge=1, description="rank of the LoRA adapters")
+    lora_alpha: int = setting(32, ge=1, description="scaling of the LoRA adapters")
+    lora_dropout: float = setting(0.05, ge=0, lt=1, description="dropout of the LoRA adapters")
+    target_modules: tuple[str, ...] | str | None = setting(
+        None, description="modules that get adapters (null: peft's default, all-linear: every linear layer)"
+    )
     """None: peft's default for the architecture, else every linear layer (``all-linear``)."""
-    train_new_tokens: bool = True
+    train_new_tokens: bool = setting(True, description="train the embedding rows of the added tag tokens")
     """Train the embedding (and untied output) rows of the added tag tokens."""
-    load_in_4bit: bool = False
+    load_in_4bit: bool = setting(False, description="QLoRA: needs bitsandbytes and a CUDA GPU")
     """QLoRA: needs bitsandbytes and a CUDA GPU."""
-    dtype: str = setting("float32", choices=(*DTYPE_NAMES, "auto"))
-    device: str = "auto"
+    dtype: str = setting("float32", choices=(*DTYPE_NAMES, "auto"), description="the weights' dtype")
+    device: str = setting("auto", description="auto: cuda when available, else cpu")
     """auto: cuda when available, else cpu."""
-    max_epochs: int = setting(6, ge=1, renamed_from="epochs")
-    batch_size: int = setting(16, ge=1)
-    block_size: int = setting(512, ge=2)
-    learning_rate: float = setting(1e-4, gt=0, renamed_from="lr")
-    weight_decay: float = setting(0.1, ge=0)
-    schedule: str = setting("cosine", choices=("one_cycle", "cosine"))
-    warmup: float = setting(0.03, ge=0, lt=1)
-    grad_clip: float = setting(1.0, gt=0)
+    max_epochs: int = setting(6, ge=1, renamed_from="epochs", description="epochs to train")
+    batch_size: int = setting(16, ge=1, description="blocks per optimizer step")
+    block_size: int = setting(512, ge=2, description="training sequence length in tokens")
+    learning_rate: float = setting(1e-4, gt=0, renamed_from="lr", description="peak learning rate")
+    weight_decay: float = setting(0.1, ge=0, description="AdamW's weight decay")
+    schedule: str = setting("cosine", choices=("one_cycle", "cosine"), description="the learning-rate schedule")
+    warmup: float = setting(
+        0.03, ge=0, lt=1, description="share of the steps over which the learning rate rises from 0"
+    )
+    grad_clip: float = setting(1.0, gt=0, description="gradient norm clipping")
     """Gradient norm clipping."""
-    merge: bool = True
+    merge: bool = setting(True, description="merge the adapter into the weights when loading (faster generation)")
     """Merge the adapter into the weights when loading (faster generation)."""
-    seed: int | None = setting(None, ge=0)
+    seed: int | None = setting(None, ge=0, description="null: the seed of the training data (params)")
     """None: the seed of the training data (params)."""
-    threads: int = setting(2, ge=1)
-    backend: str = setting("transformers", choices=("transformers", "vllm"))
+    threads: int = setting(2, ge=1, description="torch threads")
+    backend: str = setting(
+        "transformers", choices=("transformers", "vllm"), description="generation backend: transformers or vllm (CUDA)"
+    )
     """Generation backend: transformers (the shared decoding loop, any machine) or vllm (vLLM on CUDA
     GPUs; see ``synthdeid.plugins.causal_lm.vllm_backend`` for what it supports)."""
-    tensor_parallel_size: int = setting(1, ge=1)
+    tensor_parallel_size: int = setting(1, ge=1, description="vLLM: GPUs to split the model over")
     """vLLM: GPUs to split the model over."""
 
     def __post_init__(self) -> None:

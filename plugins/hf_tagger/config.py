@@ -33,45 +33,65 @@ class HFTaggerConfig:
     kept), ``max_grad_norm`` is ``grad_clip``, ``warmup_ratio`` is ``warmup``.
     """
 
-    model: str | None = None
-    tokenizer: str | None = None
+    model: str | None = setting(
+        None, description="a local folder of a pretrained transformers encoder (null: train one from scratch)"
+    )
+    tokenizer: str | None = setting(
+        None, description="a local tokenizer folder (null: the model's, or one trained on the notes)"
+    )
     # the from-scratch model (ignored with `model`)
-    hidden_size: int = setting(128, ge=1)
-    layers: int = setting(2, ge=1, renamed_from="num_layers")
-    heads: int = setting(2, ge=1, renamed_from="num_heads")
-    intermediate_size: int = setting(512, ge=1)
-    vocab_size: int = setting(8000, ge=1)
+    hidden_size: int = setting(128, ge=1, description="width of the from-scratch encoder's hidden states")
+    layers: int = setting(
+        2, ge=1, renamed_from="num_layers", description="transformer layers of the from-scratch encoder"
+    )
+    heads: int = setting(2, ge=1, renamed_from="num_heads", description="attention heads per layer")
+    intermediate_size: int = setting(512, ge=1, description="width of the feed-forward layers")
+    vocab_size: int = setting(8000, ge=1, description="WordPiece vocabulary trained on the training notes (at most)")
     """WordPiece vocabulary trained on the training notes (at most this many entries)."""
-    max_positions: int = setting(512, ge=1, renamed_from="max_position_embeddings")
+    max_positions: int = setting(
+        512, ge=1, renamed_from="max_position_embeddings", description="the model's position table, in subword tokens"
+    )
     """The model's position table, in subword tokens (transformers' ``max_position_embeddings``)."""
-    dropout: float = setting(0.1, ge=0, lt=1)
+    dropout: float = setting(0.1, ge=0, lt=1, description="dropout of the encoder")
     # training
-    max_epochs: int = setting(6, ge=1, renamed_from="epochs")
-    batch_size: int = setting(16, ge=1)
-    learning_rate: float | None = setting(None, gt=0)
+    max_epochs: int = setting(6, ge=1, renamed_from="epochs", description="epochs to train")
+    batch_size: int = setting(16, ge=1, description="windows per optimizer step")
+    learning_rate: float | None = setting(
+        None, gt=0, description="null: 1e-3 from scratch, 5e-5 for a pretrained model"
+    )
     """None: 1e-3 for the from-scratch model, 5e-5 for a pretrained ``model``."""
-    weight_decay: float = setting(0.01, ge=0)
-    warmup: float = setting(0.1, ge=0, lt=1, renamed_from="warmup_ratio")
+    weight_decay: float = setting(0.01, ge=0, description="AdamW's weight decay")
+    warmup: float = setting(
+        0.1,
+        ge=0,
+        lt=1,
+        renamed_from="warmup_ratio",
+        description="share of the steps over which the learning rate rises from 0",
+    )
     """Share of the training steps over which the learning rate rises linearly from 0."""
-    grad_clip: float = setting(1.0, gt=0, renamed_from="max_grad_norm")
+    grad_clip: float = setting(1.0, gt=0, renamed_from="max_grad_norm", description="gradient norm clipping")
     """Gradient norm clipping."""
-    select_on: str = setting("f1", choices=("f1", "loss"))
+    select_on: str = setting(
+        "f1", choices=("f1", "loss"), description="the epoch kept: best dev entity F1, or the lowest dev loss"
+    )
     """Epoch kept: best dev entity F1 (ties: lower dev loss), or ``loss``; the last epoch
     without dev documents."""
-    max_words: int = setting(128, ge=1)
+    max_words: int = setting(128, ge=1, description="words per window")
     """Words per window; a window longer than the model's positions in subwords is split further."""
-    constrained_decoding: bool = True
+    constrained_decoding: bool = setting(
+        True, description="best BIO-valid tag sequence per window (Viterbi) instead of each word's argmax"
+    )
     """Best BIO-valid tag sequence per window (Viterbi) instead of each word's argmax; on the
     demo corpus it raised test entity F1 of the from-scratch model from 0.69 to 0.77."""
-    mark_lines: bool = True
+    mark_lines: bool = setting(True, description="put the tokenizer's separator token between the lines of a window")
     """Put the tokenizer's separator token between the lines of a window (the notes' line
     structure is context: without it, the last word of one line and the first of the next
     read as one phrase)."""
-    seed: int = setting(0, ge=0)
-    threads: int = setting(2, ge=0)
+    seed: int = setting(0, ge=0, description="null: the seed of the training data (params)")
+    threads: int = setting(2, ge=0, description="torch threads (0: leave torch's setting)")
     """torch threads while training and predicting (0: leave torch's setting)."""
-    predict_batch_size: int = setting(32, ge=1)
-    device: str = "auto"
+    predict_batch_size: int = setting(32, ge=1, description="windows per batch when predicting")
+    device: str = setting("auto", description="where the model trains and predicts: auto, cpu, cuda or cuda:N")
     """Where the model trains and predicts: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
 

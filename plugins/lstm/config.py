@@ -50,44 +50,52 @@ class LSTMConfig:
     ``lr`` is now ``learning_rate``, ``clip`` is ``grad_clip``.
     """
 
-    layers: int = setting(1, ge=1)
-    embedding_size: int = setting(384, ge=1)
-    hidden_size: int = setting(384, ge=1)
-    tied: bool = True
+    layers: int = setting(1, ge=1, description="stacked LSTM layers")
+    embedding_size: int = setting(384, ge=1, description="width of the word embeddings")
+    hidden_size: int = setting(384, ge=1, description="LSTM units per layer")
+    tied: bool = setting(
+        True, description="share the input embedding with the output layer (embedding_size == hidden_size)"
+    )
     """Share the input embedding with the output layer (needs embedding_size == hidden_size)."""
-    dropout: float = setting(0.3, ge=0, lt=1)
-    learning_rate: float = setting(20.0, gt=0, renamed_from="lr")
+    dropout: float = setting(0.3, ge=0, lt=1, description="dropout between layers")
+    learning_rate: float = setting(20.0, gt=0, renamed_from="lr", description="initial learning rate of plain SGD")
     """Initial learning rate of plain SGD."""
-    lr_backoff: float = setting(4.0, ge=1)
+    lr_backoff: float = setting(
+        4.0, ge=1, description="divide the learning rate by this after an epoch without a lower validation loss"
+    )
     """Divide the learning rate by this after an epoch whose validation loss did not improve."""
-    min_lr: float = setting(0.1, gt=0)
-    batch_size: int = setting(20, ge=1)
+    min_lr: float = setting(0.1, gt=0, description="stop when the learning rate falls below this")
+    batch_size: int = setting(20, ge=1, description="parallel columns of the token stream")
     """Parallel columns of the token stream."""
-    seq_len: int = setting(35, ge=1)
+    seq_len: int = setting(35, ge=1, description="truncated-BPTT chunk length")
     """Truncated-BPTT chunk length; the hidden state is carried (detached) across chunks."""
-    eval_batch_size: int = setting(10, ge=1)
-    min_count: int = setting(2, ge=1)
+    eval_batch_size: int = setting(10, ge=1, description="parallel columns when computing the validation loss")
+    min_count: int = setting(2, ge=1, description="words seen fewer times in training become <unk>")
     """Words seen fewer times in training become ``<unk>`` (special tokens are always kept)."""
-    max_epochs: int = setting(6, ge=1)
-    patience: int = setting(3, ge=0)
+    max_epochs: int = setting(6, ge=1, description="epochs to train at most")
+    patience: int = setting(
+        3, ge=0, description="stop after this many epochs without a lower validation loss (0: never early)"
+    )
     """Stop after this many epochs without a lower validation loss (the best epoch's weights are
     what ``model.pt`` holds); 0: never stop early."""
-    max_train_tokens: int = setting(0, ge=0)
+    max_train_tokens: int = setting(0, ge=0, description="a training budget in tokens (0: none)")
     """A training budget in tokens (epochs x the training stream's tokens; 0: none): training stops
     after the epoch that reaches it, so a corpus twice the size gets half the epochs and a small
     corpus many more (deterministic, unlike a time limit). With a high ``max_epochs``, training
     length follows the corpus: the budget bounds it, ``patience`` ends it at convergence."""
-    grad_clip: float = setting(0.25, gt=0, renamed_from="clip")
+    grad_clip: float = setting(0.25, gt=0, renamed_from="clip", description="gradient norm clipping")
     """Gradient norm clipping."""
-    seed: int = setting(0, ge=0)
-    threads: int = setting(2, ge=1)
+    seed: int = setting(0, ge=0, description="null: the seed of the training data (params)")
+    threads: int = setting(2, ge=1, description="torch threads for training and generation")
     """``torch.set_num_threads`` for training and generation. Training is byte-identical for the
     same data, config and thread count (float sums differ slightly across thread counts)."""
-    precision: str = setting("auto", choices=PRECISIONS)
+    precision: str = setting("auto", choices=PRECISIONS, description="training arithmetic: fp32, bf16 or auto")
     """Training arithmetic (``synthdeid.precision``): fp32; bf16 (autocast: products in bfloat16,
     weights and losses in float32); auto: bf16 on a CPU with bfloat16 instructions, else fp32.
     Validation, generation and DP training stay in float32."""
-    dp: DPConfig | None = None
+    dp: DPConfig | None = setting(  # noqa: RUF009 - a dataclass field, as every setting()
+        None, description="differentially private training (DP-SGD settings; null: off)"
+    )
     """Differentially private training (``synthdeid.generation.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
     DP-SGD with one note per sample (Opacus ``DPLSTM``) instead of truncated BPTT over the stream;
     ``grad_clip`` and ``batch_size`` are replaced by ``dp.max_grad_norm`` and ``dp.batch_size``."""

@@ -34,13 +34,15 @@ from .model_input import language_model, rounded, skipped
 
 @dataclass(frozen=True)
 class CanaryExposureConfig:
-    candidates: int = setting(2000, ge=1)
+    candidates: int = setting(2000, ge=1, description="candidates of the randomness space sampled as the reference")
     """Candidates of the randomness space sampled as the reference (all of it when smaller)."""
-    seed: int = setting(0, ge=0)
-    batch_size: int = setting(64, ge=1)
-    threads: int = setting(2, ge=1)
+    seed: int = setting(0, ge=0, description="seed of the candidates' sample")
+    batch_size: int = setting(64, ge=1, description="sequences scored per batch")
+    threads: int = setting(2, ge=1, description="torch threads while scoring")
     """torch threads while scoring (the demo's audits on 2 cores: 1.3-1.4x faster with 2 than with 1)."""
-    extrapolate: bool = True
+    extrapolate: bool = setting(
+        True, description="also estimate exposure past log2(candidates + 1) from a fitted skew-normal"
+    )
     """Also estimate exposure past log2(candidates + 1) from a fitted skew-normal (Carlini 4.3)."""
 
     def __post_init__(self) -> None:

@@ -14,11 +14,17 @@ from synthdeid.toolkit import DEFAULT_CHUNK_CELLS, PAR, AuditCorpus, check_bound
 class TokenSettings:
     """Settings every privacy metric has."""
 
-    lowercase: bool = True
+    lowercase: bool = setting(True, description="compare tokens lowercased")
     """Compare tokens lowercased."""
-    paragraph_token: str | None = PAR
+    paragraph_token: str | None = setting(
+        PAR, description="each line break becomes this token (null: line breaks are not tokens)"
+    )
     """Each line break becomes this token (None: line breaks are not tokens)."""
-    chunk_cells: int = setting(DEFAULT_CHUNK_CELLS, ge=1)
+    chunk_cells: int = setting(
+        DEFAULT_CHUNK_CELLS,
+        ge=1,
+        description="synthetic x real cells per chunk of the all-pairs matrices (bounds memory)",
+    )
     """Synthetic x real cells per chunk of the all-pairs matrices (bounds memory)."""
 
     def check(self, name: str) -> None:

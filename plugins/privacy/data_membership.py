@@ -35,13 +35,13 @@ from .model_input import rounded, skipped
 
 @dataclass(frozen=True)
 class DataMembershipConfig(TokenSettings):
-    n: int = setting(2, ge=1)
+    n: int = setting(2, ge=1, description="order of the attacker's n-gram model")
     """Order of the attacker's n-gram model."""
-    k: float = setting(1.0, gt=0)
+    k: float = setting(1.0, gt=0, description="add-k smoothing (1: Laplace)")
     """Add-k smoothing (1: Laplace, as in the paper)."""
-    bootstrap: int = setting(1000, ge=0)
+    bootstrap: int = setting(1000, ge=0, description="resamples for the 95% intervals (0: none)")
     """Resamples for the 95% intervals (0: none)."""
-    seed: int = setting(0, ge=0)
+    seed: int = setting(0, ge=0, description="seed of the attack's splits and resamples")
 
     def __post_init__(self) -> None:
         self.check("data_membership_inference")  # the declared bounds, and lowercase and paragraph_token

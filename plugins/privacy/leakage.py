@@ -45,22 +45,30 @@ from .common import TokenSettings, audit_corpus
 
 @dataclass(frozen=True)
 class LeakageConfig(TokenSettings):
-    rouge_n: int = setting(3, ge=1)
+    rouge_n: int = setting(3, ge=1, description="the ROUGE-n best match whose longest common run is measured")
     """The ROUGE-n best match whose longest common run is measured."""
-    multi_token_min: int = setting(2, ge=1)
-    top: int = setting(20, ge=0)
+    multi_token_min: int = setting(
+        2, ge=1, description="PHI strings of at least this many tokens give the multi-token figures"
+    )
+    top: int = setting(20, ge=0, description="how many leaked PHI strings to list")
     """How many leaked PHI strings to list (most frequent first)."""
-    common_notes: int | None = setting(COMMON_NOTES, ge=2)
+    common_notes: int | None = setting(
+        COMMON_NOTES,
+        ge=2,
+        description="a PHI string of common_labels in this many real notes is not identifying (null: none is)",
+    )
     """A PHI string of ``common_labels`` in at least this many distinct real training notes is a
     common value, left out of the identifying figures (null: no commonness rule). 3: the training
     notes are pseudonymized with surrogates drawn per note, so a quasi-identifier value in three
     unrelated notes is a common one (fresh surrogates' ``SHARED_NOTES`` is 3 too); 1 would excuse
     every string, hence >= 2."""
-    common_labels: tuple[str, ...] = COMMON_LABELS
+    common_labels: tuple[str, ...] = setting(COMMON_LABELS, description="the labels the commonness rule may excuse")
     """The labels the commonness rule may excuse: quasi-identifiers whose values many people share.
     Names, initials, addresses, contact details and identifiers (``DIRECT_IDENTIFIERS``) may not be
     listed: one patient's notes repeat them; a corpus's own labels only if they are none of those."""
-    age_below: int | None = setting(AGE_BELOW, ge=1)
+    age_below: int | None = setting(
+        AGE_BELOW, ge=1, description="ages below this are not identifying (null: ages count like any PHI)"
+    )
     """Age strings whose numbers are all below this are not identifying (HIPAA Safe Harbor keeps
     ages under 90; null: ages count like any PHI). An Age of this or more always counts."""
 

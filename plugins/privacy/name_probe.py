@@ -28,19 +28,19 @@ from .model_input import language_model, lm_lines, rounded, skipped
 
 @dataclass(frozen=True)
 class NameProbeConfig:
-    k: int = setting(10, ge=1)
+    k: int = setting(10, ge=1, description="predictions per probe")
     """Predictions per probe."""
-    max_probes: int = setting(400, ge=1)
+    max_probes: int = setting(400, ge=1, description="probes at most (a seeded sample of the dev notes' START tags)")
     """Probes at most (a seeded sample of all START tags in the dev notes)."""
-    max_tokens: int = setting(8, ge=1)
+    max_tokens: int = setting(8, ge=1, description="tokens a prediction may have before the END tag")
     """Tokens a prediction may have before the END tag."""
-    context: int = setting(128, ge=1)
+    context: int = setting(128, ge=1, description="words of the note before the START tag the model is given")
     """Words of the note before the START tag the model is given."""
-    labels: tuple[str, ...] | None = None
+    labels: tuple[str, ...] | None = setting(None, description="the tags to probe (null: all)")
     """The tags to probe (None: all)."""
-    seed: int = setting(0, ge=0)
-    batch_size: int = setting(16, ge=1)
-    top: int = setting(20, ge=0)
+    seed: int = setting(0, ge=0, description="seed of the probes' sample")
+    batch_size: int = setting(16, ge=1, description="probes per batch")
+    top: int = setting(20, ge=0, description="how many of the most predicted training PHI strings to list")
     """How many of the most predicted training PHI strings to list."""
 
     def __post_init__(self) -> None:

@@ -8,14 +8,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.toolkit import ngram_recall, phi_token_mask
+from synthdeid.toolkit import ngram_recall, phi_token_mask, setting
 
 from .common import TokenSettings, audit_corpus, ns_setting
 
 
 @dataclass(frozen=True)
 class NgramRecallConfig(TokenSettings):
-    n: tuple[int, ...] = (3, 5, 10)
+    n: tuple[int, ...] = setting((3, 5, 10), description="the n-gram sizes measured")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "n", ns_setting("ngram_recall", "n", self.n))

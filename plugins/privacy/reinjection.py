@@ -19,7 +19,7 @@ from synthdeid.toolkit import check_bounds, normalise_whitespace, setting
 
 @dataclass(frozen=True)
 class ReinjectionConfig:
-    multi_token_min: int = setting(2, ge=1)
+    multi_token_min: int = setting(2, ge=1, description="spans of at least this many tokens give the multi_token rate")
     """Spans of at least this many tokens give the ``multi_token`` rate."""
 
     def __post_init__(self) -> None:
