@@ -2,17 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import torch
 from torch import nn
 
 from synthdeid.toolkit import dropout
 
 from .config import LSTMConfig
-
-if TYPE_CHECKING:
-    from .per_sample import UnrolledLSTM
 
 Hidden = tuple[torch.Tensor, torch.Tensor]
 
@@ -27,7 +22,7 @@ class LSTMLanguageModel(nn.Module):
         self.dropout = config.dropout
         self.encoder = nn.Embedding(vocab_size, config.embedding_size)
         # an UnrolledLSTM in its place for DP training (per_sample.make_unrolled)
-        self.rnn: nn.LSTM | UnrolledLSTM = nn.LSTM(
+        self.rnn: nn.Module = nn.LSTM(
             config.embedding_size,
             config.hidden_size,
             config.layers,

@@ -63,7 +63,7 @@ class UnrolledLSTM(nn.Module):
 
 def make_unrolled(model: LSTMLanguageModel) -> None:
     """Swap the model's ``nn.LSTM`` for an ``UnrolledLSTM`` with the same weights."""
-    if not isinstance(model.rnn, UnrolledLSTM):
+    if isinstance(model.rnn, nn.LSTM):
         model.rnn = UnrolledLSTM(model.rnn)
 
 
