@@ -22,6 +22,11 @@ def study() -> Study:
     return _STUDY[0]
 
 
+def empty_on_purpose(path: str, why: str) -> None:
+    """Say that the output ``path`` is empty by design, before DVC warns "'PATH' is empty."."""
+    print(f"note: {path} is empty on purpose ({why}); DVC's warning that it is empty is expected")
+
+
 def stage_main(fn: Callable[[], None]) -> Callable[[], None]:
     """Run a stage; a SynthdeidError prints its message (file, line, fix) and exits with 1. The
     stage module's ``METRICS`` file (when it is one fixed path) is removed before the stage runs.

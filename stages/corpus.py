@@ -17,7 +17,7 @@ from synthdeid.corpus.records import label_counts
 from synthdeid.errors import InputError
 from synthdeid.sources.loader import load_corpus, load_test_set, reason, write_rejected
 from synthdeid.spec.packs import tagset
-from synthdeid.stages.common import stage_main, study
+from synthdeid.stages.common import empty_on_purpose, stage_main, study
 
 METRICS = paths.metrics("corpus")
 
@@ -43,6 +43,10 @@ def main() -> None:
             )
     counts.kept(write_jsonl(docs, paths.CORPUS_DOCUMENTS) + write_jsonl(test, paths.CORPUS_TEST))
     write_rejected(rejected + test_rejected, paths.CORPUS_REJECTED)
+    if not s.corpus.test_path:
+        empty_on_purpose(paths.CORPUS_TEST, "no corpus.test_path: prepare splits the test notes off the corpus")
+    if not rejected + test_rejected:
+        empty_on_purpose(paths.CORPUS_REJECTED, "no record was rejected")
     counts.extra = {
         "on_invalid": s.corpus.on_invalid,
         "spans": sum(len(d.spans) for d in docs),

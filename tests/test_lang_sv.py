@@ -60,6 +60,8 @@ def test_registered_with_the_sepr_labels() -> None:
         "Organization": "Organization_Company",
         "Date_Part": "Date",
         "Full_Date": "Date",
+        "Date_Full": "Date",  # two names some releases use
+        "Social_Security_Number": "SSN",
     }
 
 
