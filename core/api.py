@@ -62,7 +62,9 @@ class BatchAnnotator(Protocol):
 @runtime_checkable
 class LanguageSpecific(Protocol):
     """Optional: an annotator that finds PHI in notes of some languages only (rules or word lists
-    of one language, such as DEDUCE's Dutch ones)."""
+    of one language, such as DEDUCE's Dutch ones). The study spec checks it on the settings class
+    the annotator registers with (``register(name, factory, config=Settings)``), without building
+    the annotator: declare ``languages`` there too (a ``ClassVar``)."""
 
     languages: tuple[str, ...]
     """The language pack codes of the notes it works on, e.g. ``("nl",)``."""
@@ -464,13 +466,25 @@ FactoryT = TypeVar("FactoryT", contravariant=True)
 
 
 class Register(Protocol[FactoryT]):
-    """``register(name, factory, config=None)``, the function every hook receives. ``config`` may
-    name the settings dataclass the factory builds with ``from_mapping(config, settings, ...)``:
-    the study spec (``synthdeid check`` and every stage's start) then checks a params section
-    against it without calling the factory, so a factory that imports torch or transformers costs
-    nothing until the plugin is used."""
+    """``register(name, factory, config=Settings)``, the function every hook of a plugin kind with a
+    params config (annotators, generators, decoders, taggers, privacy metrics) receives. ``config``
+    names the settings dataclass the factory builds its config with (``from_mapping(Settings,
+    mapping, ...)``, or ``Settings.from_dict(mapping)`` when the class has one, e.g. for presets),
+    or is None for a plugin that takes no settings (the study spec then refuses any). The study spec
+    (``synthdeid check`` and every stage's start) checks a params section against it without calling
+    the factory, so a factory that imports torch or transformers costs nothing until the plugin is
+    used; keep the class in a module that imports neither. Registering without ``config=`` is
+    deprecated: the settings are then checked only by building the plugin."""
 
-    def __call__(self, name: str, factory: FactoryT, config: type | None = None) -> None: ...
+    def __call__(self, name: str, factory: FactoryT, *, config: type | None) -> None: ...
+
+
+class RegisterWithoutSettings(Protocol[FactoryT]):
+    """``register(name, factory)``, the function the language and format hooks receive: their
+    factories take no params section (a language is named by ``language``, a format's reader
+    options come with each read)."""
+
+    def __call__(self, name: str, factory: FactoryT, *, config: type | None = None) -> None: ...
 
 
 RegisterAnnotator = Register[AnnotatorFactory]
@@ -478,8 +492,8 @@ RegisterGenerator = Register[GeneratorFactory]
 RegisterDecoder = Register[DecoderFactory]
 RegisterTagger = Register[TaggerFactory]
 RegisterPrivacyMetric = Register[PrivacyMetricFactory]
-RegisterLanguage = Register[LanguageFactory]
-RegisterFormat = Register[FormatFactory]
+RegisterLanguage = RegisterWithoutSettings[LanguageFactory]
+RegisterFormat = RegisterWithoutSettings[FormatFactory]
 
 
 @hookspec

@@ -153,7 +153,6 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.precision import PRECISIONS, autocast
     from synthdeid.precision import resolve as resolve_precision
     from synthdeid.privacy.audit import (
-        STRUCTURE_PATTERN,
         AuditCorpus,
         exact_duplicates,
         high_risk_pairs,
@@ -167,14 +166,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     )
     from synthdeid.privacy.audit import summary as audit_summary
     from synthdeid.privacy.audit.exposure import extrapolated_exposure, lower_or_equal, sampled_exposure
-    from synthdeid.privacy.audit.identifying import (
-        AGE_BELOW,
-        COMMON_LABELS,
-        COMMON_NOTES,
-        DIRECT_IDENTIFIERS,
-        IdentifyingRule,
-        leakage_by_label,
-    )
+    from synthdeid.privacy.audit.identifying import IdentifyingRule, leakage_by_label
     from synthdeid.privacy.audit.leakage import distinct_texts, normalise_whitespace
     from synthdeid.privacy.audit.membership import (
         LOW_FPRS,
@@ -185,10 +177,17 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
         tpr_at_fpr,
     )
     from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
-    from synthdeid.privacy.audit.rouge import DEFAULT_CHUNK_CELLS
     from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
     from synthdeid.privacy.canaries import check_template as check_canary_template
     from synthdeid.privacy.data_canaries import read_data_canaries
+    from synthdeid.privacy.defaults import (
+        AGE_BELOW,
+        COMMON_LABELS,
+        COMMON_NOTES,
+        DEFAULT_CHUNK_CELLS,
+        DIRECT_IDENTIFIERS,
+        STRUCTURE_PATTERN,
+    )
     from synthdeid.privacy.lm_score import SequenceScore, score_sequences, texts_to_score
     from synthdeid.privacy.probe import Probe, probes_in
     from synthdeid.privacy.probe import predict as probe_predict
@@ -313,7 +312,7 @@ __getattr__ = lazy_exports(
         "autocast": "synthdeid.precision",
         "resolve_precision": "synthdeid.precision:resolve",
         "AuditCorpus": "synthdeid.privacy.audit",
-        "STRUCTURE_PATTERN": "synthdeid.privacy.audit",
+        "STRUCTURE_PATTERN": "synthdeid.privacy.defaults",
         "audit_summary": "synthdeid.privacy.audit:summary",
         "exact_duplicates": "synthdeid.privacy.audit",
         "high_risk_pairs": "synthdeid.privacy.audit",
@@ -327,10 +326,10 @@ __getattr__ = lazy_exports(
         "extrapolated_exposure": "synthdeid.privacy.audit.exposure",
         "lower_or_equal": "synthdeid.privacy.audit.exposure",
         "sampled_exposure": "synthdeid.privacy.audit.exposure",
-        "AGE_BELOW": "synthdeid.privacy.audit.identifying",
-        "COMMON_LABELS": "synthdeid.privacy.audit.identifying",
-        "COMMON_NOTES": "synthdeid.privacy.audit.identifying",
-        "DIRECT_IDENTIFIERS": "synthdeid.privacy.audit.identifying",
+        "AGE_BELOW": "synthdeid.privacy.defaults",
+        "COMMON_LABELS": "synthdeid.privacy.defaults",
+        "COMMON_NOTES": "synthdeid.privacy.defaults",
+        "DIRECT_IDENTIFIERS": "synthdeid.privacy.defaults",
         "IdentifyingRule": "synthdeid.privacy.audit.identifying",
         "leakage_by_label": "synthdeid.privacy.audit.identifying",
         "distinct_texts": "synthdeid.privacy.audit.leakage",
@@ -342,7 +341,7 @@ __getattr__ = lazy_exports(
         "bootstrap_auc": "synthdeid.privacy.audit.membership",
         "tpr_at_fpr": "synthdeid.privacy.audit.membership",
         "LaplaceNgramLM": "synthdeid.privacy.audit.ngram_lm",
-        "DEFAULT_CHUNK_CELLS": "synthdeid.privacy.audit.rouge",
+        "DEFAULT_CHUNK_CELLS": "synthdeid.privacy.defaults",
         "CANARY_FILE": "synthdeid.privacy.canaries",
         "check_canary_template": "synthdeid.privacy.canaries:check_template",
         "read_canaries": "synthdeid.privacy.canaries",

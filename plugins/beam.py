@@ -254,4 +254,4 @@ def _candidates(logp: torch.Tensor, scores: torch.Tensor) -> list[list[tuple[flo
 
 @hookimpl
 def register_decoders(register: RegisterDecoder) -> None:
-    register("beam", lambda config: from_mapping(BeamSearch, config, WHAT))
+    register("beam", lambda config: from_mapping(BeamSearch, config, WHAT), config=BeamSearch)

@@ -179,4 +179,4 @@ class Nucleus(_Sampling):
 def register_decoders(register: RegisterDecoder) -> None:
     for cls in (Greedy, Temperature, TopK, Nucleus):
         # a lambda capturing the loop variable in a default: python/mypy#15459 cannot type it
-        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"))  # type: ignore[misc]
+        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"), config=cls)  # type: ignore[misc]

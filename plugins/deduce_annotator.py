@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
@@ -41,6 +41,10 @@ class DeduceConfig:
     ``trust_cache: true`` says you built that folder (or, from Python, inside
     ``synthdeid.model_files.trusting_pickles``, which ``--trust-model`` sets); trusted, unpickling
     it prints a warning."""
+
+    languages: ClassVar[tuple[str, ...]] = ("nl",)
+    """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``): declared on the
+    settings too, so the study spec checks the language without building the annotator."""
 
     cache_path: str | None = setting(None, description="a folder for DEDUCE's lookup cache (null: DEDUCE's own folder)")
     """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
@@ -99,7 +103,7 @@ def _deduce(cache_path: str | None) -> Any:
 class DeduceAnnotator:
     """Runs DEDUCE over a note and returns canonical spans."""
 
-    languages: tuple[str, ...] = ("nl",)
+    languages: tuple[str, ...] = DeduceConfig.languages
     """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``)."""
 
     def __init__(self, cache_path: str | None = None, trust_cache: bool = False) -> None:
@@ -133,4 +137,4 @@ def register_annotators(register: RegisterAnnotator) -> None:
         c = DeduceConfig.from_dict(dict(config or {}))
         return DeduceAnnotator(c.cache_path, c.trust_cache)
 
-    register("deduce", deduce)  # its config is found on the built annotator (a cheap build)
+    register("deduce", deduce, config=DeduceConfig)

@@ -86,4 +86,8 @@ class TaggerAnnotator:
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    register("tagger", lambda config: TaggerAnnotator(TaggerAnnotatorConfig.from_dict(dict(config))))
+    register(
+        "tagger",
+        lambda config: TaggerAnnotator(TaggerAnnotatorConfig.from_dict(dict(config))),
+        config=TaggerAnnotatorConfig,
+    )

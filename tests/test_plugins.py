@@ -43,23 +43,23 @@ class InTestPlugin:
 
     @hookimpl
     def register_annotators(self, register):
-        register("intest_annotator", _factory("annotator"))
+        register("intest_annotator", _factory("annotator"), config=None)
 
     @hookimpl
     def register_generators(self, register):
-        register("intest_generator", _factory("generator"))
+        register("intest_generator", _factory("generator"), config=None)
 
     @hookimpl
     def register_decoders(self, register):
-        register("intest_decoder", _factory("decoder"))
+        register("intest_decoder", _factory("decoder"), config=None)
 
     @hookimpl
     def register_taggers(self, register):
-        register("intest_tagger", _factory("tagger"))
+        register("intest_tagger", _factory("tagger"), config=None)
 
     @hookimpl
     def register_privacy_metrics(self, register):
-        register("intest_privacy_metric", _factory("privacy_metric"))
+        register("intest_privacy_metric", _factory("privacy_metric"), config=None)
 
     @hookimpl
     def register_languages(self, register):
@@ -172,8 +172,8 @@ def test_a_plugin_may_register_several_names(register_plugin):
     class Two:
         @hookimpl
         def register_decoders(self, register):
-            register("intest_b", _factory("b"))
-            register("intest_a", _factory("a"))
+            register("intest_b", _factory("b"), config=None)
+            register("intest_a", _factory("a"), config=None)
 
     register_plugin(Two, "two")
     names = registry("decoder").names()
@@ -212,12 +212,12 @@ def test_duplicate_name_across_two_plugins_names_both(register_plugin):
     class First:
         @hookimpl
         def register_generators(self, register):
-            register("intest_dup", _factory("first"))
+            register("intest_dup", _factory("first"), config=None)
 
     class Second:
         @hookimpl
         def register_generators(self, register):
-            register("intest_dup", _factory("second"))
+            register("intest_dup", _factory("second"), config=None)
 
     register_plugin(First, "first-plugin")
     register_plugin(Second, "second-plugin")
@@ -235,7 +235,7 @@ def test_non_callable_factory_raises(register_plugin):
     class Broken:
         @hookimpl
         def register_privacy_metrics(self, register):
-            register("intest_broken", "not a factory")
+            register("intest_broken", "not a factory", config=None)
 
     register_plugin(Broken, "broken-plugin")
     with pytest.raises(SynthdeidError, match="not callable") as info:
@@ -248,7 +248,7 @@ def test_empty_name_raises(register_plugin):
     class Nameless:
         @hookimpl
         def register_annotators(self, register):
-            register("", _factory("annotator"))
+            register("", _factory("annotator"), config=None)
 
     register_plugin(Nameless, "nameless-plugin")
     with pytest.raises(SynthdeidError, match="without a name"):
@@ -316,3 +316,66 @@ def test_plugin_manager_is_rebuilt_normally_after_env_tests():
         assert pm.get_plugin("example") is not None
     for name in DEFAULT_PLUGINS:
         assert pm.get_plugin(name) is not None
+
+
+# ---- config=: the settings class a plugin registers with ------------------------------------------
+
+
+def test_every_built_in_plugin_with_settings_declares_its_settings_class():
+    from synthdeid.plugin_system.manager import SETTINGS_KINDS
+
+    for kind in SETTINGS_KINDS:
+        for entry in registry(kind):
+            if entry.package == "synthdeid":
+                assert entry.declared and entry.config is not None, (kind, entry.name)
+
+
+def test_a_built_in_plugin_registering_without_config_is_refused(monkeypatch):
+    from synthdeid.plugin_system import manager
+
+    sources = manager._sources
+    monkeypatch.setattr(
+        manager, "_sources", lambda pm: {**sources(pm), **{id(p): ("synthdeid", "0") for p in pm.get_plugins()}}
+    )
+
+    class Undeclared:
+        @hookimpl
+        def register_decoders(self, register):
+            register("intest_undeclared", _factory("decoder"))
+
+    pm = get_plugin_manager()
+    pm.register(Undeclared(), name="intest-undeclared")
+    try:
+        with pytest.raises(
+            SynthdeidError,
+            match=r"'intest-undeclared' registers decoder 'intest_undeclared' without config=.*config=Settings.*config=None",
+        ):
+            registry("decoder")
+    finally:
+        pm.unregister(name="intest-undeclared")
+
+
+def test_a_third_party_plugin_without_config_is_deprecated_and_built_to_check_its_config(register_plugin):
+    calls = []
+
+    class Legacy:
+        @hookimpl
+        def register_generators(self, register):
+            register("intest_legacy", lambda config: calls.append(dict(config)) or ("built", config))
+
+    register_plugin(Legacy, "intest-legacy")
+    with pytest.warns(DeprecationWarning, match=r"registers generator 'intest_legacy' without config="):
+        entry = registry("generator").entry("intest_legacy")
+    assert (entry.declared, entry.config) == (False, None)
+    from synthdeid.spec.references import _plugin
+
+    with pytest.warns(DeprecationWarning):
+        built, problem = _plugin("generators.g.plugin", "generator", "intest_legacy", {"x": 1}, "generators.g.config")
+    assert problem is None and built == ("built", {"x": 1}) and calls == [{"x": 1}]
+
+
+def test_languages_and_formats_register_without_config(register_plugin, recwarn):
+    register_plugin(InTestPlugin, "intest-plain")
+    assert registry("language").entry("intest_language").config is None
+    assert registry("format").entry("intest_format").declared is False
+    assert not [w for w in recwarn if issubclass(w.category, DeprecationWarning) and "config=" in str(w.message)]

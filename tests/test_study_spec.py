@@ -242,3 +242,42 @@ def test_checking_the_demo_study_imports_no_heavy_library() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+# ---- a plugin's settings are checked against the class it registered with, never by building it ------
+
+
+def test_the_spec_checks_a_plugins_settings_without_calling_its_factory(demo_params, tmp_path, register_plugin):
+    from dataclasses import dataclass
+
+    from synthdeid import hookimpl
+    from synthdeid.plugin_system.config import setting
+    from synthdeid.spec.references import check, config_class
+
+    @dataclass(frozen=True)
+    class StrictSettings:
+        top_p: float = setting(0.9, gt=0, le=1, description="a bounded setting")
+
+    def explode(config):
+        raise AssertionError("the spec called the factory")
+
+    class Declared:
+        @hookimpl
+        def register_decoders(self, register):
+            register("intest_strict", explode, config=StrictSettings)
+            register("intest_bare", explode, config=None)
+
+    register_plugin(Declared, "intest-declared")
+    assert config_class("decoder", "intest_strict") is StrictSettings
+    assert config_class("decoder", "intest_bare") is None
+    params = copy.deepcopy(demo_params)
+    params["corpora"]["lstm_p"].update(decoder="intest_strict", config={"top_p": 0.5})
+    params["corpora"]["lstm_temp"].update(decoder="intest_bare", config={})
+    assert check(load_study(_write(tmp_path, params), check_plugins=False)) == []  # explode never ran
+    params["corpora"]["lstm_p"]["config"] = {"top_p": 2}
+    params["corpora"]["lstm_temp"]["config"] = {"top_k": 5}
+    with pytest.raises(InputError) as err:
+        load_study(_write(tmp_path, params))
+    message = str(err.value)
+    assert "corpora.lstm_p.config.top_p" in message
+    assert "corpora.lstm_temp.config" in message and "decoder 'intest_bare' takes no settings, got: top_k" in message

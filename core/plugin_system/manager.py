@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import warnings
 from functools import lru_cache
 from typing import Any
 
@@ -35,6 +36,30 @@ DEFAULT_PLUGINS: tuple[str, ...] = (
 
 KINDS: dict[str, str] = api.HOOK_KINDS
 """Hook name -> registry kind."""
+
+SETTINGS_KINDS: frozenset[str] = frozenset({"annotator", "generator", "decoder", "tagger", "privacy_metric"})
+"""The kinds whose plugins take a params section (``config:``): each registers its settings class
+(``register(name, factory, config=Settings)``, None: no settings)."""
+
+_UNDECLARED: Any = object()
+
+
+def _undeclared(kind: str, name: str, plugin: str, package: str) -> None:
+    """A plugin of a kind with settings registered without ``config=``: an error for a built-in one,
+    a ``DeprecationWarning`` for a third party's (its factory then checks its config, as before)."""
+    message = (
+        f"plugin {plugin!r} registers {kind} {name!r} without config=: pass the settings dataclass its "
+        f"factory builds its config with, register({name!r}, factory, config=Settings), or config=None "
+        "when it takes no settings; the study spec checks params against it without building the plugin"
+    )
+    if package == "synthdeid":
+        raise SynthdeidError(message)
+    warnings.warn(
+        message + " (without it, deprecated, the spec builds the plugin to check them)",
+        DeprecationWarning,
+        stacklevel=3,
+    )
+
 
 LOAD_ENV = "SYNTHDEID_LOAD_PLUGINS"
 
@@ -107,12 +132,15 @@ def registry(kind: str) -> Registry:
         def register(
             name: str,
             factory: Any,
-            config: type | None = None,
+            config: type | None = _UNDECLARED,
             _impl: Any = impl,
             _p: str = package,
             _v: str = version,
         ) -> None:
-            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v, config))
+            declared = config is not _UNDECLARED
+            if not declared and kind in SETTINGS_KINDS:
+                _undeclared(kind, name, _impl.plugin_name, _p)
+            reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v, config if declared else None, declared))
 
         impl.function(register=register)
     return reg

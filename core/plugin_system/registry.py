@@ -18,9 +18,13 @@ class Entry:
     package: str
     version: str
     config: type | None = None
-    """The settings dataclass the factory builds its config with (``from_mapping(config, ...)``),
-    when the plugin declares it: the study spec then checks a config without calling the factory,
-    which may import heavy libraries (torch, transformers, scipy)."""
+    """The settings dataclass the factory builds its config with (``from_mapping(config, ...)``, or
+    ``config.from_dict(...)``): the study spec checks a config against it without calling the
+    factory, which may import heavy libraries (torch, transformers, scipy). None: the plugin takes
+    no settings (when ``declared``) or did not say (a third-party plugin registered without
+    ``config=``, deprecated: its factory checks its config)."""
+    declared: bool = True
+    """Whether the plugin registered with ``config=`` (None included)."""
 
 
 class Registry:

@@ -2,12 +2,11 @@
 server completes and checks params.yaml with it) and as the params reference page
 (docs/params.md), both generated from ``Study`` so they cannot drift from what the stages accept.
 
-A plugin's ``config`` is described by the plugin's own config class (its ``setting()`` bounds),
-for every installed plugin whose factory builds a config from an empty mapping."""
+A plugin's ``config`` is described by the settings class the plugin registered with (its
+``setting()`` bounds), for every built-in plugin that has settings (``references.config_classes``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import typing
 from typing import Any
@@ -27,28 +26,11 @@ PLUGIN_SECTIONS = {  # dotted place of a plugin config -> (the plugin's kind, th
 }
 
 
-def plugin_configs(kind: str) -> dict[str, type]:
-    """The config class of each installed plugin of ``kind`` that builds from an empty config
-    (its ``config`` attribute, or the object itself for a decoder that is its own config)."""
-    from synthdeid.plugin_system.manager import registry
-
-    out: dict[str, type] = {}
-    for name in registry(kind).names():
-        if registry(kind).entry(name).package != "synthdeid":
-            continue  # a third party's plugin is described by its own docs
-        try:
-            obj = registry(kind).create(name, {})
-        except Exception:  # noqa: BLE001 - a plugin that needs settings (a model path) is described by its docs
-            continue
-        config = getattr(obj, "config", obj)
-        if dataclasses.is_dataclass(config) and not isinstance(config, type):
-            out[name] = type(config)
-    return out
-
-
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of params.yaml; each plugin config is checked by the schema of the plugin
     its entry names (``if plugin == NAME then config: <its settings>``)."""
+    from .references import config_classes
+
     schema = Study.model_json_schema()
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["$id"] = SCHEMA_ID
@@ -57,7 +39,7 @@ def json_schema() -> dict[str, Any]:
         model = Study.model_fields[section].annotation
         entry = typing.get_args(model)[1].__name__
         rules = []
-        for name, cls in plugin_configs(kind).items():
+        for name, cls in config_classes(kind).items():
             sub = model_of(cls).model_json_schema()
             defs.update(sub.pop("$defs", {}))
             rules.append(
@@ -68,7 +50,7 @@ def json_schema() -> dict[str, Any]:
             )
         if rules:
             defs[entry]["allOf"] = rules
-    metrics = plugin_configs("privacy_metric")
+    metrics = config_classes("privacy_metric")
     privacy = defs["PrivacySection"]["properties"]
     for field in ("metrics", "model_metrics"):
         props = {}
@@ -194,6 +176,8 @@ def _rows(model: type[BaseModel], prefix: str) -> list[str]:
 
 def reference() -> str:
     """docs/params.md: every key of params.yaml with its type, bounds, default and meaning."""
+    from .references import config_classes
+
     lines = [
         "# params.yaml reference",
         "",
@@ -210,10 +194,10 @@ def reference() -> str:
         "",
         "## Plugin configs",
         "",
-        "Each plugin declares its own settings; these are the installed ones that build without settings.",
+        "Each plugin declares its own settings; these are the built-in ones.",
     ]
     for kind in ("generator", "decoder", "tagger", "privacy_metric", "annotator"):
-        for name, cls in plugin_configs(kind).items():
+        for name, cls in config_classes(kind).items():
             model = model_of(cls)
             lines += [
                 "",

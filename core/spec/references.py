@@ -7,9 +7,7 @@ This module and the stages are where plugins are looked up; core modules get bui
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
-import functools
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -58,21 +56,25 @@ def _unknown_format(name: str) -> Problem:
     )
 
 
-@functools.cache
 def config_class(kind: str, name: str) -> type | None:
-    """The config dataclass of plugin ``name``: that of the object its factory builds from an empty
-    config (its ``config``, or the object itself for a decoder that is its own config); None when
-    it needs settings to build (e.g. a model path) or keeps no dataclass config. A class the plugin
-    declared when it registered is taken as it is, without calling the factory."""
-    declared = registry(kind).entry(name).config
-    if declared is not None:
-        return declared
-    try:
-        obj = registry(kind).create(name, {})
-    except Exception:  # noqa: BLE001 - any failure means: not described, the factory checks it
-        return None
-    config = getattr(obj, "config", obj)
-    return type(config) if dataclasses.is_dataclass(config) and not isinstance(config, type) else None
+    """The settings dataclass plugin ``name`` registered with (``register(..., config=Settings)``);
+    None when it takes no settings or, registered without ``config=`` (deprecated), did not say.
+    Read from the registry, never by calling the plugin's factory."""
+    return registry(kind).entry(name).config
+
+
+def config_classes(kind: str) -> dict[str, type]:
+    """The settings class of each built-in plugin of ``kind`` that has settings, by name (sorted):
+    what the JSON Schema and docs/params.md describe (a third party's plugin has its own docs)."""
+    return {e.name: e.config for e in registry(kind) if e.package == "synthdeid" and e.config is not None}
+
+
+def settings_of(cls: type, config: dict[str, Any], what: str) -> Any:
+    """The settings ``cls`` built from a params mapping as its plugin's factory builds them:
+    ``cls.from_dict(config)`` when the class has one (presets, settings saved under former names),
+    else ``from_mapping``."""
+    from_dict = getattr(cls, "from_dict", None)
+    return from_dict(config) if callable(from_dict) else from_mapping(cls, config, what)
 
 
 def _config_problems(kind: str, name: str, config: dict[str, Any], where: str) -> list[Problem]:
@@ -106,11 +108,20 @@ def _plugin(
         return None, found[0] if len(found) == 1 else Problem(
             where, "; ".join(f"{p.key.removeprefix(where + '.')}: {p.message}" for p in found), found[0].fix
         )
-    declared = reg.entry(name).config
+    entry = reg.entry(name)
+    what = f"{KIND_WORDS[kind]} {name!r}"
+    if entry.declared and entry.config is None:
+        if config:
+            return None, Problem(
+                where,
+                f"{what} takes no settings, got: {', '.join(map(str, config))}",
+                "remove them (leave its config out)",
+            )
+        return None, None
     try:
-        if declared is not None:  # its settings, built as the factory builds them, without the factory
-            return from_mapping(declared, dict(config or {}), f"{KIND_WORDS[kind]} {name!r}"), None
-        return reg.create(name, config or {}), None
+        if entry.declared and entry.config is not None:  # its settings, as the factory builds them, without it
+            return settings_of(entry.config, dict(config or {}), what), None
+        return reg.create(name, config or {}), None  # registered without config= (deprecated): built
     except UnknownPluginError:
         raise
     except (SynthdeidError, ValueError, TypeError) as e:

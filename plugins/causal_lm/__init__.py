@@ -45,7 +45,7 @@ def create(config: Mapping[str, Any]) -> CausalLMGenerator:
 
 @hookimpl
 def register_generators(register: RegisterGenerator) -> None:
-    register(NAME, create)
+    register(NAME, create, config=CausalLMSettings)  # checked without importing torch
 
 
 __all__ = ["CausalLMGenerator", "CausalLMSettings", "create", "register_generators"]

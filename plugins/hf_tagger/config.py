@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from synthdeid.toolkit import DEVICE_HELP, check_bounds, setting, valid_device
+from synthdeid import SynthdeidError
+from synthdeid.toolkit import DEVICE_HELP, check_bounds, current_names, from_mapping, setting, valid_device
 
 NAME = "hf_token_classification"
 
@@ -104,6 +107,18 @@ class HFTaggerConfig:
         failed = [k for k, ok in checks.items() if not ok]
         if failed:
             raise ValueError("need " + "; ".join(failed))
+
+    @classmethod
+    def from_dict(cls, config: Mapping[str, Any] | None) -> HFTaggerConfig:
+        """Build from a params mapping (unknown keys raise ``SynthdeidError``). ``preset: vakili``
+        starts from the fine-tuning settings of Vakili et al. (2025, Table 9); keys given beside it
+        override the preset's."""
+        what = f"tagger {NAME!r}"
+        config = current_names(cls, dict(config or {}), what)  # before the preset's
+        preset = config.pop("preset", "default")
+        if preset not in PRESETS:
+            raise SynthdeidError(f"{what}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+        return from_mapping(cls, {**PRESETS[preset], **config}, what, also=["preset"])
 
     @property
     def resolved_learning_rate(self) -> float:

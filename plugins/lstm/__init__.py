@@ -61,4 +61,4 @@ def create(config: Mapping[str, Any]) -> LSTMGenerator:
 
 @hookimpl
 def register_generators(register: RegisterGenerator) -> None:
-    register("lstm", create)
+    register("lstm", create, config=LSTMConfig)  # checked without importing torch

@@ -15,6 +15,8 @@ from synthdeid import hookimpl
 from synthdeid.api import RegisterPrivacyMetric
 from synthdeid.toolkit import from_mapping, lazy_exports
 
+from . import config as configs
+
 METRICS: dict[str, tuple[str, str, str]] = {
     "rouge": ("rouge", "RougeConfig", "RougeMetric"),
     "bm25": ("bm25", "BM25Config", "BM25Metric"),
@@ -29,21 +31,26 @@ METRICS: dict[str, tuple[str, str, str]] = {
 }
 """Metric name -> (module in this package, config class, metric class)."""
 
-__getattr__ = lazy_exports(__name__, {cls: f".{module}" for module, *classes in METRICS.values() for cls in classes})
+__getattr__ = lazy_exports(
+    __name__,
+    {
+        **{metric: f".{module}" for module, _, metric in METRICS.values()},
+        **{config: ".config" for _, config, _ in METRICS.values()},
+    },
+)
 
 
 def _factory(name: str) -> Any:
     module, config_name, metric_name = METRICS[name]
 
     def create(config: dict[str, Any]) -> Any:
-        impl = importlib.import_module(f".{module}", __name__)
-        config_cls, metric_cls = getattr(impl, config_name), getattr(impl, metric_name)
-        return metric_cls(from_mapping(config_cls, config, f"privacy metric {name!r}"))
+        settings = from_mapping(getattr(configs, config_name), config, f"privacy metric {name!r}")
+        return getattr(importlib.import_module(f".{module}", __name__), metric_name)(settings)
 
     return create
 
 
 @hookimpl
 def register_privacy_metrics(register: RegisterPrivacyMetric) -> None:
-    for name in METRICS:
-        register(name, _factory(name))
+    for name, (_, config_name, _) in METRICS.items():
+        register(name, _factory(name), config=getattr(configs, config_name))

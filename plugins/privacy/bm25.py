@@ -3,24 +3,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.toolkit import audit_summary as summary
-from synthdeid.toolkit import setting
 
-from .common import TokenSettings, audit_corpus
-
-
-@dataclass(frozen=True)
-class BM25Config(TokenSettings):
-    k1: float = setting(1.2, ge=0, description="BM25's term-frequency saturation")
-    b: float = setting(0.75, ge=0, le=1, description="BM25's length normalization")
-    epsilon: float = setting(0.25, ge=0, description="negative idf values become epsilon x the mean idf")
-    """Negative idf values become epsilon x the mean idf (rank_bm25's floor)."""
-
-    def __post_init__(self) -> None:
-        self.check("bm25")  # the declared bounds, and lowercase and paragraph_token
+from .common import audit_corpus
+from .config import BM25Config
 
 
 class BM25Metric:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -18,37 +17,17 @@ from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.toolkit import (
     CANARY_FILE,
     LOW_FPRS,
-    check_bounds,
     extrapolated_exposure,
     lower_or_equal,
     read_canaries,
     sampled_exposure,
     score_sequences,
-    setting,
     texts_to_score,
     tpr_at_fpr,
 )
 
+from .config import CanaryExposureConfig
 from .model_input import language_model, rounded, skipped
-
-
-@dataclass(frozen=True)
-class CanaryExposureConfig:
-    candidates: int = setting(2000, ge=1, description="candidates of the randomness space sampled as the reference")
-    """Candidates of the randomness space sampled as the reference (all of it when smaller)."""
-    seed: int = setting(0, ge=0, description="seed of the candidates' sample")
-    batch_size: int = setting(64, ge=1, description="sequences scored per batch")
-    threads: int = setting(2, ge=1, description="torch threads while scoring")
-    """torch threads while scoring (the demo's audits on 2 cores: 1.3-1.4x faster with 2 than with 1)."""
-    extrapolate: bool = setting(
-        True, description="also estimate exposure past log2(candidates + 1) from a fitted skew-normal"
-    )
-    """Also estimate exposure past log2(candidates + 1) from a fitted skew-normal (Carlini 4.3)."""
-
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'canary_exposure'")
-        if not isinstance(self.extrapolate, bool):  # from_mapping does not check bools
-            raise SynthdeidError("privacy metric 'canary_exposure': extrapolate must be true or false")
 
 
 class CanaryExposureMetric:

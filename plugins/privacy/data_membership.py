@@ -14,7 +14,6 @@ how many suffixes appear verbatim in the corpus."""
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
@@ -23,28 +22,13 @@ from synthdeid.toolkit import (
     LaplaceNgramLM,
     attack_summary,
     read_data_canaries,
-    setting,
     tokenize_documents,
     tokenize_text,
 )
 from synthdeid.toolkit import decode_inline as decode
 
-from .common import TokenSettings
+from .config import DataMembershipConfig
 from .model_input import rounded, skipped
-
-
-@dataclass(frozen=True)
-class DataMembershipConfig(TokenSettings):
-    n: int = setting(2, ge=1, description="order of the attacker's n-gram model")
-    """Order of the attacker's n-gram model."""
-    k: float = setting(1.0, gt=0, description="add-k smoothing (1: Laplace)")
-    """Add-k smoothing (1: Laplace, as in the paper)."""
-    bootstrap: int = setting(1000, ge=0, description="resamples for the 95% intervals (0: none)")
-    """Resamples for the 95% intervals (0: none)."""
-    seed: int = setting(0, ge=0, description="seed of the attack's splits and resamples")
-
-    def __post_init__(self) -> None:
-        self.check("data_membership_inference")  # the declared bounds, and lowercase and paragraph_token
 
 
 def _tokens(inline: str, data: PrivacyInput, c: DataMembershipConfig) -> list[str]:

@@ -5,39 +5,11 @@ through structure tokens. One row per pair, with the shared n-grams for highligh
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
-
-from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.toolkit import STRUCTURE_PATTERN, high_risk_pairs, setting
+from synthdeid.toolkit import high_risk_pairs
 
-from .common import TokenSettings, audit_corpus, ns_setting
-
-
-@dataclass(frozen=True)
-class HighRiskPairsConfig(TokenSettings):
-    k: int = setting(10, ge=1, description="synthetic notes kept from each ROUGE ranking")
-    """Synthetic notes kept from each ROUGE ranking (the paper: 100)."""
-    n: tuple[int, ...] = setting((3, 5), description="the ROUGE-n rankings")
-    max_chars: int = setting(1000, ge=1, description="pairs whose notes are longer than this are dropped")
-    structure_pattern: str = setting(
-        STRUCTURE_PATTERN, description="a token matching this (in full) is structure, e.g. <PAR> or punctuation"
-    )
-    """A token matching this (in full) is structure, e.g. ``<PAR>`` or punctuation."""
-    filter_first: bool = setting(False, description="drop long and structure-only pairs before taking the top k")
-    """Drop long and structure-only pairs before taking the top k (else after, as in the paper)."""
-    k1: float = setting(1.2, ge=0, description="BM25's term-frequency saturation")
-    b: float = setting(0.75, ge=0, le=1, description="BM25's length normalization")
-    epsilon: float = setting(0.25, ge=0, description="negative idf values become epsilon x the mean idf")
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))  # bounds each element
-        self.check("high_risk_pairs")  # the declared bounds, and lowercase and paragraph_token
-        try:  # a regex that must compile
-            re.compile(self.structure_pattern)
-        except (re.error, TypeError) as e:
-            raise SynthdeidError(f"privacy metric 'high_risk_pairs': structure_pattern is not a regex: {e}") from None
+from .common import audit_corpus
+from .config import HighRiskPairsConfig
 
 
 class HighRiskPairsMetric:

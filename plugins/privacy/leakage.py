@@ -18,79 +18,22 @@ raw ones."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
-from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
+from synthdeid.toolkit import audit_summary as summary
 from synthdeid.toolkit import (
-    AGE_BELOW,
-    COMMON_LABELS,
-    COMMON_NOTES,
-    DIRECT_IDENTIFIERS,
-    IdentifyingRule,
     distinct_texts,
     exact_duplicates,
     leakage_by_label,
     longest_common_run,
     phi_leakage,
     real_phi_strings,
-    setting,
     tokenize_documents,
 )
-from synthdeid.toolkit import audit_summary as summary
 
-from .common import TokenSettings, audit_corpus
-
-
-@dataclass(frozen=True)
-class LeakageConfig(TokenSettings):
-    rouge_n: int = setting(3, ge=1, description="the ROUGE-n best match whose longest common run is measured")
-    """The ROUGE-n best match whose longest common run is measured."""
-    multi_token_min: int = setting(
-        2, ge=1, description="PHI strings of at least this many tokens give the multi-token figures"
-    )
-    top: int = setting(20, ge=0, description="how many leaked PHI strings to list")
-    """How many leaked PHI strings to list (most frequent first)."""
-    common_notes: int | None = setting(
-        COMMON_NOTES,
-        ge=2,
-        description="a PHI string of common_labels in this many real notes is not identifying (null: none is)",
-    )
-    """A PHI string of ``common_labels`` in at least this many distinct real training notes is a
-    common value, left out of the identifying figures (null: no commonness rule). 3: the training
-    notes are pseudonymized with surrogates drawn per note, so a quasi-identifier value in three
-    unrelated notes is a common one (fresh surrogates' ``SHARED_NOTES`` is 3 too); 1 would excuse
-    every string, hence >= 2."""
-    common_labels: tuple[str, ...] = setting(COMMON_LABELS, description="the labels the commonness rule may excuse")
-    """The labels the commonness rule may excuse: quasi-identifiers whose values many people share.
-    Names, initials, addresses, contact details and identifiers (``DIRECT_IDENTIFIERS``) may not be
-    listed: one patient's notes repeat them; a corpus's own labels only if they are none of those."""
-    age_below: int | None = setting(
-        AGE_BELOW, ge=1, description="ages below this are not identifying (null: ages count like any PHI)"
-    )
-    """Age strings whose numbers are all below this are not identifying (HIPAA Safe Harbor keeps
-    ages under 90; null: ages count like any PHI). An Age of this or more always counts."""
-
-    def __post_init__(self) -> None:
-        self.check("leakage")  # the declared bounds, and lowercase and paragraph_token
-        if not isinstance(self.common_labels, tuple) or not all(
-            isinstance(label, str) and label for label in self.common_labels
-        ):
-            raise SynthdeidError(
-                f"privacy metric 'leakage': common_labels must be a list of labels, got {self.common_labels!r}"
-            )
-        direct = sorted(DIRECT_IDENTIFIERS.intersection(self.common_labels))
-        if direct:
-            raise SynthdeidError(
-                f"privacy metric 'leakage': common_labels lists {', '.join(direct)}, a direct identifier: how many "
-                "notes hold a name says nothing about how many people share it (one patient's notes repeat it), so "
-                "its values always count as identifying; give it fresh surrogates instead "
-                "(corpora.NAME.fresh_surrogates: {labels: [...]})"
-            )
-
-    def rule(self) -> IdentifyingRule:
-        return IdentifyingRule(self.common_notes, frozenset(self.common_labels), self.age_below)
+from .common import audit_corpus
+from .config import LeakageConfig
 
 
 class LeakageMetric:

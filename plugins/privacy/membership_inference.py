@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import random
 import zlib
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,12 +26,11 @@ from synthdeid.toolkit import (
     auc,
     best_advantage,
     bootstrap_auc,
-    check_bounds,
     score_sequences,
-    setting,
     texts_to_score,
 )
 
+from .config import MembershipInferenceConfig
 from .model_input import (
     language_model,
     lm_lines,
@@ -40,25 +38,6 @@ from .model_input import (
     rounded,
     skipped,
 )
-
-
-@dataclass(frozen=True)
-class MembershipInferenceConfig:
-    max_notes: int = setting(
-        200, ge=1, description="notes per side (training and held-out), a seeded sample when there are more"
-    )
-    """Notes per side (training and held-out), a seeded sample when there are more."""
-    seed: int = setting(0, ge=0, description="seed of the sample and resamples")
-    bootstrap: int = setting(1000, ge=0, description="resamples for the AUC's 95% interval (0: none)")
-    """Resamples for the AUC's 95% interval (0: none)."""
-    batch_size: int = setting(64, ge=1, description="notes scored per batch")
-    threads: int = setting(2, ge=1, description="torch threads while scoring")
-    """torch threads while scoring (the demo's audits on 2 cores: 1.3-1.4x faster with 2 than with 1)."""
-    top: int = setting(5, ge=0, description="how many training notes with the lowest loss to list")
-    """How many training notes with the lowest loss to list (the most memorised-looking)."""
-
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'membership_inference'")
 
 
 class MembershipInferenceMetric:

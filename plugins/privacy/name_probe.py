@@ -15,40 +15,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
-from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.toolkit import Probe, check_bounds, probes_in, real_phi_strings, setting, start_tag, tokenize_text
+from synthdeid.toolkit import Probe, probes_in, real_phi_strings, start_tag, tokenize_text
 from synthdeid.toolkit import probe_predict as predict
 
+from .config import NameProbeConfig
 from .model_input import language_model, lm_lines, rounded, skipped
-
-
-@dataclass(frozen=True)
-class NameProbeConfig:
-    k: int = setting(10, ge=1, description="predictions per probe")
-    """Predictions per probe."""
-    max_probes: int = setting(400, ge=1, description="probes at most (a seeded sample of the dev notes' START tags)")
-    """Probes at most (a seeded sample of all START tags in the dev notes)."""
-    max_tokens: int = setting(8, ge=1, description="tokens a prediction may have before the END tag")
-    """Tokens a prediction may have before the END tag."""
-    context: int = setting(128, ge=1, description="words of the note before the START tag the model is given")
-    """Words of the note before the START tag the model is given."""
-    labels: tuple[str, ...] | None = setting(None, description="the tags to probe (null: all)")
-    """The tags to probe (None: all)."""
-    seed: int = setting(0, ge=0, description="seed of the probes' sample")
-    batch_size: int = setting(16, ge=1, description="probes per batch")
-    top: int = setting(20, ge=0, description="how many of the most predicted training PHI strings to list")
-    """How many of the most predicted training PHI strings to list."""
-
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'name_probe'")
-        if self.labels is not None and (not self.labels or not all(isinstance(x, str) for x in self.labels)):
-            raise SynthdeidError(
-                f"privacy metric 'name_probe': labels must be a list of tags or null, not {self.labels!r}"
-            )
 
 
 def _rate(hits: int, total: int) -> float | None:

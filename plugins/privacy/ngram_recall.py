@@ -4,22 +4,13 @@ R by the synthetic notes' S, over all n-grams and over those overlapping a PHI s
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.toolkit import ngram_recall, phi_token_mask, setting
+from synthdeid.toolkit import ngram_recall, phi_token_mask
 
-from .common import TokenSettings, audit_corpus, ns_setting
-
-
-@dataclass(frozen=True)
-class NgramRecallConfig(TokenSettings):
-    n: tuple[int, ...] = setting((3, 5, 10), description="the n-gram sizes measured")
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("ngram_recall", "n", self.n))
-        self.check("ngram_recall")
+from .common import audit_corpus
+from .config import NgramRecallConfig
 
 
 class NgramRecallMetric:

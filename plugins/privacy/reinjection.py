@@ -9,21 +9,13 @@ and per label. Corpora written from prompts have no source notes: the summary sa
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import SynthdeidError
 from synthdeid.api import PrivacyInput, PrivacyResult
-from synthdeid.toolkit import check_bounds, normalise_whitespace, setting
+from synthdeid.toolkit import normalise_whitespace
 
-
-@dataclass(frozen=True)
-class ReinjectionConfig:
-    multi_token_min: int = setting(2, ge=1, description="spans of at least this many tokens give the multi_token rate")
-    """Spans of at least this many tokens give the ``multi_token`` rate."""
-
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'phi_reinjection'")
+from .config import ReinjectionConfig
 
 
 def _norm(text: str) -> str:

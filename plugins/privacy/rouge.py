@@ -4,23 +4,13 @@ the summary is their Table 8 (mean, median, min, max of the best-match scores)."
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.api import PrivacyInput, PrivacyResult
 from synthdeid.toolkit import audit_summary as summary
-from synthdeid.toolkit import setting
 
-from .common import TokenSettings, audit_corpus, ns_setting
-
-
-@dataclass(frozen=True)
-class RougeConfig(TokenSettings):
-    n: tuple[int, ...] = setting((3, 5), description="the ROUGE-n sizes measured")
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("rouge", "n", self.n))
-        self.check("rouge")
+from .common import audit_corpus
+from .config import RougeConfig
 
 
 class RougeMetric:

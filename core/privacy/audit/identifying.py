@@ -32,27 +32,11 @@ import numpy as np
 
 from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.records import Document
-from synthdeid.corpus.tags import CANONICAL_TAGS
 from synthdeid.privacy.audit.leakage import PhiLeakage, PhiString, real_phi_strings
 from synthdeid.privacy.audit.tokens import PAR
+from synthdeid.privacy.defaults import AGE_BELOW, COMMON_LABELS, COMMON_NOTES
 
 AGE = "Age"
-AGE_BELOW = 90
-"""HIPAA Safe Harbor: ages over 89 are identifiers (aggregated into "90 or older")."""
-COMMON_NOTES = 3
-COMMON_LABELS: tuple[str, ...] = (
-    "Age",
-    "Date",
-    "Profession",
-    "Hospital",
-    "Care_Institute",
-    "Organization_Company",
-    "Internal_Location",
-    "Other",
-)
-"""Canonical labels (``synthdeid.corpus.tags``) whose common values identify no one."""
-DIRECT_IDENTIFIERS = frozenset(CANONICAL_TAGS) - frozenset(COMMON_LABELS)
-"""Name, Initials, Address, Email, Phone_fax, URL_IP, SSN, ID: always identifying."""
 DOMINANT_SHARE = 0.1
 """``synthdeid check`` warns about a label whose not-identifying values make up this share of the
 real multi-token PHI strings: chance reuse of them alone adds up to that share to the raw figure."""

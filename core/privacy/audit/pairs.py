@@ -32,9 +32,7 @@ from synthdeid.privacy.audit.rouge import (
     pair_scores,
     summary,
 )
-
-STRUCTURE_PATTERN = r"<[^<>\s]+>|[\W_]+"
-"""Structure tokens: a tag such as ``<PAR>``, or punctuation/whitespace only."""
+from synthdeid.privacy.defaults import STRUCTURE_PATTERN
 
 
 @dataclass(frozen=True)

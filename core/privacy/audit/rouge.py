@@ -30,8 +30,7 @@ from typing import Any
 import numpy as np
 import scipy.sparse as sp
 
-DEFAULT_CHUNK_CELLS = 4_000_000
-"""Synthetic x real cells of one dense chunk of the overlap matrix (int64: 32 MB)."""
+from synthdeid.privacy.defaults import DEFAULT_CHUNK_CELLS
 
 
 @dataclass(frozen=True)
