@@ -288,7 +288,7 @@ class ToyGenerator:
 class ToyPlugin:
     @hookimpl
     def register_generators(self, register):
-        register("toy_bigram", ToyGenerator)
+        register("toy_bigram", ToyGenerator, config=None)  # takes no settings
 
 
 def run_stage(module: str, monkeypatch, name: str = "toy") -> None:

@@ -328,8 +328,8 @@ def test_a_metric_declares_that_its_rows_are_review_pairs(register_plugin) -> No
     class Plugin:
         @hookimpl
         def register_privacy_metrics(self, register):
-            register("my_pairs", lambda config: Pairs())
-            register("my_notes", lambda config: PerNote())
+            register("my_pairs", lambda config: Pairs(), config=None)
+            register("my_notes", lambda config: PerNote(), config=None)
 
     register_plugin(Plugin, "test-pairs")
     doc = Document("s", "a b", ())
