@@ -53,10 +53,8 @@ class CausalLMSettings:
     train_new_tokens: bool = setting(True, description="train the embedding rows of the added tag tokens")
     """Train the embedding (and untied output) rows of the added tag tokens."""
     load_in_4bit: bool = setting(False, description="QLoRA: needs bitsandbytes and a CUDA GPU")
-    """QLoRA: needs bitsandbytes and a CUDA GPU."""
     dtype: str = setting("float32", choices=(*DTYPE_NAMES, "auto"), description="the weights' dtype")
     device: str = setting("auto", description="auto: cuda when available, else cpu")
-    """auto: cuda when available, else cpu."""
     max_epochs: int = setting(6, ge=1, renamed_from="epochs", description="epochs to train")
     batch_size: int = setting(16, ge=1, description="blocks per optimizer step")
     block_size: int = setting(512, ge=2, description="training sequence length in tokens")
@@ -67,9 +65,7 @@ class CausalLMSettings:
         0.03, ge=0, lt=1, description="share of the steps over which the learning rate rises from 0"
     )
     grad_clip: float = setting(1.0, gt=0, description="gradient norm clipping")
-    """Gradient norm clipping."""
     merge: bool = setting(True, description="merge the adapter into the weights when loading (faster generation)")
-    """Merge the adapter into the weights when loading (faster generation)."""
     seed: int | None = setting(None, ge=0, description="null: the seed of the training data (params)")
     """None: the seed of the training data (params)."""
     threads: int = setting(2, ge=1, description="torch threads")
@@ -79,7 +75,6 @@ class CausalLMSettings:
     """Generation backend: transformers (the shared decoding loop, any machine) or vllm (vLLM on CUDA
     GPUs; see ``synthdeid.plugins.causal_lm.vllm_backend`` for what it supports)."""
     tensor_parallel_size: int = setting(1, ge=1, description="vLLM: GPUs to split the model over")
-    """vLLM: GPUs to split the model over."""
 
     def __post_init__(self) -> None:
         def need(ok: bool, msg: str) -> None:

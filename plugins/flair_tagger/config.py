@@ -26,7 +26,6 @@ class FlairTaggerConfig:
     """
 
     hidden_size: int = setting(128, ge=1, description="LSTM units per direction")
-    """LSTM units per direction."""
     use_characters: bool = setting(True, description="add a character BiLSTM over the corpus's characters")
     """Add a character BiLSTM (flair ``CharacterEmbeddings``) over the corpus's characters."""
     char_embedding_dim: int = setting(25, ge=1, description="width of the character embeddings")

@@ -30,7 +30,6 @@ class GPT2Settings:
         renamed_from="n_head",
         description="attention heads per layer (embedding_size must be a multiple of it)",
     )
-    """Attention heads per layer; ``embedding_size`` must be a multiple of it."""
     max_positions: int = setting(
         512,
         ge=1,
@@ -51,7 +50,6 @@ class GPT2Settings:
         renamed_from="min_frequency",
         description="a BPE merge needs at least this many occurrences in the training text",
     )
-    """A BPE merge needs at least this many occurrences in the training text."""
     # start from a local pretrained GPT-2 (vocabulary adaptation, Libbi et al. 2021, App. A)
     pretrained: str | None = setting(
         None, description="a local folder of a GPT-2 model to fine-tune (null: train from scratch)"
@@ -75,7 +73,6 @@ class GPT2Settings:
     schedule: str = setting("one_cycle", choices=("one_cycle", "cosine"), description="the learning-rate schedule")
     warmup: float = setting(0.1, ge=0, lt=1, description="share of the steps over which the learning rate rises from 0")
     grad_clip: float = setting(1.0, gt=0, description="gradient norm clipping")
-    """Gradient norm clipping."""
     # gradual unfreezing with discriminative learning rates (Libbi et al. 2021, Table A1)
     gradual_unfreezing: bool = setting(False, description="fine-tune the pretrained layers top-down, stage by stage")
     unfreeze_epochs: tuple[int, ...] = setting((1, 1, 1, 2), description="epochs per gradual-unfreezing stage")

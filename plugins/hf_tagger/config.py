@@ -73,7 +73,6 @@ class HFTaggerConfig:
     )
     """Share of the training steps over which the learning rate rises linearly from 0."""
     grad_clip: float = setting(1.0, gt=0, renamed_from="max_grad_norm", description="gradient norm clipping")
-    """Gradient norm clipping."""
     select_on: str = setting(
         "f1", choices=("f1", "loss"), description="the epoch kept: best dev entity F1, or the lowest dev loss"
     )

@@ -59,14 +59,12 @@ class LSTMConfig:
     """Share the input embedding with the output layer (needs embedding_size == hidden_size)."""
     dropout: float = setting(0.3, ge=0, lt=1, description="dropout between layers")
     learning_rate: float = setting(20.0, gt=0, renamed_from="lr", description="initial learning rate of plain SGD")
-    """Initial learning rate of plain SGD."""
     lr_backoff: float = setting(
         4.0, ge=1, description="divide the learning rate by this after an epoch without a lower validation loss"
     )
     """Divide the learning rate by this after an epoch whose validation loss did not improve."""
     min_lr: float = setting(0.1, gt=0, description="stop when the learning rate falls below this")
     batch_size: int = setting(20, ge=1, description="parallel columns of the token stream")
-    """Parallel columns of the token stream."""
     seq_len: int = setting(35, ge=1, description="truncated-BPTT chunk length")
     """Truncated-BPTT chunk length; the hidden state is carried (detached) across chunks."""
     eval_batch_size: int = setting(10, ge=1, description="parallel columns when computing the validation loss")
@@ -84,7 +82,6 @@ class LSTMConfig:
     corpus many more (deterministic, unlike a time limit). With a high ``max_epochs``, training
     length follows the corpus: the budget bounds it, ``patience`` ends it at convergence."""
     grad_clip: float = setting(0.25, gt=0, renamed_from="clip", description="gradient norm clipping")
-    """Gradient norm clipping."""
     seed: int = setting(0, ge=0, description="null: the seed of the training data (params)")
     threads: int = setting(2, ge=1, description="torch threads for training and generation")
     """``torch.set_num_threads`` for training and generation. Training is byte-identical for the

@@ -52,7 +52,6 @@ class MLMFillConfig:
         renamed_from="min_frequency",
         description="a BPE merge needs at least this many occurrences in the training notes",
     )
-    """A BPE merge needs at least this many occurrences in the training notes."""
     block_size: int = setting(
         256, ge=8, renamed_from="max_length", description="tokens per window, [CLS] and [SEP] included"
     )

@@ -30,7 +30,6 @@ class TokenSettings:
     """Settings every privacy metric has."""
 
     lowercase: bool = setting(True, description="compare tokens lowercased")
-    """Compare tokens lowercased."""
     paragraph_token: str | None = setting(
         PAR, description="each line break becomes this token (null: line breaks are not tokens)"
     )
@@ -40,7 +39,6 @@ class TokenSettings:
         ge=1,
         description="synthetic x real cells per chunk of the all-pairs matrices (bounds memory)",
     )
-    """Synthetic x real cells per chunk of the all-pairs matrices (bounds memory)."""
 
     def check(self, name: str) -> None:
         """Check the declared bounds of every field of the metric's config (its own too) and the
@@ -100,7 +98,6 @@ class NgramRecallConfig(TokenSettings):
 @dataclass(frozen=True)
 class LeakageConfig(TokenSettings):
     rouge_n: int = setting(3, ge=1, description="the ROUGE-n best match whose longest common run is measured")
-    """The ROUGE-n best match whose longest common run is measured."""
     multi_token_min: int = setting(
         2, ge=1, description="PHI strings of at least this many tokens give the multi-token figures"
     )
@@ -158,7 +155,6 @@ class HighRiskPairsConfig(TokenSettings):
     structure_pattern: str = setting(
         STRUCTURE_PATTERN, description="a token matching this (in full) is structure, e.g. <PAR> or punctuation"
     )
-    """A token matching this (in full) is structure, e.g. ``<PAR>`` or punctuation."""
     filter_first: bool = setting(False, description="drop long and structure-only pairs before taking the top k")
     """Drop long and structure-only pairs before taking the top k (else after, as in the paper)."""
     k1: float = setting(1.2, ge=0, description="BM25's term-frequency saturation")
@@ -177,7 +173,6 @@ class HighRiskPairsConfig(TokenSettings):
 @dataclass(frozen=True)
 class ReinjectionConfig:
     multi_token_min: int = setting(2, ge=1, description="spans of at least this many tokens give the multi_token rate")
-    """Spans of at least this many tokens give the ``multi_token`` rate."""
 
     def __post_init__(self) -> None:
         check_bounds(self, "privacy metric 'phi_reinjection'")
@@ -186,11 +181,9 @@ class ReinjectionConfig:
 @dataclass(frozen=True)
 class DataMembershipConfig(TokenSettings):
     n: int = setting(2, ge=1, description="order of the attacker's n-gram model")
-    """Order of the attacker's n-gram model."""
     k: float = setting(1.0, gt=0, description="add-k smoothing (1: Laplace)")
     """Add-k smoothing (1: Laplace, as in the paper)."""
     bootstrap: int = setting(1000, ge=0, description="resamples for the 95% intervals (0: none)")
-    """Resamples for the 95% intervals (0: none)."""
     seed: int = setting(0, ge=0, description="seed of the attack's splits and resamples")
 
     def __post_init__(self) -> None:
@@ -221,10 +214,8 @@ class MembershipInferenceConfig:
     max_notes: int = setting(
         200, ge=1, description="notes per side (training and held-out), a seeded sample when there are more"
     )
-    """Notes per side (training and held-out), a seeded sample when there are more."""
     seed: int = setting(0, ge=0, description="seed of the sample and resamples")
     bootstrap: int = setting(1000, ge=0, description="resamples for the AUC's 95% interval (0: none)")
-    """Resamples for the AUC's 95% interval (0: none)."""
     batch_size: int = setting(64, ge=1, description="notes scored per batch")
     threads: int = setting(2, ge=1, description="torch threads while scoring")
     """torch threads while scoring (the demo's audits on 2 cores: 1.3-1.4x faster with 2 than with 1)."""
@@ -238,19 +229,15 @@ class MembershipInferenceConfig:
 @dataclass(frozen=True)
 class NameProbeConfig:
     k: int = setting(10, ge=1, description="predictions per probe")
-    """Predictions per probe."""
     max_probes: int = setting(400, ge=1, description="probes at most (a seeded sample of the dev notes' START tags)")
     """Probes at most (a seeded sample of all START tags in the dev notes)."""
     max_tokens: int = setting(8, ge=1, description="tokens a prediction may have before the END tag")
-    """Tokens a prediction may have before the END tag."""
     context: int = setting(128, ge=1, description="words of the note before the START tag the model is given")
-    """Words of the note before the START tag the model is given."""
     labels: tuple[str, ...] | None = setting(None, description="the tags to probe (null: all)")
     """The tags to probe (None: all)."""
     seed: int = setting(0, ge=0, description="seed of the probes' sample")
     batch_size: int = setting(16, ge=1, description="probes per batch")
     top: int = setting(20, ge=0, description="how many of the most predicted training PHI strings to list")
-    """How many of the most predicted training PHI strings to list."""
 
     def __post_init__(self) -> None:
         check_bounds(self, "privacy metric 'name_probe'")

@@ -39,7 +39,6 @@ class TorchTaggerConfig:
     """Odd."""
     max_word_chars: int = setting(24, ge=1, description="characters of a word the character CNN reads")
     hidden_size: int = setting(128, ge=1, description="LSTM units per direction")
-    """LSTM units per direction."""
     layers: int = setting(1, ge=1, description="stacked BiLSTM layers")
     dropout: float = setting(0.5, ge=0, lt=1, description="dropout of the encoder")
     context: str = setting(
@@ -62,9 +61,7 @@ class TorchTaggerConfig:
     ``punctuation`` 0.05%. MEDDOCAN train -> dev entity F1: pack 0.894, suffix 0.932,
     punctuation 0.935 (patience 5: 0.946 and 0.937; ``punctuation`` splits e-mails and ages)."""
     learning_rate: float = setting(0.004, gt=0, description="Adam's learning rate")
-    """Adam's learning rate."""
     batch_size: int = setting(32, ge=1, description="windows per update (length-bucketed)")
-    """Windows per update (length-bucketed)."""
     max_epochs: int = setting(40, ge=1, description="epochs to train at most")
     patience: int = setting(3, ge=1, description="stop after this many epochs without a better validation F1")
     """Stop after this many epochs without a better validation F1 (the best epoch's weights are kept)."""
