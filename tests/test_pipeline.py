@@ -2,6 +2,7 @@
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -213,6 +214,10 @@ def test_learning_curve(repo):
 def test_exp_run_on_a_decoding_setting_reruns_only_generation_and_after(repo):
     r = _run(["dvc", "exp", "run", "-S", "corpora.lstm_p.config.top_p=0.8"], repo)
     assert "Running stage 'generate@lstm_p'" in r.stdout
+    ran = re.findall(r"Running stage '([^']+)'", r.stdout)
+    # only lstm_p's stages and the summaries: another corpus's audit, taggers or curve stay cached
+    assert {s for s in ran if "@" in s and not s.endswith("@lstm_p")} == set(), ran
+    assert "privacy@lstm_p" in ran and "train_tagger_synthetic@lstm_p" in ran
     assert "Running stage 'train_lm@lstm'" not in r.stdout
     assert "Running stage 'generate@gpt_p'" not in r.stdout
     shown = json.loads(_run(["dvc", "exp", "show", "--json"], repo).stdout)
