@@ -160,3 +160,12 @@ def test_records_with_one_problem_are_one_problem_with_their_count(tmp_path) -> 
     assert "document 'bad5'" not in arts[0]
     stad = [p for p in report.problems if "'Stad'" in p]
     assert len(stad) == 1 and not stad[0].startswith("1 records") and "bad-other" in stad[0]
+
+
+def test_a_tagger_annotator_without_a_trained_tagger_is_a_problem(tmp_path) -> None:
+    params = _project(tmp_path, _with_numbers(toy_docs(60, seed=5)))
+    (tmp_path / "empty-model").mkdir()
+    params["annotate"] = {"annotator": "tagger", "config": {"model": str(tmp_path / "empty-model"), "language": "nl"}}
+    report = check(params)
+    found = [p for p in report.problems if p.startswith("annotate.annotator: 'tagger' cannot be built")]
+    assert len(found) == 1 and "tagger.json" in found[0] and "empty-model" in found[0], report.problems

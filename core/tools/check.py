@@ -345,7 +345,24 @@ def check_file(path: str | Path) -> CheckReport:
     leakage = None
     if "leakage" in study.privacy.metrics:
         leakage = build.privacy_metrics({"leakage": study.privacy.metrics["leakage"]})["leakage"].config
-    return check(study, pack, build.tagset(study, pack), generators, taggers, leakage)
+    report = check(study, pack, build.tagset(study, pack), generators, taggers, leakage)
+    annotator_problem(report, study)
+    return report
+
+
+def annotator_problem(report: CheckReport, study: Study) -> None:
+    """The annotator of ``annotate.annotator`` built as the annotate stage builds it (the study spec
+    checks its settings without building it): a tagger annotator whose model folder holds no trained
+    tagger, say, is a problem here, not when the stage starts."""
+    from synthdeid.plugin_system.manager import registry
+
+    name = study.annotate.annotator
+    if name == "gold":
+        return
+    try:
+        registry("annotator").create(name, dict(study.annotate.config or {}))
+    except SynthdeidError as e:
+        report.problem(f"annotate.annotator: {name!r} cannot be built: {e}", "fix annotate.config as the message says")
 
 
 def cmd_check(args: Any, out: Any) -> int:
