@@ -121,7 +121,7 @@ def test_the_spec_gate_is_made_from_the_thresholds() -> None:
 
     fields = GateSection.model_fields
     assert tuple(fields) == KEYS == (*(t.key for t in THRESHOLDS), "override")
-    assert [fields[t.key].description for t in THRESHOLDS] == [t.description for t in THRESHOLDS]
+    assert [fields[t.key].description for t in THRESHOLDS] == [t.what for t in THRESHOLDS]
     assert GateSection.model_validate(DEFAULT).build() == Gate.parse(DEFAULT)
     for bad in ({"max_phi_leakage": 0.1}, {"override": False}):
         with pytest.raises(ValidationError) as spec:

@@ -34,12 +34,7 @@ class Threshold:
     metric: str
     path: tuple[str, ...]
     what: str
-    doc: str = ""
-    """The key's description in the params reference (docs/params.md; ``what`` when empty)."""
-
-    @property
-    def description(self) -> str:
-        return self.doc or self.what
+    """What the figure counts: in a failure's message and the key's description (docs/params.md)."""
 
     @property
     def figure(self) -> str:
@@ -52,7 +47,6 @@ THRESHOLDS = (
         "leakage",
         ("exact_duplicates",),
         "synthetic notes identical to a real note",
-        "synthetic notes identical to a real one",
     ),
     Threshold("max_longest_run", "leakage", ("longest_run", "max"), "tokens copied verbatim in one run"),
     Threshold(
@@ -66,7 +60,6 @@ THRESHOLDS = (
         "leakage",
         ("phi", "identifying_multi_token_rate"),
         "share of identifying real multi-token PHI strings reappearing",
-        "the same, of 2+ tokens",
     ),
 )
 """The gate's thresholds, declared once: ``Gate.parse`` checks them, the study spec's

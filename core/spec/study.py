@@ -511,7 +511,8 @@ class GateChecks(Section):
 
     @model_validator(mode="after")
     def _something(self) -> GateChecks:
-        nothing = sets_nothing(self.model_dump(), self.model_dump()["override"])
+        values = self.model_dump()
+        nothing = sets_nothing(values, values["override"])
         if nothing:
             raise PydanticCustomError("gate", "{message}", {"message": nothing})
         return self
@@ -529,10 +530,7 @@ else:
         "GateSection",
         __base__=GateChecks,
         __doc__="Thresholds a synthetic corpus must stay under to be published (``privacy.gate``).",
-        **{
-            t.key: (Number | None, Field(None, ge=0, allow_inf_nan=False, description=t.description))
-            for t in THRESHOLDS
-        },
+        **{t.key: (Number | None, Field(None, ge=0, allow_inf_nan=False, description=t.what)) for t in THRESHOLDS},
         override=(bool, Field(False, description=OVERRIDE_DOC)),
     )
     """``privacy.gate``: one field per threshold of ``synthdeid.privacy.gate.THRESHOLDS`` (a number
