@@ -33,8 +33,10 @@ if TYPE_CHECKING:
 hookspec = HookspecMarker("synthdeid")
 hookimpl = HookimplMarker("synthdeid")
 
-Config = Mapping[str, Any]
-"""An object's params section, as given to its factory."""
+Config = Any
+"""What a plugin's factory receives: the settings its ``config=`` class built from its params
+section (an empty mapping for a plugin that takes none; the params mapping itself for a plugin
+registered without ``config=``, deprecated)."""
 
 
 # ---------------------------------------------------------------------------------------------

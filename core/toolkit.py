@@ -148,7 +148,9 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.model_limits import fits as check_model_fits
     from synthdeid.phi.pseudonymize import pseudonymize
     from synthdeid.phi.seeds import derive_seed
-    from synthdeid.plugin_system.config import SettingError, check_bounds, current_names, from_mapping, setting
+    from synthdeid.plugin_system.config import SettingError, Settings, load_settings
+    from synthdeid.plugin_system.config import setting as new_setting
+    from synthdeid.plugin_system.legacy_config import check_bounds, current_names, from_mapping, setting
     from synthdeid.plugin_system.manager import registry
     from synthdeid.precision import PRECISIONS, autocast
     from synthdeid.precision import resolve as resolve_precision
@@ -303,10 +305,13 @@ __getattr__ = lazy_exports(
         "pseudonymize": "synthdeid.phi.pseudonymize",
         "derive_seed": "synthdeid.phi.seeds",
         "SettingError": "synthdeid.plugin_system.config",
-        "check_bounds": "synthdeid.plugin_system.config",
-        "current_names": "synthdeid.plugin_system.config",
-        "from_mapping": "synthdeid.plugin_system.config",
-        "setting": "synthdeid.plugin_system.config",
+        "Settings": "synthdeid.plugin_system.config",
+        "load_settings": "synthdeid.plugin_system.config",
+        "new_setting": "synthdeid.plugin_system.config:setting",
+        "check_bounds": "synthdeid.plugin_system.legacy_config",
+        "current_names": "synthdeid.plugin_system.legacy_config",
+        "from_mapping": "synthdeid.plugin_system.legacy_config",
+        "setting": "synthdeid.plugin_system.legacy_config",
         "registry": "synthdeid.plugin_system.manager",
         "PRECISIONS": "synthdeid.precision",
         "autocast": "synthdeid.precision",
@@ -420,6 +425,7 @@ __all__ = [  # grouped in the module docstring
     "SentenceSplitter",
     "SequenceScore",
     "SettingError",
+    "Settings",
     "SurrogateData",
     "SurrogateFactory",
     "TagMask",
@@ -473,12 +479,14 @@ __all__ = [  # grouped in the module docstring
     "lm_config_dict",
     "lm_fingerprint",
     "load_json",
+    "load_settings",
     "load_weights",
     "longest_common_run",
     "lower_or_equal",
     "make_pack",
     "match_case",
     "name_input",
+    "new_setting",
     "ngram_recall",
     "normalise_whitespace",
     "note_samples",

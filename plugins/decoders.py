@@ -13,8 +13,7 @@ decoders must not load them (every stage and CLI call registers the built-in plu
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import (
@@ -23,7 +22,8 @@ from synthdeid.api import (
     RegisterDecoder,
     SamplingSpec,
 )
-from synthdeid.toolkit import check_bounds, from_mapping, setting
+from synthdeid.toolkit import Settings
+from synthdeid.toolkit import new_setting as setting
 
 if TYPE_CHECKING:
     import torch
@@ -84,11 +84,11 @@ def nucleus_threshold(probs: torch.Tensor, top_p: float) -> torch.Tensor:
     return asc.gather(1, first.clamp(max=asc.shape[-1] - 1)).squeeze(1)
 
 
-class _Sampling:
-    name = "sampling"
+class _Sampling(Settings):
+    """A sampling decoder: its settings and the decoder are one object (the factory returns the
+    settings the study spec built)."""
 
-    def __post_init__(self) -> None:
-        check_bounds(self, f"decoder {self.name!r}")
+    name: ClassVar[str] = "sampling"
 
     def check(self, model: Any) -> None:
         if not isinstance(model, (AutoregressiveLM, CorpusGenerator)):
@@ -108,9 +108,8 @@ class _Sampling:
         return sample_loop(model, prompts, settings, self.choose, rng)
 
 
-@dataclass(frozen=True)
 class Greedy(_Sampling):
-    name = "greedy"
+    name: ClassVar[str] = "greedy"
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("greedy", temperature=0.0)
@@ -119,13 +118,12 @@ class Greedy(_Sampling):
         return logits.argmax(dim=-1)
 
 
-@dataclass(frozen=True)
 class Temperature(_Sampling):
     temperature: float = setting(
         1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
     )
     """Above 0 (the greedy decoder is the argmax)."""
-    name = "temperature"
+    name: ClassVar[str] = "temperature"
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("temperature", temperature=self.temperature)
@@ -134,13 +132,12 @@ class Temperature(_Sampling):
         return _sample(logits, self.temperature, rng)
 
 
-@dataclass(frozen=True)
 class TopK(_Sampling):
     top_k: int = setting(40, ge=1, description="sample among the k most probable tokens")
     temperature: float = setting(
         1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
     )
-    name = "top_k"
+    name: ClassVar[str] = "top_k"
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("top_k", temperature=self.temperature, top_k=self.top_k)
@@ -151,7 +148,6 @@ class TopK(_Sampling):
         return _sample(logits.masked_fill(logits < kth, float("-inf")), self.temperature, rng)
 
 
-@dataclass(frozen=True)
 class Nucleus(_Sampling):
     top_p: float = setting(
         0.95,
@@ -162,7 +158,7 @@ class Nucleus(_Sampling):
     temperature: float = setting(
         1.0, gt=0, description="divides the logits before sampling (below 1: sharper, above 1: flatter)"
     )
-    name = "nucleus"
+    name: ClassVar[str] = "nucleus"
 
     def spec(self) -> SamplingSpec:
         return SamplingSpec("nucleus", temperature=self.temperature, top_p=self.top_p)
@@ -178,5 +174,9 @@ class Nucleus(_Sampling):
 @hookimpl
 def register_decoders(register: RegisterDecoder) -> None:
     for cls in (Greedy, Temperature, TopK, Nucleus):
-        # a lambda capturing the loop variable in a default: python/mypy#15459 cannot type it
-        register(cls.name, lambda config, cls=cls: from_mapping(cls, config, f"decoder {cls.name!r}"), config=cls)  # type: ignore[misc]
+        register(cls.name, _itself, config=cls)
+
+
+def _itself(settings: _Sampling) -> _Sampling:
+    """A sampling decoder's factory: its settings are the decoder."""
+    return settings

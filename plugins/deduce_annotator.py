@@ -134,7 +134,7 @@ class DeduceAnnotator:
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
     def deduce(config: Any) -> DeduceAnnotator:
-        c = DeduceConfig.from_dict(dict(config or {}))
+        c = config if isinstance(config, DeduceConfig) else DeduceConfig.from_dict(dict(config or {}))
         return DeduceAnnotator(c.cache_path, c.trust_cache)
 
     register("deduce", deduce, config=DeduceConfig)

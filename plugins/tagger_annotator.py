@@ -88,6 +88,8 @@ class TaggerAnnotator:
 def register_annotators(register: RegisterAnnotator) -> None:
     register(
         "tagger",
-        lambda config: TaggerAnnotator(TaggerAnnotatorConfig.from_dict(dict(config))),
+        lambda config: TaggerAnnotator(
+            config if isinstance(config, TaggerAnnotatorConfig) else TaggerAnnotatorConfig.from_dict(dict(config))
+        ),
         config=TaggerAnnotatorConfig,
     )

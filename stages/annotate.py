@@ -21,7 +21,7 @@ METRICS = paths.metrics("annotate")
 def main() -> None:
     s = study()
     name = s.annotate.annotator
-    annotator = None if name == "gold" else registry("annotator").create(name, s.annotate.config)
+    annotator = None if name == "gold" else registry("annotator").create(name, s.annotate.settings)
     tags = tagset(s)
     counts = Counts("annotate")
     counts.extra = {"annotator": name}

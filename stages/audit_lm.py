@@ -21,8 +21,8 @@ def main() -> None:
     name = sys.argv[1]
     s = study()
     spec = s.generators[name]
-    metrics = s.privacy.model_metrics
-    generator = registry("generator").create(s.generators[name].plugin, s.generators[name].config)
+    metrics = s.privacy.metric_settings("model_metrics")
+    generator = registry("generator").create(s.generators[name].plugin, s.generators[name].settings)
     # with data_share: only the notes the generator learnt are members (drawn as train_lm drew them)
     text, ids, _ = training_text(spec, data_seed(generator), paths.inline_text, paths.pseudonymized)
     members = set(ids["train_ids"])
@@ -38,7 +38,7 @@ def main() -> None:
     )
     summary = {
         metric: plugin.compute(data).summary
-        for metric, plugin in {m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}.items()
+        for metric, plugin in {m: registry("privacy_metric").create(m, c) for m, c in metrics.items()}.items()
     }
     write_json({"generator": name, "plugin": spec.plugin, **summary}, paths.stage_metrics("privacy_model", name))
 

@@ -24,8 +24,8 @@ def main() -> None:
     corpus = sys.argv[1]
     s = study()
     gen_name = s.corpora[corpus].generator
-    decoder = registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].config)
-    generator = registry("generator").create(s.generators[gen_name].plugin, s.generators[gen_name].config)
+    decoder = registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].settings)
+    generator = registry("generator").create(s.generators[gen_name].plugin, s.generators[gen_name].settings)
     model = generator.load(Path(paths.model_dir(gen_name)))
     decoder.check(model)  # an unsupported generator x decoder pair fails here, before any work
     # the training spans: max_span_tokens' limits, tag_distribution's shares, auto lengths

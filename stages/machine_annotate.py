@@ -47,7 +47,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="synthdeid-annotator-") as scratch:
         tagger, figures = annotating_tagger(
             spec,
-            registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].config),
+            registry("tagger").create(s.taggers[s.utility.tagger].plugin, s.taggers[s.utility.tagger].settings),
             s.utility.seed,
             pack.tokenize,
             tagger_dir,

@@ -33,7 +33,7 @@ def main() -> None:
     pack = language_pack(s)
     # beam's require_phi: the decoder keeps every note, postprocess drops those without PHI
     require_phi = bool(
-        getattr(registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].config), "require_phi", False)
+        getattr(registry("decoder").create(s.corpora[corpus].decoder, s.corpora[corpus].settings), "require_phi", False)
     )
     labels = tag_labels(s.tags.mapping)
     counts = Counts(f"postprocess@{corpus}")

@@ -30,7 +30,7 @@ def main() -> None:
     corpus = sys.argv[1]
     s = study()
     gate = s.privacy.gate.build()
-    metrics = s.privacy.metrics
+    metrics = s.privacy.metric_settings("metrics")
     gate.check_metrics(metrics)  # fails before measuring
     if gate.override:
         print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
@@ -50,7 +50,7 @@ def main() -> None:
     )
     out = Path(paths.privacy_dir(corpus))
     out.mkdir(parents=True, exist_ok=True)
-    found = measure({m: registry("privacy_metric").create(m, c or {}) for m, c in metrics.items()}, data)
+    found = measure({m: registry("privacy_metric").create(m, c) for m, c in metrics.items()}, data)
     write_rows(found.notes.values(), out / "notes.jsonl")
     label_pairs(found.pairs, corpus, real, synthetic)
     write_rows(found.pairs, out / "pairs.jsonl")

@@ -29,7 +29,7 @@ def main() -> None:
     name = sys.argv[1]
     s = study()
     spec = s.generators[name]
-    generator = registry("generator").create(s.generators[name].plugin, s.generators[name].config)
+    generator = registry("generator").create(s.generators[name].plugin, s.generators[name].settings)
     tagged = uses_tags(spec)  # tags: false strips the PHI tags (machine-annotation route)
     labels = tag_labels(s.tags.mapping) if tagged else []
     seed = data_seed(generator)  # the config's seed; 0 when it is left to the data (gpt2's None)

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import pytest
 
 from synthdeid import SynthdeidError
-from synthdeid.plugin_system.config import (
+from synthdeid.plugin_system.legacy_config import (
     SettingError,
     check_bounds,
     current_names,
@@ -216,7 +216,7 @@ def test_every_number_setting_of_a_plugin_config_declares_its_bounds() -> None:
     import types
     import typing
 
-    from synthdeid.plugin_system.config import BOUNDS
+    from synthdeid.plugin_system.legacy_config import BOUNDS
 
     unbounded, configs = [], 0
     for name in PLUGIN_CONFIG_MODULES:
@@ -245,7 +245,7 @@ def test_every_setting_of_a_built_in_plugin_config_has_a_description() -> None:
     import importlib
     import inspect
 
-    from synthdeid.plugin_system.config import DESCRIPTION, setting
+    from synthdeid.plugin_system.legacy_config import DESCRIPTION, setting
 
     assert setting(1, description="d").metadata[DESCRIPTION] == "d"
     bare, configs = [], 0

@@ -248,14 +248,12 @@ def test_checking_the_demo_study_imports_no_heavy_library() -> None:
 
 
 def test_the_spec_checks_a_plugins_settings_without_calling_its_factory(demo_params, tmp_path, register_plugin):
-    from dataclasses import dataclass
-
     from synthdeid import hookimpl
-    from synthdeid.plugin_system.config import setting
-    from synthdeid.spec.references import check, config_class
+    from synthdeid.spec.references import check
+    from synthdeid.toolkit import Settings
+    from synthdeid.toolkit import new_setting as setting
 
-    @dataclass(frozen=True)
-    class StrictSettings:
+    class StrictSettings(Settings):
         top_p: float = setting(0.9, gt=0, le=1, description="a bounded setting")
 
     def explode(config):
@@ -268,12 +266,15 @@ def test_the_spec_checks_a_plugins_settings_without_calling_its_factory(demo_par
             register("intest_bare", explode, config=None)
 
     register_plugin(Declared, "intest-declared")
-    assert config_class("decoder", "intest_strict") is StrictSettings
-    assert config_class("decoder", "intest_bare") is None
     params = copy.deepcopy(demo_params)
     params["corpora"]["lstm_p"].update(decoder="intest_strict", config={"top_p": 0.5})
     params["corpora"]["lstm_temp"].update(decoder="intest_bare", config={})
-    assert check(load_study(_write(tmp_path, params), check_plugins=False)) == []  # explode never ran
+    unchecked = load_study(_write(tmp_path, params), check_plugins=False)
+    assert unchecked.corpora["lstm_p"].settings == {"top_p": 0.5}  # not checked: the params mapping
+    assert check(unchecked) == []  # explode never ran
+    # the settings the spec built are what the stage hands the factory: nothing parses them again
+    assert unchecked.corpora["lstm_p"].settings == StrictSettings(top_p=0.5)
+    assert load_study(_write(tmp_path, params)).corpora["lstm_p"].settings == StrictSettings(top_p=0.5)
     params["corpora"]["lstm_p"]["config"] = {"top_p": 2}
     params["corpora"]["lstm_temp"]["config"] = {"top_k": 5}
     with pytest.raises(InputError) as err:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from synthdeid.errors import SynthdeidError
 from synthdeid.phi.seeds import derive_seed
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.plugin_system.legacy_config import check_bounds, setting
 
 if TYPE_CHECKING:
     import torch
@@ -88,7 +88,7 @@ class DPConfig:
             raise SynthdeidError(
                 f"{what} must be a mapping such as {{noise_multiplier: 1.0, max_grad_norm: 1.0}} or null, not {value!r}"
             )
-        from synthdeid.plugin_system.config import from_mapping
+        from synthdeid.plugin_system.legacy_config import from_mapping
 
         return from_mapping(cls, dict(value), what)
 

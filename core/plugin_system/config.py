@@ -1,43 +1,53 @@
-"""Typed plugin configs from params: one parser for every plugin kind, so every plugin reports a
-misspelt, renamed, badly typed or out-of-range setting the same way (naming the plugin, the
-setting and what would fix it).
+"""Typed settings, declared once: a plugin's (or a core feature's) config is a pydantic model that
+subclasses ``Settings`` and declares each setting with ``setting``::
 
-A config field declares its bounds, its former names and what it means with ``setting``::
+    class LSTMConfig(Settings):
+        learning_rate: float = setting(20.0, gt=0, renamed_from="lr", description="the optimizer's step size")
 
-    learning_rate: float = setting(20.0, gt=0, renamed_from="lr", description="the optimizer's step size")
+The declaration is all there is: the study spec validates a config with the model itself
+(``model_validate``) and hands the built object to the plugin's factory; the JSON Schema and the
+params reference (docs/params.md) describe it from the same fields. What every ``Settings`` does
+the same way:
 
-``from_mapping`` maps a former name to the new one (with a ``DeprecationWarning``) and checks the
-bounds; a config's ``__post_init__`` calls ``check_bounds`` so that constructing it directly in
-Python is checked by the same declaration. Checks that relate several fields stay in
-``__post_init__``."""
+- a former name (``renamed_from``) is read as the current one with a ``RenamedSettingWarning``
+  (a ``DeprecationWarning``); silently for a config saved next to a trained model
+  (``load_settings(..., saved=True)``); a former and a current name together are refused;
+- YAML's scalars are read as the field means them: ``1e-3`` (a string to PyYAML) is a number, a
+  whole float ``3.0`` is an int for an int setting, a list is a tuple for a tuple setting, and an
+  unquoted ``no`` for a text setting is refused with the fix (quote it);
+- bounds (``ge``/``gt``/``le``/``lt``) and ``choices``; unknown keys are refused.
+
+Checks that relate several settings are a ``model_validator(mode="after")`` of the class."""
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
-import functools
-import math
 import types
 import typing
 import warnings
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from synthdeid.errors import SynthdeidError
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
-
-C = TypeVar("C", bound="DataclassInstance")
-BOUNDS = "synthdeid.bounds"
-RENAMED_FROM = "synthdeid.renamed_from"
-DESCRIPTION = "synthdeid.description"
-"""The field-metadata key of a setting's description (``setting(description=...)``): the JSON
-Schema and the params reference (docs/params.md) show it."""
+S = TypeVar("S", bound="Settings")
 
 
 class SettingError(SynthdeidError, ValueError):
-    """A setting outside its declared bounds (a ``ValueError`` too, as a dataclass check would raise)."""
+    """A config that its settings class refuses (a ``ValueError`` too, as pydantic's own is)."""
 
 
 class RenamedSettingWarning(DeprecationWarning):
@@ -49,71 +59,29 @@ class RenamedSettingWarning(DeprecationWarning):
 warnings.filterwarnings("default", category=RenamedSettingWarning)
 
 
-@dataclasses.dataclass(frozen=True)
-class Bounds:
-    """What values a setting accepts: numeric limits (``ge``/``gt``/``le``/``lt``) or ``choices``."""
+@dataclass(frozen=True)
+class FormerNames:
+    """Field metadata: the names a setting was given before (``setting(renamed_from=...)``)."""
 
-    ge: float | None = None
-    gt: float | None = None
-    le: float | None = None
-    lt: float | None = None
-    choices: tuple[Any, ...] | None = None
-
-    def rule(self) -> str:
-        """The bound in words, e.g. ``>= 1``, ``in [0, 1)`` or ``one of line, note``."""
-        if self.choices is not None:
-            return "one of " + ", ".join(str(c) for c in self.choices)
-        finite = self.lt == math.inf  # lt=math.inf: any finite number above the lower bound
-        low = f"[{_num(self.ge)}" if self.ge is not None else f"({_num(self.gt)}" if self.gt is not None else ""
-        high = (
-            ""
-            if finite
-            else f"{_num(self.le)}]"
-            if self.le is not None
-            else f"{_num(self.lt)})"
-            if self.lt is not None
-            else ""
-        )
-        if low and high:
-            return f"in {low}, {high}"
-        if low:
-            return f"{'>=' if self.ge is not None else '>'} {low[1:]}" + (" and finite" if finite else "")
-        return f"{'<=' if self.le is not None else '<'} {high[:-1]}" if high else "finite" if finite else "anything"
-
-    def fix(self) -> str:
-        """How to meet the bound."""
-        if self.choices is not None:
-            return "use one of them"
-        rule = self.rule().removesuffix(" and finite")
-        if rule.startswith("in "):
-            return f"set it within {rule[3:]}"
-        if " " not in rule:
-            return "give a number"
-        op, limit = rule.split(" ", 1)
-        return {
-            ">=": f"set it to {limit} or more",
-            ">": f"set it above {limit}",
-            "<=": f"set it to {limit} or less",
-            "<": f"set it below {limit}",
-        }[op]
-
-    def accepts(self, value: Any) -> bool:
-        if self.choices is not None:
-            return value in self.choices
-        return (
-            (self.ge is None or value >= self.ge)
-            and (self.gt is None or value > self.gt)
-            and (self.le is None or value <= self.le)
-            and (self.lt is None or value < self.lt)
-        )
+    names: tuple[str, ...]
 
 
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else str(x)
+def _expected(choices: tuple[Any, ...]) -> str:
+    shown = [repr(c) for c in choices]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " or " + shown[-1]
+
+
+def _one_of(choices: tuple[Any, ...]) -> AfterValidator:
+    def check(value: Any) -> Any:
+        if value is not None and value not in choices:
+            raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": _expected(choices)})
+        return value
+
+    return AfterValidator(check)
 
 
 def setting(
-    default: Any = dataclasses.MISSING,
+    default: Any = ...,
     *,
     ge: float | None = None,
     gt: float | None = None,
@@ -123,87 +91,30 @@ def setting(
     renamed_from: str | Iterable[str] = (),
     description: str | None = None,
 ) -> Any:
-    """A dataclass field with declared bounds (checked by ``from_mapping`` and ``check_bounds``),
-    former names (``renamed_from``: accepted by ``from_mapping`` with a ``DeprecationWarning``) and
-    a short ``description`` (shown by the JSON Schema and the params reference, docs/params.md)."""
-    metadata: dict[str, Any] = {}
-    if description:
-        metadata[DESCRIPTION] = description
-    if choices is not None or any(b is not None for b in (ge, gt, le, lt)):
-        metadata[BOUNDS] = Bounds(ge, gt, le, lt, None if choices is None else tuple(choices))
+    """A field of a ``Settings`` class: its default (none: required), its bounds or ``choices``,
+    its former names (``renamed_from``, read with a ``DeprecationWarning``) and a short
+    ``description`` (shown by the JSON Schema and the params reference, docs/params.md)."""
+    limits = {k: v for k, v in (("ge", ge), ("gt", gt), ("le", le), ("lt", lt)) if v is not None}
+    allowed = None if choices is None else tuple(choices)
+    extra = None if allowed is None else {"enum": list(allowed)}
+    field: Any = Field(default, description=description, json_schema_extra=extra, **limits)  # type: ignore[call-overload]
+    if allowed is not None:
+        field.metadata.append(_one_of(allowed))
     old = (renamed_from,) if isinstance(renamed_from, str) else tuple(renamed_from)
     if old:
-        metadata[RENAMED_FROM] = old
-    return dataclasses.field(default=default, metadata=metadata)
+        field.metadata.append(FormerNames(old))
+    return field
 
 
-@functools.cache
-def _hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
-
-
-def renames(cls: type) -> dict[str, str]:
-    """Former setting names of the config class ``cls`` -> their current names."""
-    return {old: f.name for f in dataclasses.fields(cls) for old in f.metadata.get(RENAMED_FROM, ())}
-
-
-def current_names(cls: type, config: Mapping[str, Any], what: str, warn: bool = True) -> dict[str, Any]:
-    """A copy of ``config`` with former setting names replaced by the current ones (same order).
-
-    ``warn``: a ``RenamedSettingWarning`` (a ``DeprecationWarning``) per former name; off for configs
-    saved next to a trained model, which the user cannot edit. A former and a current name of one
-    setting together are an error."""
-    table = renames(cls)
-    given: dict[str, str] = {}  # current name -> the key that gave it
-    for key in config:
-        new = table.get(key, key)
-        if new in given:
-            raise SynthdeidError(
-                f"{what}: '{given[new]}' and '{key}' are the same setting (the former name is "
-                f"deprecated); give only '{new}'"
-            )
-        given[new] = key
-    for new, key in given.items():
-        if warn and key != new:
-            warnings.warn(f"{what}: setting '{key}' is deprecated, use '{new}'", RenamedSettingWarning, stacklevel=3)
-    return {table.get(k, k): v for k, v in config.items()}
-
-
-def _problem(name: str, value: Any, bounds: Bounds, hint: Any) -> str | None:
-    whole = _accepts(hint, int) and not _accepts(hint, float)
-    if bounds.choices is None:
-        if (
-            isinstance(value, bool)
-            or not isinstance(value, (int, float))
-            or (isinstance(value, float) and math.isnan(value))
-        ):
-            return f"setting '{name}' must be a number {bounds.rule()}, got {value!r}; give a number"
-        if whole and not isinstance(value, int):
-            return f"setting '{name}' must be a whole number {bounds.rule()}, got {value!r}; give a whole number"
-    if bounds.accepts(value):
-        return None
-    return f"setting '{name}' must be {bounds.rule()}, got {value!r}; {bounds.fix()}"
-
-
-def bound_problems(cls: type, values: Mapping[str, Any]) -> list[str]:
-    """What is wrong with ``values`` (setting name -> value) under the bounds ``cls`` declares;
-    None passes (an optional setting left unset)."""
-    problems = []
-    for f in dataclasses.fields(cls):
-        bounds = f.metadata.get(BOUNDS)
-        if bounds is not None and f.name in values and values[f.name] is not None:
-            problem = _problem(f.name, values[f.name], bounds, _hints(cls).get(f.name))
-            if problem:
-                problems.append(problem)
-    return problems
-
-
-def check_bounds(config: Any, what: str) -> None:
-    """Raise ``SettingError`` naming ``what`` (e.g. ``"generator 'lstm'"``) when a field of the
-    dataclass instance ``config`` is outside its declared bounds; for ``__post_init__``."""
-    problems = bound_problems(type(config), {f.name: getattr(config, f.name) for f in dataclasses.fields(config)})
-    if problems:
-        raise SettingError(f"{what}: " + "; ".join(problems) + " (in its config in params.yaml)")
+def renames(cls: type[BaseModel]) -> dict[str, str]:
+    """Former setting names of the settings class ``cls`` -> their current names."""
+    return {
+        old: name
+        for name, f in cls.model_fields.items()
+        for m in f.metadata
+        if isinstance(m, FormerNames)
+        for old in m.names
+    }
 
 
 def _accepts(hint: Any, kind: type) -> bool:
@@ -216,62 +127,172 @@ def _accepts(hint: Any, kind: type) -> bool:
     return origin is kind
 
 
-def _number(text: str, what: str) -> int | float:
+def _number(text: str) -> int | float | str:
     try:
         value = float(text)
     except ValueError:
-        raise SynthdeidError(f"{what} must be a number, not {text!r}") from None
+        return text  # left for the type check, which names the setting
     return int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
 
 
-def from_mapping(
-    cls: type[C],
-    config: Mapping[str, Any] | None,
-    what: str,
-    exclude: Iterable[str] = (),
-    also: Iterable[str] = (),
-    warn: bool = True,
-) -> C:
-    """The frozen dataclass ``cls`` built from a params mapping.
+class Settings(BaseModel):
+    """The base of every settings class (see the module's docstring): frozen, strict about types
+    (after reading YAML's scalars as the field means them), unknown keys refused."""
 
-    ``what`` names the plugin in errors, e.g. ``"generator 'gpt2'"``. A former setting name
-    (``setting(renamed_from=...)``) is mapped to the current one with a ``DeprecationWarning``
-    (``warn=False``: silently, for configs saved by an earlier version). Unknown keys are an error
-    listing the valid ones (plus ``also``: keys the caller handles itself, such as ``preset``);
-    ``exclude`` names fields that params may not set. A whole number
-    given for a float setting becomes a float (YAML ``1`` for ``1.0``), a whole float for an int
-    setting becomes an int, a numeric string for a number setting becomes a number (PyYAML reads
-    ``1e-3`` as a string), and a list for a tuple setting becomes a tuple (configs stay hashable).
-    Declared bounds are checked here; the dataclass's own ``__post_init__`` checks the rest."""
-    config = current_names(cls, dict(config or {}), what, warn)
-    known = {f.name for f in dataclasses.fields(cls) if f.init} - set(exclude)
-    unknown = sorted(set(config) - known)
-    if unknown:
-        close = [m for key in unknown for m in difflib.get_close_matches(key, sorted(known | set(also)), n=1)]
-        suggestion = f" (did you mean {', '.join(close)}?)" if close else ""
-        raise SynthdeidError(
-            f"{what} has no setting(s) {', '.join(unknown)}{suggestion}; "
-            f"its settings are: {', '.join(sorted(known | set(also))) or '(none)'}"
-        )
-    hints = _hints(cls)
-    for key, value in config.items():
-        hint = hints.get(key)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, validate_default=False)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _current_names(cls, data: Any, info: ValidationInfo) -> Any:
+        if not isinstance(data, Mapping):
+            return data
+        table = renames(cls)
+        if not table:
+            return data
+        given: dict[str, str] = {}  # current name -> the key that gave it
+        for key in map(str, data):
+            new = table.get(key, key)
+            if new in given:
+                raise PydanticCustomError(
+                    "renamed",
+                    "'{old}' and '{key}' are the same setting (the former name is deprecated); give only '{new}'",
+                    {"old": given[new], "key": key, "new": new},
+                )
+            given[new] = key
+        context = info.context or {}
+        for new, key in given.items():
+            if key != new and not context.get("saved"):
+                what = context.get("what") or cls.__name__
+                warnings.warn(
+                    f"{what}: setting '{key}' is deprecated, use '{new}'", RenamedSettingWarning, stacklevel=2
+                )
+        return {table.get(k, k): v for k, v in data.items()}
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _yaml_scalar(cls, value: Any, info: ValidationInfo) -> Any:
+        hint = cls.model_fields[info.field_name].annotation if info.field_name else None
         if isinstance(value, bool):
-            continue
-        if isinstance(value, str) and (_accepts(hint, float) or _accepts(hint, int)) and not _accepts(hint, str):
-            value = config[key] = _number(value, f"{what}: {key}")
-        if isinstance(value, int) and _accepts(hint, float) and not _accepts(hint, int):
-            config[key] = float(value)
-        elif isinstance(value, float) and value.is_integer() and _accepts(hint, int) and not _accepts(hint, float):
-            config[key] = int(value)
-        elif isinstance(value, list) and _accepts(hint, tuple):
-            config[key] = tuple(value)
-    problems = bound_problems(cls, config)
-    if problems:
-        raise SettingError(f"{what}: " + "; ".join(problems) + " (in its config in params.yaml)")
+            if _accepts(hint, str) and not _accepts(hint, bool):
+                raise PydanticCustomError(
+                    "yaml_boolean",
+                    "YAML reads an unquoted {word} as the boolean {value}, not text; quote it",
+                    {"word": "yes/no/on/off/true/false", "value": str(value).lower()},
+                )
+            return value
+        number = _accepts(hint, float) or _accepts(hint, int)
+        if isinstance(value, str) and number and not _accepts(hint, str):
+            value = _number(value.strip())
+        if isinstance(value, float) and value.is_integer() and _accepts(hint, int) and not _accepts(hint, float):
+            return int(value)
+        if isinstance(value, list) and _accepts(hint, tuple):
+            return tuple(value)
+        return value
+
+    def replace(self: S, **changes: Any) -> S:
+        """A copy with ``changes``, validated as the original was."""
+        return type(self).model_validate({**self.model_dump(), **changes}, context={"saved": True})
+
+    def to_dict(self) -> dict[str, Any]:
+        """The settings as plain values (tuples stay tuples), for a saved config."""
+        return self.model_dump()
+
+
+def _limits(field: Any) -> dict[str, float]:
+    """The numeric bounds a field declares (``ge``/``gt``/``le``/``lt``)."""
+    out: dict[str, float] = {}
+    for m in field.metadata:
+        for key in ("ge", "gt", "le", "lt"):
+            if getattr(m, key, None) is not None:
+                out[key] = getattr(m, key)
+    return out
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() and abs(x) < 1e15 else str(x)
+
+
+def rule(limits: Mapping[str, float]) -> tuple[str, str]:
+    """A field's bounds in words and how to meet them: ``("in (0, 1]", "set it within (0, 1]")``."""
+    ge, gt, le, lt = (limits.get(k) for k in ("ge", "gt", "le", "lt"))
+    finite = lt == float("inf")  # lt=inf: any finite number above the lower bound
+    low = f"[{_num(ge)}" if ge is not None else f"({_num(gt)}" if gt is not None else ""
+    high = "" if finite else f"{_num(le)}]" if le is not None else f"{_num(lt)})" if lt is not None else ""
+    if low and high:
+        return f"in {low}, {high}", f"set it within {low}, {high}"
+    if low:
+        op, limit = (">=" if ge is not None else ">"), low[1:]
+        fix = f"set it to {limit} or more" if ge is not None else f"set it above {limit}"
+        return f"{op} {limit}" + (" and finite" if finite else ""), fix
+    if high:
+        op, limit = ("<=" if le is not None else "<"), high[:-1]
+        return f"{op} {limit}", f"set it to {limit} or less" if le is not None else f"set it below {limit}"
+    return ("finite", "give a finite number") if finite else ("anything", "")
+
+
+def _problem(cls: type[BaseModel], e: Mapping[str, Any]) -> str:
+    """One refused setting in words: what it must be, what it got, the fix."""
+    loc = ".".join(str(p) for p in e["loc"])
+    value = e.get("input")
+    field = cls.model_fields.get(str(e["loc"][0])) if len(e["loc"]) == 1 else None
+    if field is not None and e["type"] == "literal_error":
+        choices = (field.json_schema_extra or {}).get("enum", []) if isinstance(field.json_schema_extra, dict) else []
+        shown = ", ".join(str(c) for c in choices)  # type: ignore[union-attr]
+        return f"setting '{loc}' must be one of {shown}, got {value!r}; use one of them"
+    if field is not None:
+        hint = field.annotation
+        if isinstance(value, int) and not isinstance(value, bool) and _accepts(hint, float) and not _accepts(hint, int):
+            value = float(value)  # as it was read
+        limits = _limits(field)
+        if e["type"] in ("greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number"):
+            words, fix = rule(limits)
+            return f"setting '{loc}' must be {words}, got {value!r}; {fix}"
+        if e["type"] in ("int_type", "int_from_float", "float_type", "float_parsing", "int_parsing"):
+            whole = _accepts(hint, int) and not _accepts(hint, float)
+            kind = "a whole number" if whole else "a number"
+            bound = f" {rule(limits)[0]}" if limits else ""
+            return f"setting '{loc}' must be {kind}{bound}, got {value!r}; give {kind}"
+    msg = e["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
+    got = "" if isinstance(value, Mapping) else f", got {value!r}"
+    return f"setting '{loc}' {msg[0].lower() + msg[1:]}{got}" if loc else msg + got
+
+
+def problems_of(error: ValidationError, cls: type[BaseModel]) -> list[str]:
+    """Each problem of a ``ValidationError`` of ``cls`` in words, naming the setting."""
+    unknown, out = [], []
+    for e in error.errors():
+        if e["type"] == "extra_forbidden":
+            unknown.append(".".join(str(p) for p in e["loc"]))
+        else:
+            out.append(_problem(cls, e))
+    if unknown:
+        known = sorted(cls.model_fields)
+        close = [m for key in unknown for m in difflib.get_close_matches(key, known, n=1)]
+        suggestion = f" (did you mean {', '.join(close)}?)" if close else ""
+        out.insert(
+            0, f"no setting(s) {', '.join(unknown)}{suggestion}; its settings are: {', '.join(known) or '(none)'}"
+        )
+    return out
+
+
+def load_settings(cls: type[S], config: Mapping[str, Any] | S | None, what: str, *, saved: bool = False) -> S:
+    """``cls`` built from a params mapping (an instance of ``cls`` is returned as it is); ``what``
+    names the owner in errors (``"decoder 'nucleus'"``). ``saved``: a config saved by an earlier
+    run (next to a trained model), whose former names are read without a warning.
+
+    A refused config is a ``SettingError`` naming ``what``, each setting and what it takes; a
+    check that relates settings raises its own ``SynthdeidError``, as it is."""
+    if isinstance(config, cls):
+        return config
+    if config is not None and not isinstance(config, Mapping):
+        raise SettingError(f"{what}: its config must be a mapping (`key: value` pairs) or null, not {config!r}")
     try:
-        return cls(**config)
-    except SettingError:
-        raise
-    except (TypeError, ValueError) as err:
-        raise SynthdeidError(f"{what}: bad settings ({err})") from None
+        return cls.model_validate(dict(config or {}), context={"what": what, "saved": saved})
+    except ValidationError as e:
+        raise SettingError(_sentence(what, problems_of(e, cls)) + " (in its config in params.yaml)") from None
+
+
+def _sentence(what: str, found: list[str]) -> str:
+    first = found[0]
+    head = f"{what} has {first}" if first.startswith("no setting(s)") else f"{what}: {first}"
+    return head + "".join(f"; {p}" for p in found[1:])

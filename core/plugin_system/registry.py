@@ -8,6 +8,8 @@ from typing import Any
 
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 
+from .settings_build import build_settings
+
 
 @dataclass(frozen=True)
 class Entry:
@@ -18,11 +20,11 @@ class Entry:
     package: str
     version: str
     config: type | None = None
-    """The settings dataclass the factory builds its config with (``from_mapping(config, ...)``, or
-    ``config.from_dict(...)``): the study spec checks a config against it without calling the
-    factory, which may import heavy libraries (torch, transformers, scipy). None: the plugin takes
-    no settings (when ``declared``) or did not say (a third-party plugin registered without
-    ``config=``, deprecated: its factory checks its config)."""
+    """The settings class the factory takes (a ``Settings`` model): the study spec validates a
+    params config with it, without calling the factory (which may import torch, transformers,
+    scipy), and the factory receives the built settings. None: the plugin takes no settings (when
+    ``declared``; its factory receives an empty mapping) or did not say (a third-party plugin
+    registered without ``config=``, deprecated: its factory receives the params mapping)."""
     declared: bool = True
     """Whether the plugin registered with ``config=`` (None included)."""
 
@@ -70,15 +72,32 @@ class Registry:
                 "through the 'synthdeid' entry-point group). `synthdeid plugins` lists what is installed."
             ) from None
 
-    def create(self, name: str, config: dict[str, Any] | None = None) -> Any:
-        """Build the plugin object ``name`` from its config."""
+    def what(self, name: str) -> str:
+        """How errors name plugin ``name``: ``"decoder 'nucleus'"``."""
+        return f"{self.kind.replace('_', ' ')} {name!r}"
+
+    def settings(self, name: str, config: Mapping[str, Any] | Any | None = None) -> Any:
+        """The settings of plugin ``name`` built from a params ``config`` (already built settings
+        are returned as they are); None for a plugin with no settings class (the study spec refuses
+        a config given to one that declared ``config=None``)."""
         entry = self.entry(name)
-        if config and not isinstance(config, Mapping):
-            raise SynthdeidError(
-                f"the config of {self.kind} {name!r} must be a mapping (`key: value` pairs) or null, "
-                f"not {config!r}; fix it in params.yaml"
-            )
-        return entry.factory(dict(config or {}))
+        if entry.config is None:
+            if config and not isinstance(config, Mapping):
+                raise SynthdeidError(
+                    f"the config of {self.what(name)} must be a mapping (`key: value` pairs) or null, "
+                    f"not {config!r}; fix it in params.yaml"
+                )
+            return None
+        return build_settings(entry.config, config, self.what(name))
+
+    def create(self, name: str, config: Mapping[str, Any] | Any | None = None) -> Any:
+        """The plugin object ``name``: its factory called with its settings, built from ``config``
+        (a params mapping) unless ``config`` is built settings already (the study spec's)."""
+        entry = self.entry(name)
+        settings = self.settings(name, config)
+        if settings is None:
+            return entry.factory(dict(config or {}))
+        return entry.factory(settings)
 
     def __contains__(self, name: object) -> bool:
         return name in self._entries

@@ -31,7 +31,7 @@ from synthdeid import paths
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import EOD, decode
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.plugin_system.config import check_bounds, from_mapping, setting
+from synthdeid.plugin_system.legacy_config import check_bounds, from_mapping, setting
 
 CANARY_FILE = "canaries.json"
 SLOT = "{}"

@@ -30,7 +30,7 @@ from synthdeid import paths
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import EOD, PAR
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.plugin_system.config import check_bounds, from_mapping, setting
+from synthdeid.plugin_system.legacy_config import check_bounds, from_mapping, setting
 from synthdeid.privacy.canaries import Canary, insert_canaries
 
 _TAG = re.compile(r"^<[A-Za-z][A-Za-z0-9_]*?(START|END)>$")

@@ -26,13 +26,13 @@ __all__ = [
 def generator(study: Study, name: str) -> Any:
     """The generator plugin of ``generators.NAME``."""
     spec = study.generators[name]
-    return registry("generator").create(spec.plugin, spec.config)
+    return registry("generator").create(spec.plugin, spec.settings)
 
 
 def decoder(study: Study, corpus: str) -> Any:
     """The decoder plugin of ``corpora.CORPUS``."""
     spec = study.corpora[corpus]
-    return registry("decoder").create(spec.decoder, spec.config)
+    return registry("decoder").create(spec.decoder, spec.settings)
 
 
 def tagger(study: Study, overrides: dict[str, Any] | None = None, name: str | None = None) -> Any:

@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, create_model
 
-from synthdeid.plugin_system.config import BOUNDS, DESCRIPTION, RENAMED_FROM, Bounds
+from synthdeid.plugin_system.legacy_config import BOUNDS, DESCRIPTION, RENAMED_FROM, Bounds
 
 from .types import Number, Text, Whole
 
@@ -89,7 +89,9 @@ def _doc(f: dataclasses.Field[Any]) -> str | None:
 @functools.cache
 def model_of(cls: type) -> type[BaseModel]:
     """The pydantic model of the config dataclass ``cls`` (extra keys forbidden, strict types)."""
+    if issubclass(cls, BaseModel):
+        return cls  # a Settings model: itself
     hints = typing.get_type_hints(cls)
-    fields = {f.name: _field(f, hints.get(f.name, Any)) for f in dataclasses.fields(cls) if f.init}
+    fields = {f.name: _field(f, hints.get(f.name, Any)) for f in dataclasses.fields(cls) if f.init}  # type: ignore[arg-type]
     doc = (cls.__doc__ or "").strip().split("\n\n")[0] or None
     return create_model(cls.__name__, __config__=STRICT, __doc__=doc, **fields)  # type: ignore[call-overload]

@@ -11,14 +11,14 @@ import difflib
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from synthdeid.api import LanguageSpecific
 from synthdeid.corpus.tags import tag_labels
 from synthdeid.corpus_io import format_names
 from synthdeid.errors import SynthdeidError, UnknownPluginError
-from synthdeid.plugin_system.config import from_mapping
 from synthdeid.plugin_system.manager import registry
+from synthdeid.plugin_system.settings_build import build_settings
 
 from .from_dataclass import model_of
 from .problems import Problem, problem_of
@@ -56,34 +56,27 @@ def _unknown_format(name: str) -> Problem:
     )
 
 
-def config_class(kind: str, name: str) -> type | None:
-    """The settings dataclass plugin ``name`` registered with (``register(..., config=Settings)``);
-    None when it takes no settings or, registered without ``config=`` (deprecated), did not say.
-    Read from the registry, never by calling the plugin's factory."""
-    return registry(kind).entry(name).config
-
-
 def config_classes(kind: str) -> dict[str, type]:
     """The settings class of each built-in plugin of ``kind`` that has settings, by name (sorted):
     what the JSON Schema and docs/params.md describe (a third party's plugin has its own docs)."""
     return {e.name: e.config for e in registry(kind) if e.package == "synthdeid" and e.config is not None}
 
 
-def settings_of(cls: type, config: dict[str, Any], what: str) -> Any:
-    """The settings ``cls`` built from a params mapping as its plugin's factory builds them:
-    ``cls.from_dict(config)`` when the class has one (presets, settings saved under former names),
-    else ``from_mapping``."""
-    from_dict = getattr(cls, "from_dict", None)
-    return from_dict(config) if callable(from_dict) else from_mapping(cls, config, what)
+def _where(problems: list[Problem], where: str) -> Problem:
+    """One problem of a plugin config: the single one, or all of them at the config's key."""
+    if len(problems) == 1:
+        return problems[0]
+    return Problem(
+        where, "; ".join(f"{p.key.removeprefix(where + '.')}: {p.message}" for p in problems), problems[0].fix
+    )
 
 
-def _config_problems(kind: str, name: str, config: dict[str, Any], where: str) -> list[Problem]:
-    """The settings of ``config`` its plugin's config class refuses, each named by its dotted key."""
-    cls = config_class(kind, name)
-    if cls is None:
-        return []
+def _validated(cls: Any, config: dict[str, Any], where: str, what: str) -> tuple[Any, list[Problem]]:
+    """``config`` built by its settings class, once, or the problems, each named by its dotted key."""
     try:
-        model_of(cls).model_validate(config)
+        if isinstance(cls, type) and issubclass(cls, BaseModel):
+            return cls.model_validate(config, context={"what": what}), []
+        model_of(cls).model_validate(config)  # a dataclass config (while they move to Settings)
     except ValidationError as e:
         problems = []
         for err in e.errors():
@@ -91,23 +84,21 @@ def _config_problems(kind: str, name: str, config: dict[str, Any], where: str) -
                 continue  # a preset name: the factory knows its presets
             key, message, fix = problem_of({**err, "loc": (*where.split("."), *err["loc"])}, cls)
             problems.append(Problem(key, message, fix))
-        return problems
-    return []
+        if problems:
+            return None, problems
+    return build_settings(cls, config, what), []
 
 
 def _plugin(
     key: str, kind: str, name: str, config: dict[str, Any] | None, config_key: str | None
 ) -> tuple[Any, Problem | None]:
-    """The plugin ``name`` built from ``config``, or the problem (unknown name, a bad config)."""
+    """The settings of plugin ``name`` built from ``config`` (without calling its factory), or the
+    problem (an unknown name, a bad config). A third party's plugin registered without ``config=``
+    (deprecated) is built to check its config: the plugin object is returned then."""
     reg = registry(kind)
     if name not in reg:
         return None, _unknown(key, name, kind, reg.names())
     where = config_key or key
-    found = _config_problems(kind, name, dict(config or {}), where)
-    if found:
-        return None, found[0] if len(found) == 1 else Problem(
-            where, "; ".join(f"{p.key.removeprefix(where + '.')}: {p.message}" for p in found), found[0].fix
-        )
     entry = reg.entry(name)
     what = f"{KIND_WORDS[kind]} {name!r}"
     if entry.declared and entry.config is None:
@@ -119,8 +110,9 @@ def _plugin(
             )
         return None, None
     try:
-        if entry.declared and entry.config is not None:  # its settings, as the factory builds them, without it
-            return settings_of(entry.config, dict(config or {}), what), None
+        if entry.config is not None:
+            settings, found = _validated(entry.config, dict(config or {}), where, what)
+            return settings, _where(found, where) if found else None
         return reg.create(name, config or {}), None  # registered without config= (deprecated): built
     except UnknownPluginError:
         raise
@@ -133,6 +125,13 @@ def _plugin(
             f"{KIND_WORDS[kind]} {name!r} does not accept this config: {e}",
             "fix the setting the message names (its plugin declares the valid ones)",
         )
+
+
+def _kept(section: Any, settings: Any, kind: str, name: str) -> Any:
+    """Keep ``settings`` on ``section`` when they are settings (not a plugin built to check them)."""
+    if settings is not None and registry(kind).entry(name).config is not None:
+        section.keep_settings(settings)
+    return settings
 
 
 def _known(
@@ -209,6 +208,7 @@ def check(study: Study) -> list[Problem]:
         annotator, p = _plugin(
             "annotate.annotator", "annotator", study.annotate.annotator, study.annotate.config, "annotate.config"
         )
+        _kept(study.annotate, annotator, "annotator", study.annotate.annotator)
         problems.extend(
             x for x in (p, annotator and _fits_language("annotate.annotator", annotator, study.language)) if x
         )
@@ -217,6 +217,7 @@ def check(study: Study) -> list[Problem]:
         built[name], p = _plugin(
             f"generators.{name}.plugin", "generator", gen.plugin, gen.config, f"generators.{name}.config"
         )
+        _kept(gen, built[name], "generator", gen.plugin)
         if p:
             add(p)
     for name, c in study.corpora.items():
@@ -228,7 +229,8 @@ def check(study: Study) -> list[Problem]:
                     "name one of them, or add it under generators",
                 )
             )
-        _, p = _plugin(f"corpora.{name}.decoder", "decoder", c.decoder, c.config, f"corpora.{name}.config")
+        decoder, p = _plugin(f"corpora.{name}.decoder", "decoder", c.decoder, c.config, f"corpora.{name}.config")
+        _kept(c, decoder, "decoder", c.decoder)
         if p:
             add(p)
     for name, m in study.machine_annotated.items():
@@ -264,7 +266,8 @@ def check(study: Study) -> list[Problem]:
                 )
             )
     for name, t in study.taggers.items():
-        _, p = _plugin(f"taggers.{name}.plugin", "tagger", t.plugin, t.config, f"taggers.{name}.config")
+        tagger, p = _plugin(f"taggers.{name}.plugin", "tagger", t.plugin, t.config, f"taggers.{name}.config")
+        _kept(t, tagger, "tagger", t.plugin)
         if p:
             add(p)
     u = study.utility
@@ -296,7 +299,9 @@ def check(study: Study) -> list[Problem]:
         problems.extend(x for x in (p, rule and _fits_language("utility.rule_baseline", rule, study.language)) if x)
     for section in ("metrics", "model_metrics"):
         for metric, config in getattr(study.privacy, section).items():
-            _, p = _plugin(f"privacy.{section}.{metric}", "privacy_metric", metric, config, None)
+            metric_settings, p = _plugin(f"privacy.{section}.{metric}", "privacy_metric", metric, config, None)
+            if metric_settings is not None and registry("privacy_metric").entry(metric).config is not None:
+                study.privacy.keep_settings(section, metric, metric_settings)
             if p:
                 add(p)
     for threshold in study.privacy.gate.build().thresholds():

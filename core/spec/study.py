@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, create_model, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
@@ -56,6 +56,24 @@ names it: None: the value is the plugin's name (``gold`` and null name none); ``
 
 class Section(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Configured(Section):
+    """A section naming a plugin and its ``config``: ``settings`` is that config as the plugin's
+    settings class built it when the spec was checked (``load_study``), which the stage hands to
+    the plugin's factory, so nothing parses it again."""
+
+    _settings: Any = PrivateAttr(default=None)
+
+    @property
+    def settings(self) -> Any:
+        """The plugin's built settings; the params mapping when the spec was not checked against
+        the plugins (``load_study(check_plugins=False)``) or the plugin has no settings class."""
+        return getattr(self, "config", {}) if self._settings is None else self._settings
+
+    def keep_settings(self, settings: Any) -> None:
+        """Record the settings ``references.check`` built (once, at load)."""
+        self._settings = settings
 
 
 # ---- checks of values that take more than one form ---------------------------------------------------
@@ -264,7 +282,7 @@ class PrepareSection(Section):
         return split
 
 
-class AnnotateSection(Section):
+class AnnotateSection(Configured):
     """Where the PHI spans of the training notes come from."""
 
     annotator: Text = Field("gold", description="gold keeps the corpus's spans; or an annotator plugin, e.g. deduce")
@@ -307,7 +325,7 @@ class InlineSection(Section):
     prompt_tokens: Whole = Field(3, ge=0, description="generation prompts: the first N tokens of each dev note")
 
 
-class GeneratorSection(Section):
+class GeneratorSection(Configured):
     """One language model (``generators.NAME``; one train_lm@NAME stage)."""
 
     plugin: Text = Field(description="the generator plugin (`synthdeid plugins`)")
@@ -366,7 +384,7 @@ class GenerateSection(Section):
     )
 
 
-class CorpusSpec(Section):
+class CorpusSpec(Configured):
     """One synthetic corpus (``corpora.NAME``): a generator, a decoder and overrides of ``generate``."""
 
     generator: Text = Field(description="a key of generators")
@@ -418,7 +436,7 @@ class MachineAnnotatedSpec(Section):
         return self
 
 
-class TaggerSpec(Section):
+class TaggerSpec(Configured):
     """A downstream tagger (``taggers.NAME``)."""
 
     plugin: Text = Field(description="the tagger plugin: torch_bilstm_crf, flair_bilstm_crf, hf_token_classification")
@@ -552,6 +570,18 @@ class PrivacySection(Section):
         default_factory=dict, description="model-based privacy metrics of each trained generator (audit_lm@NAME)"
     )
     gate: GateSection = Field(default_factory=lambda: GateSection.model_validate({"max_exact_duplicates": 0}))
+    _settings: dict[str, dict[str, Any]] = PrivateAttr(default_factory=dict)
+
+    def metric_settings(self, section: str = "metrics") -> dict[str, Any]:
+        """``privacy.metrics`` (or ``model_metrics``): each metric's settings as the spec built
+        them at load, else its params mapping."""
+        built = self._settings.get(section, {})
+        return {name: built.get(name, config or {}) for name, config in getattr(self, section).items()}
+
+    def keep_settings(self, section: str, name: str, settings: Any) -> None:
+        """Record the settings ``references.check`` built for a metric (once, at load)."""
+        if settings is not None:
+            self._settings.setdefault(section, {})[name] = settings
 
 
 class Study(Section):

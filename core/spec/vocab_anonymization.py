@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.errors import SynthdeidError
-from synthdeid.plugin_system.config import check_bounds, setting
+from synthdeid.plugin_system.legacy_config import check_bounds, setting
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class VocabAnonymization:
             return None
         if value is True:
             return cls()
-        from synthdeid.plugin_system.config import from_mapping
+        from synthdeid.plugin_system.legacy_config import from_mapping
 
         if not isinstance(value, dict):
             raise SynthdeidError(f"{what} must be true, false or a mapping such as {{labels: [Name]}}, not {value!r}")

@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from synthdeid.corpus.accounting import write_json
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.model_files import read_json
-from synthdeid.plugin_system.config import current_names
+from synthdeid.plugin_system.legacy_config import current_names
 
 C = TypeVar("C")
 

@@ -30,7 +30,7 @@ __getattr__ = lazy_exports(__name__, {"CausalLMGenerator": ".generator"})
 
 def create(config: Mapping[str, Any]) -> CausalLMGenerator:
     """The factory registered as ``causal_lm``: the settings are checked before the model code loads."""
-    if (config or {}).get("dp"):
+    if isinstance(config, Mapping) and config.get("dp"):
         raise SynthdeidError(
             f"generator {NAME!r}: dp is not supported. DP-SGD through peft's LoRA layers needs per-sample "
             "gradients of the adapters only, and Opacus with PEFT LoRA has been reported to corrupt updates "

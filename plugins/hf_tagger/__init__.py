@@ -21,7 +21,7 @@ def create(config: Mapping[str, Any] | None = None) -> Any:
     ``SynthdeidError``, ``preset: vakili`` starts from the settings of Vakili et al. 2025)."""
     from .model import HFTagger
 
-    return HFTagger(HFTaggerConfig.from_dict(config))
+    return HFTagger(config if isinstance(config, HFTaggerConfig) else HFTaggerConfig.from_dict(config))
 
 
 @hookimpl

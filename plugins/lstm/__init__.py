@@ -56,7 +56,7 @@ class LSTMGenerator:
 
 
 def create(config: Mapping[str, Any]) -> LSTMGenerator:
-    return LSTMGenerator(LSTMConfig.from_dict(dict(config)))
+    return LSTMGenerator(config if isinstance(config, LSTMConfig) else LSTMConfig.from_dict(dict(config)))
 
 
 @hookimpl

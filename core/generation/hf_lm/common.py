@@ -14,7 +14,7 @@ import torch
 from synthdeid import SynthdeidError
 from synthdeid.api import TrainingData
 from synthdeid.model_files import read_json
-from synthdeid.plugin_system.config import renames
+from synthdeid.plugin_system.legacy_config import renames
 
 META_FILE = "generator.json"
 _NOT_TRAINING = {
