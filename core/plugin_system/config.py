@@ -253,8 +253,10 @@ def _problem(cls: type[BaseModel], e: Mapping[str, Any]) -> str:
             bound = f" {rule(limits)[0]}" if limits else ""
             return f"setting '{loc}' must be {kind}{bound}, got {value!r}; give {kind}"
     msg = e["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
-    got = "" if isinstance(value, Mapping) else f", got {value!r}"
-    return f"setting '{loc}' {msg[0].lower() + msg[1:]}{got}" if loc else msg + got
+    got = "" if isinstance(value, Mapping) or e["type"] == "yaml_boolean" else f", got {value!r}"
+    if msg[:2].istitle():
+        msg = msg[0].lower() + msg[1:]  # "Must be" -> "must be", but "YAML reads" stays
+    return f"setting '{loc}' {msg}{got}" if loc else msg + got
 
 
 def problems_of(error: ValidationError, cls: type[BaseModel]) -> list[str]:
