@@ -470,13 +470,14 @@ FactoryT = TypeVar("FactoryT", contravariant=True)
 class Register(Protocol[FactoryT]):
     """``register(name, factory, config=Settings)``, the function every hook of a plugin kind with a
     params config (annotators, generators, decoders, taggers, privacy metrics) receives. ``config``
-    names the settings dataclass the factory builds its config with (``from_mapping(Settings,
-    mapping, ...)``, or ``Settings.from_dict(mapping)`` when the class has one, e.g. for presets),
-    or is None for a plugin that takes no settings (the study spec then refuses any). The study spec
-    (``synthdeid check`` and every stage's start) checks a params section against it without calling
-    the factory, so a factory that imports torch or transformers costs nothing until the plugin is
+    names the plugin's settings class (a ``synthdeid.toolkit.Settings`` model), or is None for a
+    plugin that takes no settings (the study spec then refuses any). The study spec (``synthdeid
+    check`` and every stage's start) validates a params section with that class once, without
+    calling the factory, and the factory receives the built settings object: it never parses a
+    mapping. So a factory that imports torch or transformers costs nothing until the plugin is
     used; keep the class in a module that imports neither. Registering without ``config=`` is
-    deprecated: the settings are then checked only by building the plugin."""
+    deprecated: the factory then receives the params mapping, and the spec builds the plugin to
+    check it."""
 
     def __call__(self, name: str, factory: FactoryT, *, config: type | None) -> None: ...
 

@@ -31,28 +31,18 @@ KIND_WORDS = {
     "tagger": "tagger",
     "privacy_metric": "privacy metric",
     "language": "language pack",
+    "format": "corpus format",
 }
 
 
-def _unknown(key: str, name: Any, kind: str, names: list[str]) -> Problem:
+def _unknown(key: str, name: Any, kind: str, names: list[str], also: str = "") -> Problem:
+    """``name`` is no installed plugin of ``kind`` (``also``: a choice that is no plugin, listed first)."""
     close = difflib.get_close_matches(str(name), names, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
     return Problem(
         key,
-        f"{name!r} is not an installed {KIND_WORDS[kind]}{hint}; installed: {', '.join(names)}",
+        f"{name!r} is not an installed {KIND_WORDS[kind]}{hint}; installed: {also}{', '.join(names)}",
         "use one of them (`synthdeid plugins` lists them), or install the plugin package that provides it",
-    )
-
-
-def _unknown_format(name: str) -> Problem:
-    names = format_names()
-    close = difflib.get_close_matches(name, names, n=1)
-    hint = f" (did you mean {close[0]}?)" if close else ""
-    return Problem(
-        "corpus.format",
-        f"{name!r} is not a corpus format{hint}; the formats: auto (guessed from corpus.path), {', '.join(names)}",
-        "use one of them (`synthdeid plugins` lists the formats installed), or install the plugin package that "
-        "provides it",
     )
 
 
@@ -203,7 +193,11 @@ def check(study: Study) -> list[Problem]:
     if study.language not in languages:
         add(_unknown("language", study.language, "language", languages.names()))
     if study.corpus.format != "auto" and study.corpus.format not in format_names():
-        add(_unknown_format(study.corpus.format))
+        add(
+            _unknown(
+                "corpus.format", study.corpus.format, "format", format_names(), "auto (guessed from corpus.path), "
+            )
+        )
     if study.annotate.annotator != "gold":
         annotator, p = _plugin(
             "annotate.annotator", "annotator", study.annotate.annotator, study.annotate.config, "annotate.config"
