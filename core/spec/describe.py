@@ -55,7 +55,8 @@ def json_schema() -> dict[str, Any]:
     for field in ("metrics", "model_metrics"):
         props = {}
         for name, cls in metrics.items():
-            sub = cls.model_json_schema()  # a Settings model
+            assert issubclass(cls, BaseModel)  # the built-in privacy metrics' configs are Settings
+            sub = cls.model_json_schema()
             defs.update(sub.pop("$defs", {}))
             props[name] = {"anyOf": [sub, {"type": "null"}]}
         privacy[field] = {**privacy[field], "properties": props, "additionalProperties": False}
