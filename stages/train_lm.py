@@ -39,8 +39,8 @@ def main() -> None:
     (out / CANARY_FILE).unlink(missing_ok=True)
     counts = {"data_share": share, "train_lines_real": len(text["train"])}
     added, data_record = add_training_canaries(
-        spec.canary_config(name),
-        spec.data_canary_config(name),
+        spec.canaries,
+        spec.data_canaries,
         language_pack(s),
         text,
         ids,
@@ -57,7 +57,7 @@ def main() -> None:
         pretokenized=s.inline.tokenize,
         extra=ids,
     )
-    anonymize = spec.vocab_anonymization(name)
+    anonymize = spec.anonymize_vocab
     metrics, timing = split_timing(generator.train(data, out))
     print(f"train_lm@{name}: {timing}")
     if not distributed.is_main():

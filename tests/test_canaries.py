@@ -18,6 +18,7 @@ from synthdeid.api import PrivacyInput, TrainingData
 from synthdeid.cli import main as cli
 from synthdeid.corpus.inline import special_tokens
 from synthdeid.corpus_io import write_documents
+from synthdeid.errors import InputError
 from synthdeid.generation.toy_lm import BigramLM
 from synthdeid.plugins import registry
 from synthdeid.privacy.audit.exposure import (
@@ -149,8 +150,12 @@ def test_insertion_keeps_counts_ids_and_order_and_leaves_the_inputs_alone():
 
 
 def test_canary_settings_and_pool_errors():
-    assert CanaryConfig.from_params(None) is None
-    assert CanaryConfig.from_params({"repetitions": [2]}).repetitions == (2,)
+    from synthdeid.spec.study import GeneratorSection
+    from synthdeid.toolkit import load_settings
+
+    assert GeneratorSection.model_validate({"plugin": "lstm", "canaries": None}).canaries is None
+    spec = GeneratorSection.model_validate({"plugin": "lstm", "canaries": {"repetitions": [2]}})
+    assert spec.canaries == CanaryConfig(repetitions=(2,))  # the spec holds the built settings
     for bad in (
         {"repetitions": []},
         {"repetitions": [0]},
@@ -159,8 +164,23 @@ def test_canary_settings_and_pool_errors():
         {"pool_size": 1},
         {"repetitonz": [1]},
     ):
-        with pytest.raises(SynthdeidError):
-            CanaryConfig.from_params(bad)
+        with pytest.raises(SynthdeidError, match="canaries"):
+            load_settings(CanaryConfig, bad, "canaries")
+    # the study spec checks what a bound cannot express too, each at its dotted key, when params.yaml is read
+    from synthdeid.spec.load import validate
+
+    with pytest.raises(InputError) as err:
+        validate(
+            {
+                "generators": {
+                    "lstm": {"plugin": "lstm", "canaries": {"template": "no slot <EOD>", "repetitions": [1, 0]}}
+                }
+            }
+        )
+    assert "generators.lstm.canaries.template: must be single-space separated tokens with at least one {} slot" in str(
+        err.value
+    )
+    assert "generators.lstm.canaries.repetitions: must be a list of whole numbers >= 1 (got [1, 0])" in str(err.value)
     # a small corpus: the pool takes what there is, down to the generator's min_count, and says so
     lines = ["a 1 2 3 1 2 3 4 4 4 5 <EOD>"]
     assert numeric_pool(lines, size=4, min_count=3) == (("4", "1", "2", "3"), 2)

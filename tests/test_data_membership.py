@@ -32,6 +32,7 @@ from synthdeid.privacy.data_canaries import (
     write_data_canaries,
 )
 from synthdeid.spec import Study
+from synthdeid.toolkit import load_settings
 
 WORDS = [f"woord{i}" for i in range(500)]
 
@@ -142,8 +143,8 @@ def test_canaries_are_seeded_distinct_and_only_members_are_inserted():
     assert [i for i in new_ids if i.startswith("doc-")] == ids  # the real lines keep their order
     with pytest.raises(InputError, match="min_count"):
         draw_data_canaries(DataCanaryConfig(min_count=10_000), lines)
-    with pytest.raises(SynthdeidError, match="nonmembers"):
-        DataCanaryConfig.from_params({"nonmembers": 0})
+    with pytest.raises(SynthdeidError, match="data_canaries: setting 'nonmembers' must be >= 1"):
+        load_settings(DataCanaryConfig, {"nonmembers": 0}, "data_canaries")
 
 
 def test_record_round_trip_and_a_broken_record_names_its_fix(tmp_path):

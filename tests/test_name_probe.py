@@ -104,7 +104,7 @@ def test_the_probe_drives_a_trained_lstm(tmp_path) -> None:
         ({"context": 2.5}, "setting 'context' must be a whole number >= 1, got 2.5"),
         ({"labels": []}, "labels must be a list of tags or null"),
         ({"labels": ["Name", 3]}, "labels must be a list of tags or null"),
-        ({"max_tokens": "x"}, "max_tokens must be a number"),
+        ({"max_tokens": "x"}, "setting 'max_tokens' must be a whole number >= 1, got 'x'"),
     ],
 )
 def test_bad_settings(config, message) -> None:

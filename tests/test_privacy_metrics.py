@@ -398,7 +398,7 @@ def test_plugins_are_registered_and_compute() -> None:
         ("rouge", {"n": [0]}, "'rouge': setting 'n' must be a list of whole numbers >= 1, got"),
         ("bm25", {"k1": -1}, "'bm25': setting 'k1' must be >= 0, got -1.0; set it to 0 or more"),
         ("bm25", {"b": 1.5}, r"'bm25': setting 'b' must be in \[0, 1\], got 1.5"),
-        ("bm25", {"epsilon": "x"}, "'bm25': epsilon must be a number"),
+        ("bm25", {"epsilon": "x"}, "'bm25': setting 'epsilon' must be a number >= 0, got 'x'"),
         ("ngram_recall", {"n": "3"}, "'ngram_recall': setting 'n' must be a list"),
         ("leakage", {"rouge_n": 0}, "'leakage': setting 'rouge_n' must be >= 1, got 0"),
         ("leakage", {"top": -1}, "'leakage': setting 'top' must be >= 0, got -1"),
@@ -409,18 +409,22 @@ def test_plugins_are_registered_and_compute() -> None:
         ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
         ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
         ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),
-        ("rouge", {"lowercase": "yes"}, "'rouge': lowercase must be true or false"),
+        ("rouge", {"lowercase": "yes"}, "'rouge': setting 'lowercase' must be a valid boolean, got 'yes'"),
         ("rouge", {"paragraph_token": ""}, "'rouge': paragraph_token must be a non-empty string or null"),
         ("rouge", {"chunk_cells": 0}, "'rouge': setting 'chunk_cells' must be >= 1, got 0"),
         ("membership_inference", {"max_notes": 0}, "'membership_inference': setting 'max_notes' must be >= 1, got 0"),
         (
             "membership_inference",
             {"top": True},
-            "'membership_inference': setting 'top' must be a number >= 0, got True",
+            "'membership_inference': setting 'top' must be a whole number >= 0, got True",
         ),
         ("canary_exposure", {"candidates": 0}, "'canary_exposure': setting 'candidates' must be >= 1, got 0"),
         ("canary_exposure", {"threads": 1.5}, "'canary_exposure': setting 'threads' must be a whole number >= 1"),
-        ("canary_exposure", {"extrapolate": 1}, "'canary_exposure': extrapolate must be true or false"),
+        (
+            "canary_exposure",
+            {"extrapolate": 1},
+            "'canary_exposure': setting 'extrapolate' must be a valid boolean, got 1",
+        ),
     ],
 )
 def test_bad_config_raises(name: str, config: dict, message: str) -> None:
@@ -431,7 +435,8 @@ def test_bad_config_raises(name: str, config: dict, message: str) -> None:
 
 
 def test_config_defaults_and_direct_construction_use_the_declared_bounds() -> None:
-    from synthdeid.plugin_system.config import SettingError
+    from pydantic import ValidationError
+
     from synthdeid.plugins.privacy import (
         BM25Config,
         LeakageConfig,
@@ -443,19 +448,19 @@ def test_config_defaults_and_direct_construction_use_the_declared_bounds() -> No
     assert (bm25.k1, bm25.b, bm25.epsilon, bm25.lowercase) == (1.2, 0.75, 0.25, True)
     assert bm25.chunk_cells == DEFAULT_CHUNK_CELLS
     assert (LeakageConfig().rouge_n, LeakageConfig().multi_token_min, LeakageConfig().top) == (3, 2, 20)
-    with pytest.raises(SettingError, match="privacy metric 'bm25': setting 'b' must be in"):
+    with pytest.raises(ValidationError, match="b\n  Input should be less than or equal to 1"):
         BM25Config(b=2.0)
-    with pytest.raises(SettingError, match="privacy metric 'membership_inference': setting 'seed' must be >= 0"):
+    with pytest.raises(ValidationError, match="seed\n  Input should be greater than or equal to 0"):
         MembershipInferenceConfig(seed=-1)
 
 
 def test_config_is_frozen_and_lowercase_is_a_setting() -> None:
-    from dataclasses import FrozenInstanceError
+    from pydantic import ValidationError
 
     from synthdeid.plugin_system.manager import registry
 
     metric = registry("privacy_metric").create("rouge", {"lowercase": False, "n": [3]})
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(ValidationError, match="frozen"):
         metric.config.n = (5,)  # type: ignore[misc]
     data = PrivacyInput([Document("r", "Een Twee Drie")], [Document("s", "een twee drie")], tokenize)
     assert metric.compute(data).rows[0]["rouge3_recall"] == 0.0

@@ -105,9 +105,18 @@ def test_the_cli_refuses_a_model_dir_that_is_not_word_level(tmp_path: Path) -> N
     "value, ok", [(True, True), (False, False), (None, False), ({"labels": ["Name", "Date"]}, True)]
 )
 def test_the_train_lm_setting(value, ok) -> None:
-    assert (VocabAnonymization.parse(value) is not None) == ok
+    from synthdeid.spec.study import GeneratorSection
+
+    settings = GeneratorSection.model_validate({"plugin": "lstm", "anonymize_vocab": value}).anonymize_vocab
+    assert (settings is not None) == ok and (settings is None or isinstance(settings, VocabAnonymization))
 
 
 def test_bad_train_lm_setting() -> None:
-    with pytest.raises(SynthdeidError, match="min_share"):
-        VocabAnonymization.parse({"min_share": 2})
+    from pydantic import ValidationError
+
+    from synthdeid.spec.study import GeneratorSection
+
+    with pytest.raises(ValidationError, match="min_share"):
+        GeneratorSection.model_validate({"plugin": "lstm", "anonymize_vocab": {"min_share": 2}})
+    with pytest.raises(ValidationError, match="labels\n  must name at least one tag"):
+        VocabAnonymization(labels=())

@@ -4,7 +4,6 @@ of ``generators.NAME.data_canaries``. Only the in-memory lines get them, never `
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 from typing import Any, cast
 
@@ -44,9 +43,9 @@ def add_training_canaries(
     real_lines = list(text["train"])
     if canaries is not None:
         if canaries.template is None:  # the language pack's sentence
-            canaries = dataclasses.replace(canaries, template=pack.canary_template or DEFAULT_TEMPLATE)
+            canaries = canaries.replace(template=pack.canary_template or DEFAULT_TEMPLATE)
         if not tagged:
-            canaries = dataclasses.replace(canaries, template=strip_tags(cast(str, canaries.template)))  # set above
+            canaries = canaries.replace(template=strip_tags(cast(str, canaries.template)))  # set above
         text["train"], ids["train_ids"], record = add_canaries(canaries, text["train"], ids["train_ids"], labels, floor)
         write_canaries(record, out)
         counts.update(

@@ -19,6 +19,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from synthdeid import paths
 from synthdeid.api import Generator, VocabAnonymizer
 from synthdeid.errors import InputError, SynthdeidError
@@ -145,10 +147,16 @@ def _cmd_anonymize(args: Any, out: Any, create_generator: Callable[[str], Genera
 
     lines = [x for x in read_text(args.text).split("\n") if x.strip()]
     labels = None if args.labels == ["all"] else tuple(args.labels)
+    try:
+        settings = VocabAnonymization(labels=labels, min_share=args.min_share, seed=args.seed)
+    except ValidationError as e:
+        from synthdeid.plugin_system.config import problems_of
+
+        raise InputError(
+            "anonymize-vocab: " + "; ".join(problems_of(e, VocabAnonymization)), fix="change the option"
+        ) from None
     generator = create_generator(args.generator)
-    report = anonymize_model_dir(
-        generator, args.model_dir, lines, VocabAnonymization(labels, args.min_share, args.seed)
-    )
+    report = anonymize_model_dir(generator, args.model_dir, lines, settings)
     out.print(
         f"{args.model_dir}: {report['replaced']} vocabulary entries replaced by <unk_N> "
         f"({report['phi_tokens_found']} PHI tokens in the training text); see {REPORT}"

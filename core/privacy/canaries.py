@@ -22,16 +22,19 @@ import json
 import math
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
 
 from synthdeid import paths
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import EOD, decode
 from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.plugin_system.legacy_config import check_bounds, from_mapping, setting
+from synthdeid.plugin_system.config import Settings, setting
 
 CANARY_FILE = "canaries.json"
 SLOT = "{}"
@@ -41,49 +44,56 @@ them still measures exposure, to at most 8 bits)."""
 DEFAULT_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
 
 
-@dataclass(frozen=True)
-class CanaryConfig:
+class CanaryConfig(Settings):
     """``generators.NAME.canaries`` in params (absent or null: no canaries)."""
 
-    repetitions: tuple[int, ...] = (1, 5, 20)
+    repetitions: tuple[int, ...] = setting(
+        (1, 5, 20), description="how often each canary is inserted; per_repetition canaries per count"
+    )
     """How often each canary is inserted; ``per_repetition`` canaries per count."""
-    per_repetition: int = setting(1, ge=1)
-    seed: int = setting(0, ge=0)
+    per_repetition: int = setting(1, ge=1, description="canaries per repetition count")
+    seed: int = setting(0, ge=0, description="draws the canaries' secrets and their positions among the training lines")
     """Draws the canaries' secrets and their positions among the training lines."""
-    template: str | None = None
+    template: str | None = setting(
+        None,
+        description="space-separated inline text ending in <EOD>, each {} one slot (null: the language pack's "
+        "canary_template)",
+    )
     """Space-separated inline text ending in ``<EOD>``; each ``{}`` is one slot. None: the language
     pack's ``canary_template`` (``DEFAULT_TEMPLATE``, Dutch, when the pack has none)."""
-    pool_size: int = setting(10, ge=MIN_POOL)
+    pool_size: int = setting(
+        10, ge=MIN_POOL, description="slot tokens: the most frequent numeric tokens of the training text"
+    )
     """Slot tokens: the most frequent numeric tokens of the training text (fewer when the training
     text holds fewer, but at least ``MIN_POOL``)."""
-    min_count: int = setting(5, ge=1)
+    min_count: int = setting(
+        5, ge=1, description="each pool token occurs at least this often in the real training text"
+    )
     """Each pool token occurs at least this often in the real training text; when fewer than
     ``pool_size`` tokens do, tokens seen down to the generator's own ``min_count`` fill the pool."""
 
-    def __post_init__(self) -> None:
-        def bad(problem: str) -> SynthdeidError:
-            return SynthdeidError(f"canaries: {problem} (generators.NAME.canaries in params.yaml)")
-
-        def whole(value: Any) -> bool:
-            return isinstance(value, int) and not isinstance(value, bool) and value >= 1
-
-        check_bounds(self, "canaries (generators.NAME.canaries in params.yaml)")
-        if not self.repetitions or not all(whole(r) for r in self.repetitions):  # each element of a list
-            raise bad(f"repetitions must be a list of whole numbers >= 1, got {self.repetitions!r}")
-        if self.template is None:
-            return
-        tokens = self.template.split(" ") if isinstance(self.template, str) else []
-        if SLOT not in tokens or "" in tokens or tokens[-1] != EOD:
-            raise bad("template must be single-space separated tokens with at least one {} slot, ending in <EOD>")
-
+    @field_validator("repetitions")
     @classmethod
-    def from_params(cls, value: Mapping[str, Any] | None, what: str = "canaries") -> CanaryConfig | None:
-        """The config of a ``canaries`` params value; None when it is absent or null."""
-        if value is None:
-            return None
-        if not isinstance(value, Mapping):
-            raise SynthdeidError(f"{what} must be a mapping or null, got {value!r}")
-        return from_mapping(cls, value, what)
+    def _repetitions(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        return repetition_counts(value)
+
+    @field_validator("template")
+    @classmethod
+    def _template(cls, template: str | None) -> str | None:
+        tokens = [] if template is None else template.split(" ")
+        if template is not None and (SLOT not in tokens or "" in tokens or tokens[-1] != EOD):
+            raise PydanticCustomError(
+                "template", "must be single-space separated tokens with at least one {} slot, ending in <EOD>", {}
+            )
+        return template
+
+
+def repetition_counts(value: tuple[int, ...]) -> tuple[int, ...]:
+    """``repetitions`` of a canary config: at least one count, each >= 1 (a bound on every element
+    of a list, which ``setting`` cannot declare)."""
+    if not value or any(r < 1 for r in value):
+        raise PydanticCustomError("repetitions", "must be a list of whole numbers >= 1", {})
+    return value
 
 
 @dataclass(frozen=True)
@@ -216,7 +226,7 @@ def add_canaries(
     canaries = draw_canaries(config, space)
     new_lines, new_ids = insert_canaries(lines, ids, canaries, config.seed)
     record = {
-        "config": {**asdict(config), "repetitions": list(config.repetitions)},
+        "config": {**config.model_dump(), "repetitions": list(config.repetitions)},
         "template": space.template,
         "pool": list(space.pool),
         "pool_min_count": min_count,

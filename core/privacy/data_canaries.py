@@ -21,60 +21,56 @@ import json
 import random
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import field_validator
 
 from synthdeid import paths
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import EOD, PAR
-from synthdeid.errors import InputError, SynthdeidError
-from synthdeid.plugin_system.legacy_config import check_bounds, from_mapping, setting
-from synthdeid.privacy.canaries import Canary, insert_canaries
+from synthdeid.errors import InputError
+from synthdeid.plugin_system.config import Settings, setting
+from synthdeid.privacy.canaries import Canary, insert_canaries, repetition_counts
 
 _TAG = re.compile(r"^<[A-Za-z][A-Za-z0-9_]*?(START|END)>$")
 
 
-@dataclass(frozen=True)
-class DataCanaryConfig:
+class DataCanaryConfig(Settings):
     """``generators.NAME.data_canaries`` in params (absent or null: none)."""
 
-    repetitions: tuple[int, ...] = (1, 5, 20)
+    repetitions: tuple[int, ...] = setting(
+        (1, 5, 20), description="how often each member canary is inserted; per_repetition members per count"
+    )
     """How often each member canary is inserted; ``per_repetition`` members per count."""
-    per_repetition: int = setting(2, ge=1)
+    per_repetition: int = setting(2, ge=1, description="members per repetition count")
     """Members per repetition count. Every inserted line changes the corpus: on the demo, 5 (130
     lines into 800 notes) moved synthetic-lstm_p's tagger F1 from 0.885 to 0.866 (3 seeds); 2 (52
     lines) is the model canaries' budget."""
-    nonmembers: int = setting(1000, ge=1)
+    nonmembers: int = setting(1000, ge=1, description="canaries drawn the same way and never inserted")
     """Canaries drawn the same way and never inserted (1,000 or more measure the TPR at 0.1% FPR)."""
-    prefix_tokens: int = setting(10, ge=1)
+    prefix_tokens: int = setting(
+        10, ge=1, description="the in-distribution prefix: this many first tokens of a real training note"
+    )
     """The in-distribution prefix: this many first tokens of a real training note (fewer when the
     note is shorter or a PHI span would be cut)."""
-    suffix_tokens: int = setting(8, ge=1)
+    suffix_tokens: int = setting(
+        8, ge=1, description="the high-perplexity suffix: this many words drawn uniformly from the training vocabulary"
+    )
     """The high-perplexity suffix: this many words drawn uniformly from the training vocabulary."""
-    min_count: int = setting(5, ge=1)
+    min_count: int = setting(
+        5, ge=1, description="suffix words occur at least this often in the training text (and the generator's own)"
+    )
     """Suffix words occur at least this often in the training text (and at least the generator's
     own ``min_count``), so a word-level model knows them."""
-    seed: int = setting(0, ge=0)
+    seed: int = setting(0, ge=0, description="seed of the canaries' draws and positions")
 
-    def __post_init__(self) -> None:
-        def bad(problem: str) -> SynthdeidError:
-            return SynthdeidError(f"data_canaries: {problem} (generators.NAME.data_canaries in params.yaml)")
-
-        check_bounds(self, "data_canaries (generators.NAME.data_canaries in params.yaml)")
-        if not self.repetitions or not all(
-            isinstance(r, int) and not isinstance(r, bool) and r >= 1 for r in self.repetitions
-        ):  # each element of a list
-            raise bad(f"repetitions must be a list of whole numbers >= 1, got {self.repetitions!r}")
-
+    @field_validator("repetitions")
     @classmethod
-    def from_params(cls, value: Mapping[str, Any] | None, what: str = "data_canaries") -> DataCanaryConfig | None:
-        if value is None:
-            return None
-        if not isinstance(value, Mapping):
-            raise SynthdeidError(f"{what} must be a mapping or null, got {value!r}")
-        return from_mapping(cls, value, what)
+    def _repetitions(cls, value: tuple[int, ...]) -> tuple[int, ...]:
+        return repetition_counts(value)
 
 
 def prefix_of(line: str, length: int) -> list[str]:
@@ -153,7 +149,7 @@ def add_data_canaries(
     new_lines, new_ids = insert_canaries(lines, ids, members, config.seed + 1)
     starts = facts.pop("prefix_tokens")
     record = {
-        "config": {**asdict(config), "repetitions": list(config.repetitions)},
+        "config": {**config.model_dump(), "repetitions": list(config.repetitions)},
         **facts,
         "lines_inserted": len(new_lines) - len(lines),
         "canaries": [

@@ -55,7 +55,8 @@ def json_schema() -> dict[str, Any]:
     for field in ("metrics", "model_metrics"):
         props = {}
         for name, cls in metrics.items():
-            sub = model_of(cls).model_json_schema()
+            assert issubclass(cls, BaseModel)  # the built-in privacy metrics' configs are Settings
+            sub = cls.model_json_schema()
             defs.update(sub.pop("$defs", {}))
             props[name] = {"anyOf": [sub, {"type": "null"}]}
         privacy[field] = {**privacy[field], "properties": props, "additionalProperties": False}
@@ -93,7 +94,7 @@ def _words(kind: Any, metadata: list[Any]) -> str:
         )
     if origin is typing.Literal:
         return "one of " + ", ".join(str(a) for a in args)
-    if origin is list:
+    if origin in (list, tuple):  # a Settings class's list setting is a tuple
         return f"list of {_words(args[0], [])}"
     if origin is dict:
         return "mapping"

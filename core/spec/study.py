@@ -10,9 +10,19 @@ them declares their settings, and ``synthdeid.spec.references`` checks them agai
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeAlias
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, create_model, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    WithJsonSchema,
+    create_model,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
@@ -20,7 +30,6 @@ from synthdeid.privacy.canaries import CanaryConfig
 from synthdeid.privacy.data_canaries import DataCanaryConfig
 from synthdeid.privacy.gate import LIMITS, OVERRIDE_DOC, THRESHOLDS, Gate, former_key, sets_nothing
 
-from .from_dataclass import model_of
 from .types import Number, Text, Whole, checked, number_or
 from .vocab_anonymization import VocabAnonymization
 
@@ -141,10 +150,13 @@ def _fresh(value: Any) -> Any:
 
 
 def _anonymize(value: Any) -> Any:
-    if value is None or isinstance(value, bool):
+    """``true``: the defaults; ``false`` or ``null``: off; a mapping: its settings."""
+    if value is None or value is False:
+        return None
+    if value is True:
+        return {}
+    if isinstance(value, dict | VocabAnonymization):
         return value
-    if isinstance(value, dict):
-        return model_of(VocabAnonymization).model_validate(value, strict=True) and value
     raise PydanticCustomError(
         "anonymize_vocab", "must be true, false, null or a mapping of its settings (labels, min_share, seed)", {}
     )
@@ -169,7 +181,7 @@ else:
 
 if TYPE_CHECKING:  # what the validators below let through
     LabelMapping: TypeAlias = str | dict[str, str] | list[str | dict[str, str]]
-    AnonymizeVocab: TypeAlias = bool | dict[str, Any] | None
+    AnonymizeVocab: TypeAlias = VocabAnonymization | None
     FreshSurrogates: TypeAlias = bool | list[str] | dict[str, Any]
 else:
     LabelMapping = checked(
@@ -188,16 +200,12 @@ else:
             ]
         },
     )
-    AnonymizeVocab = checked(
-        _anonymize,
-        {
-            "anyOf": [
-                {"type": "boolean"},
-                {"type": "null"},
-                model_of(VocabAnonymization).model_json_schema(),
-            ]
-        },
-    )
+    AnonymizeVocab = Annotated[
+        VocabAnonymization | None,
+        BeforeValidator(_anonymize),
+        WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "null"}, VocabAnonymization.model_json_schema()]}),
+    ]
+    """The settings (``true``: the defaults) or None (``false``/``null``: off)."""
     FreshSurrogates = checked(
         _fresh,
         {
@@ -330,36 +338,17 @@ class GeneratorSection(Configured):
 
     plugin: Text = Field(description="the generator plugin (`synthdeid plugins`)")
     config: Config = Field(default_factory=dict, description="the plugin's config")
-    canaries: model_of(CanaryConfig) | None = Field(  # type: ignore[valid-type]
+    canaries: CanaryConfig | None = Field(
         None, description="fake-PHI canaries inserted for the exposure audit (null: none)"
     )
-    data_canaries: model_of(DataCanaryConfig) | None = Field(  # type: ignore[valid-type]
+    data_canaries: DataCanaryConfig | None = Field(
         None, description="real-note prefix + random suffix canaries for the data-only attack (null: none)"
     )
     tags: bool = Field(True, description="false: learns the notes without PHI tags (for machine annotation)")
     data_share: Number = Field(1.0, gt=0, le=1, description="share of the real training notes it learns from")
-
-    def canary_config(self, name: str) -> CanaryConfig | None:
-        """The ``canaries`` of ``generators.NAME`` as the audit's config (None: none)."""
-        return (
-            None
-            if self.canaries is None
-            else CanaryConfig.from_params(self.canaries.model_dump(), f"generators.{name}.canaries")
-        )
-
-    def data_canary_config(self, name: str) -> DataCanaryConfig | None:
-        """The ``data_canaries`` of ``generators.NAME`` as the attack's config (None: none)."""
-        return (
-            None
-            if self.data_canaries is None
-            else DataCanaryConfig.from_params(self.data_canaries.model_dump(), f"generators.{name}.data_canaries")
-        )
-
-    def vocab_anonymization(self, name: str) -> VocabAnonymization | None:
-        return VocabAnonymization.parse(self.anonymize_vocab, f"generators.{name}.anonymize_vocab")
-
     anonymize_vocab: AnonymizeVocab = Field(
         None,
+        title="Anonymize Vocab",  # as a plain field's (a settings model's field gets none)
         description="remove PHI tokens from the trained vocabulary (Verkijk et al.): true, or {labels, "
         "min_share, seed}",
     )

@@ -4,37 +4,31 @@ types the params section with it) so that the spec imports nothing from generati
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from pydantic import field_validator
+from pydantic_core import PydanticCustomError
 
-from synthdeid.errors import SynthdeidError
-from synthdeid.plugin_system.legacy_config import check_bounds, setting
+from synthdeid.plugin_system.config import Settings, setting
 
 
-@dataclass(frozen=True)
-class VocabAnonymization:
+class VocabAnonymization(Settings):
     """Which vocabulary entries count as PHI (``generators.NAME.anonymize_vocab`` in params)."""
 
-    labels: tuple[str, ...] | None = ("Name",)
+    labels: tuple[str, ...] | None = setting(
+        ("Name",), description="PHI labels whose tokens are removed (null: every label)"
+    )
     """PHI labels whose tokens are removed (None: every label)."""
-    min_share: float = setting(0.5, gt=0, le=1)
+    min_share: float = setting(
+        0.5,
+        gt=0,
+        le=1,
+        description="a token is removed when at least this share of its occurrences is inside such spans",
+    )
     """A token is removed when at least this share of its occurrences is inside such spans."""
-    seed: int = setting(0, ge=0)
+    seed: int = setting(0, ge=0, description="seed of the random <unk_N> strings that replace the removed tokens")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, "anonymize_vocab")
-        if self.labels is not None and not self.labels:
-            raise SynthdeidError("anonymize_vocab: labels must name at least one tag, or be null for all")
-
+    @field_validator("labels")
     @classmethod
-    def parse(cls, value: Any, what: str = "anonymize_vocab") -> VocabAnonymization | None:
-        """``true`` (the defaults), a mapping of settings, or ``null`` / ``false`` (off)."""
-        if value is None or value is False:
-            return None
-        if value is True:
-            return cls()
-        from synthdeid.plugin_system.legacy_config import from_mapping
-
-        if not isinstance(value, dict):
-            raise SynthdeidError(f"{what} must be true, false or a mapping such as {{labels: [Name]}}, not {value!r}")
-        return from_mapping(cls, value, what)
+    def _some_labels(cls, labels: tuple[str, ...] | None) -> tuple[str, ...] | None:
+        if labels is not None and not labels:
+            raise PydanticCustomError("labels", "must name at least one tag, or be null for all", {})
+        return labels

@@ -244,7 +244,7 @@ def _resolve_generator(
         )
     floor = getattr(config, "min_count", 1)  # a word-level model's <unk> threshold
     floor = floor if isinstance(floor, int) and not isinstance(floor, bool) else 1
-    canaries = spec.canary_config(name)
+    canaries = spec.canaries
     if canaries is not None:
         try:
             pool, threshold = numeric_pool(lines, canaries.pool_size, max(canaries.min_count, floor), floor)
@@ -256,7 +256,7 @@ def _resolve_generator(
                     f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {canaries.pool_size} seen "
                     f"{canaries.min_count}+ times)"
                 )
-    data_canaries = spec.data_canary_config(name)
+    data_canaries = spec.data_canaries
     if data_canaries:
         members = sum(data_canaries.repetitions) * data_canaries.per_repetition
         share = members / max(len(train), 1)

@@ -13,7 +13,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterPrivacyMetric
-from synthdeid.toolkit import from_mapping, lazy_exports
+from synthdeid.toolkit import Settings, lazy_exports
 
 from . import config as configs
 
@@ -41,10 +41,10 @@ __getattr__ = lazy_exports(
 
 
 def _factory(name: str) -> Any:
-    module, config_name, metric_name = METRICS[name]
+    module, _, metric_name = METRICS[name]
 
-    def create(config: dict[str, Any]) -> Any:
-        settings = from_mapping(getattr(configs, config_name), config, f"privacy metric {name!r}")
+    def create(settings: Settings) -> Any:
+        """The metric of ``settings`` (its config class, built by the registry or the study spec)."""
         return getattr(importlib.import_module(f".{module}", __name__), metric_name)(settings)
 
     return create

@@ -1,4 +1,4 @@
-"""What the privacy-metric plugins share: config parsing and the tokenized corpus."""
+"""What the privacy-metric plugins share: the tokenized corpus."""
 
 from __future__ import annotations
 

@@ -5,8 +5,9 @@ scipy, torch), which the metric modules load when a metric is created."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import field_validator
 
 from synthdeid import SynthdeidError
 from synthdeid.toolkit import (
@@ -17,17 +18,19 @@ from synthdeid.toolkit import (
     DIRECT_IDENTIFIERS,
     PAR,
     STRUCTURE_PATTERN,
-    check_bounds,
-    setting,
+    Settings,
 )
+from synthdeid.toolkit import new_setting as setting
 
 if TYPE_CHECKING:
     from synthdeid.toolkit import IdentifyingRule
 
 
-@dataclass(frozen=True)
-class TokenSettings:
+class TokenSettings(Settings):
     """Settings every privacy metric has."""
+
+    metric: ClassVar[str] = "privacy"
+    """The metric's name, for its errors."""
 
     lowercase: bool = setting(True, description="compare tokens lowercased")
     paragraph_token: str | None = setting(
@@ -40,63 +43,61 @@ class TokenSettings:
         description="synthetic x real cells per chunk of the all-pairs matrices (bounds memory)",
     )
 
-    def check(self, name: str) -> None:
-        """Check the declared bounds of every field of the metric's config (its own too) and the
-        settings a bound cannot express; for the config's ``__post_init__``."""
-        what = f"privacy metric {name!r}"
-        check_bounds(self, what)
-        if not isinstance(self.lowercase, bool):  # from_mapping does not check bools
-            raise SynthdeidError(f"{what}: lowercase must be true or false")
-        if self.paragraph_token is not None and (not isinstance(self.paragraph_token, str) or not self.paragraph_token):
-            raise SynthdeidError(f"{what}: paragraph_token must be a non-empty string or null")
+    @field_validator("paragraph_token")
+    @classmethod
+    def _paragraph_token(cls, value: str | None) -> str | None:
+        if value == "":
+            raise SynthdeidError(f"privacy metric {cls.metric!r}: paragraph_token must be a non-empty string or null")
+        return value
 
 
-def ns_setting(name: str, key: str, value: Any) -> tuple[int, ...]:
-    """A list of n-gram sizes from params (an int or a list of ints >= 1) as a sorted tuple (a
-    bound on every element of a list, which ``setting`` cannot declare)."""
-    values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
-    if (
-        not isinstance(values, (list, tuple))
-        or not values
-        or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)
-    ):
-        raise SynthdeidError(
-            f"privacy metric {name!r}: setting {key!r} must be a list of whole numbers >= 1, got {value!r}"
-        )
-    return tuple(sorted(set(values)))
+class NgramSizes(TokenSettings):
+    """A metric whose ``n`` is a list of n-gram sizes: given as an int or a list of ints >= 1 (a
+    bound on every element of a list, which ``setting`` cannot declare), kept as a sorted tuple."""
+
+    @field_validator("n", mode="before", check_fields=False)
+    @classmethod
+    def _sizes(cls, value: Any) -> tuple[int, ...]:
+        values = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+        if (
+            not isinstance(values, (list, tuple))
+            or not values
+            or not all(isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in values)
+        ):
+            raise SynthdeidError(
+                f"privacy metric {cls.metric!r}: setting 'n' must be a list of whole numbers >= 1, got {value!r}"
+            )
+        return tuple(sorted(set(values)))
 
 
-@dataclass(frozen=True)
-class RougeConfig(TokenSettings):
+class RougeConfig(NgramSizes):
+    """``rouge``: each synthetic note's best ROUGE-n recall against the real notes."""
+
+    metric: ClassVar[str] = "rouge"
     n: tuple[int, ...] = setting((3, 5), description="the ROUGE-n sizes measured")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("rouge", "n", self.n))
-        self.check("rouge")
 
-
-@dataclass(frozen=True)
 class BM25Config(TokenSettings):
+    """``bm25``: each synthetic note's best BM25 match among the real notes."""
+
+    metric: ClassVar[str] = "bm25"
     k1: float = setting(1.2, ge=0, description="BM25's term-frequency saturation")
     b: float = setting(0.75, ge=0, le=1, description="BM25's length normalization")
     epsilon: float = setting(0.25, ge=0, description="negative idf values become epsilon x the mean idf")
     """Negative idf values become epsilon x the mean idf (rank_bm25's floor)."""
 
-    def __post_init__(self) -> None:
-        self.check("bm25")  # the declared bounds, and lowercase and paragraph_token
 
+class NgramRecallConfig(NgramSizes):
+    """``ngram_recall``: the share of the real notes' distinct n-grams the synthetic notes hold."""
 
-@dataclass(frozen=True)
-class NgramRecallConfig(TokenSettings):
+    metric: ClassVar[str] = "ngram_recall"
     n: tuple[int, ...] = setting((3, 5, 10), description="the n-gram sizes measured")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("ngram_recall", "n", self.n))
-        self.check("ngram_recall")
 
-
-@dataclass(frozen=True)
 class LeakageConfig(TokenSettings):
+    """``leakage``: verbatim reuse of real notes and of their PHI strings."""
+
+    metric: ClassVar[str] = "leakage"
     rouge_n: int = setting(3, ge=1, description="the ROUGE-n best match whose longest common run is measured")
     multi_token_min: int = setting(
         2, ge=1, description="PHI strings of at least this many tokens give the multi-token figures"
@@ -123,15 +124,17 @@ class LeakageConfig(TokenSettings):
     """Age strings whose numbers are all below this are not identifying (HIPAA Safe Harbor keeps
     ages under 90; null: ages count like any PHI). An Age of this or more always counts."""
 
-    def __post_init__(self) -> None:
-        self.check("leakage")  # the declared bounds, and lowercase and paragraph_token
-        if not isinstance(self.common_labels, tuple) or not all(
-            isinstance(label, str) and label for label in self.common_labels
-        ):
-            raise SynthdeidError(
-                f"privacy metric 'leakage': common_labels must be a list of labels, got {self.common_labels!r}"
-            )
-        direct = sorted(DIRECT_IDENTIFIERS.intersection(self.common_labels))
+    @field_validator("common_labels", mode="before")
+    @classmethod
+    def _labels(cls, value: Any) -> Any:
+        if not isinstance(value, (list, tuple)) or not all(isinstance(label, str) and label for label in value):
+            raise SynthdeidError(f"privacy metric 'leakage': common_labels must be a list of labels, got {value!r}")
+        return tuple(value)
+
+    @field_validator("common_labels")
+    @classmethod
+    def _no_direct_identifier(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        direct = sorted(DIRECT_IDENTIFIERS.intersection(value))
         if direct:
             raise SynthdeidError(
                 f"privacy metric 'leakage': common_labels lists {', '.join(direct)}, a direct identifier: how many "
@@ -139,6 +142,7 @@ class LeakageConfig(TokenSettings):
                 "its values always count as identifying; give it fresh surrogates instead "
                 "(corpora.NAME.fresh_surrogates: {labels: [...]})"
             )
+        return value
 
     def rule(self) -> IdentifyingRule:
         from synthdeid.toolkit import IdentifyingRule  # the audit math (numpy), loaded when a metric runs
@@ -146,8 +150,10 @@ class LeakageConfig(TokenSettings):
         return IdentifyingRule(self.common_notes, frozenset(self.common_labels), self.age_below)
 
 
-@dataclass(frozen=True)
-class HighRiskPairsConfig(TokenSettings):
+class HighRiskPairsConfig(NgramSizes):
+    """``high_risk_pairs``: the synthetic/real pairs a person should review."""
+
+    metric: ClassVar[str] = "high_risk_pairs"
     k: int = setting(10, ge=1, description="synthetic notes kept from each ROUGE ranking")
     """Synthetic notes kept from each ROUGE ranking (the paper: 100)."""
     n: tuple[int, ...] = setting((3, 5), description="the ROUGE-n rankings")
@@ -161,37 +167,36 @@ class HighRiskPairsConfig(TokenSettings):
     b: float = setting(0.75, ge=0, le=1, description="BM25's length normalization")
     epsilon: float = setting(0.25, ge=0, description="negative idf values become epsilon x the mean idf")
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "n", ns_setting("high_risk_pairs", "n", self.n))  # bounds each element
-        self.check("high_risk_pairs")  # the declared bounds, and lowercase and paragraph_token
+    @field_validator("structure_pattern")
+    @classmethod
+    def _regex(cls, value: str) -> str:
         try:  # a regex that must compile
-            re.compile(self.structure_pattern)
-        except (re.error, TypeError) as e:
+            re.compile(value)
+        except re.error as e:
             raise SynthdeidError(f"privacy metric 'high_risk_pairs': structure_pattern is not a regex: {e}") from None
+        return value
 
 
-@dataclass(frozen=True)
-class ReinjectionConfig:
+class ReinjectionConfig(Settings):
+    """``phi_reinjection``: how often a refill generator put a masked PHI string back."""
+
     multi_token_min: int = setting(2, ge=1, description="spans of at least this many tokens give the multi_token rate")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'phi_reinjection'")
 
-
-@dataclass(frozen=True)
 class DataMembershipConfig(TokenSettings):
+    """``data_membership_inference``: membership inference from the synthetic corpus alone."""
+
+    metric: ClassVar[str] = "data_membership_inference"
     n: int = setting(2, ge=1, description="order of the attacker's n-gram model")
     k: float = setting(1.0, gt=0, description="add-k smoothing (1: Laplace)")
     """Add-k smoothing (1: Laplace, as in the paper)."""
     bootstrap: int = setting(1000, ge=0, description="resamples for the 95% intervals (0: none)")
     seed: int = setting(0, ge=0, description="seed of the attack's splits and resamples")
 
-    def __post_init__(self) -> None:
-        self.check("data_membership_inference")  # the declared bounds, and lowercase and paragraph_token
 
+class CanaryExposureConfig(Settings):
+    """``canary_exposure``: how much of the inserted canaries the trained model memorised."""
 
-@dataclass(frozen=True)
-class CanaryExposureConfig:
     candidates: int = setting(2000, ge=1, description="candidates of the randomness space sampled as the reference")
     """Candidates of the randomness space sampled as the reference (all of it when smaller)."""
     seed: int = setting(0, ge=0, description="seed of the candidates' sample")
@@ -203,14 +208,10 @@ class CanaryExposureConfig:
     )
     """Also estimate exposure past log2(candidates + 1) from a fitted skew-normal (Carlini 4.3)."""
 
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'canary_exposure'")
-        if not isinstance(self.extrapolate, bool):  # from_mapping does not check bools
-            raise SynthdeidError("privacy metric 'canary_exposure': extrapolate must be true or false")
 
+class MembershipInferenceConfig(Settings):
+    """``membership_inference``: a loss-based membership-inference attack on a generator."""
 
-@dataclass(frozen=True)
-class MembershipInferenceConfig:
     max_notes: int = setting(
         200, ge=1, description="notes per side (training and held-out), a seeded sample when there are more"
     )
@@ -222,12 +223,10 @@ class MembershipInferenceConfig:
     top: int = setting(5, ge=0, description="how many training notes with the lowest loss to list")
     """How many training notes with the lowest loss to list (the most memorised-looking)."""
 
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'membership_inference'")
 
+class NameProbeConfig(Settings):
+    """``name_probe``: whether a trained generator writes its training notes' PHI when asked for PHI."""
 
-@dataclass(frozen=True)
-class NameProbeConfig:
     k: int = setting(10, ge=1, description="predictions per probe")
     max_probes: int = setting(400, ge=1, description="probes at most (a seeded sample of the dev notes' START tags)")
     """Probes at most (a seeded sample of all START tags in the dev notes)."""
@@ -239,9 +238,11 @@ class NameProbeConfig:
     batch_size: int = setting(16, ge=1, description="probes per batch")
     top: int = setting(20, ge=0, description="how many of the most predicted training PHI strings to list")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, "privacy metric 'name_probe'")
-        if self.labels is not None and (not self.labels or not all(isinstance(x, str) for x in self.labels)):
-            raise SynthdeidError(
-                f"privacy metric 'name_probe': labels must be a list of tags or null, not {self.labels!r}"
-            )
+    @field_validator("labels", mode="before")
+    @classmethod
+    def _labels(cls, value: Any) -> Any:
+        if value is not None and (
+            not isinstance(value, (list, tuple)) or not value or not all(isinstance(x, str) for x in value)
+        ):
+            raise SynthdeidError(f"privacy metric 'name_probe': labels must be a list of tags or null, not {value!r}")
+        return value

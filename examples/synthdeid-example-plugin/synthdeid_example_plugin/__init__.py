@@ -6,23 +6,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from synthdeid import Span, hookimpl
 from synthdeid.api import CorpusFormat, RegisterAnnotator, RegisterFormat
-from synthdeid.toolkit import from_mapping, setting
+from synthdeid.toolkit import Settings
+from synthdeid.toolkit import new_setting as setting
 
 from .tsv import read_tsv, write_tsv
 
 EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 
 
-@dataclass(frozen=True)
-class EmailConfig:
+class EmailConfig(Settings):
     """The annotator's settings (its section of params.yaml)."""
 
-    label: str = setting("Email")
+    label: str = setting("Email", description="the label of the spans it finds")
 
 
 class EmailAnnotator:
@@ -31,10 +30,6 @@ class EmailAnnotator:
 
     def annotate(self, text: str) -> list[Span]:
         return [Span(m.start(), m.end(), self.config.label) for m in EMAIL.finditer(text)]
-
-
-def make_email_annotator(config: Mapping[str, Any]) -> EmailAnnotator:
-    return EmailAnnotator(from_mapping(EmailConfig, config, "annotator 'example_email'"))
 
 
 def make_tsv_format(config: Mapping[str, Any]) -> CorpusFormat:
@@ -48,7 +43,8 @@ def make_tsv_format(config: Mapping[str, Any]) -> CorpusFormat:
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    register("example_email", make_email_annotator, config=EmailConfig)
+    # the factory receives the EmailConfig built from params.yaml (checked by `synthdeid check`)
+    register("example_email", EmailAnnotator, config=EmailConfig)
 
 
 @hookimpl
