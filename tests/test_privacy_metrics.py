@@ -409,7 +409,7 @@ def test_plugins_are_registered_and_compute() -> None:
         ("high_risk_pairs", {"k": 0}, "'high_risk_pairs': setting 'k' must be >= 1, got 0"),
         ("high_risk_pairs", {"max_chars": 1.5}, "'high_risk_pairs': setting 'max_chars' must be a whole number >= 1"),
         ("high_risk_pairs", {"structure_pattern": "("}, "'high_risk_pairs': structure_pattern is not a regex"),
-        ("rouge", {"lowercase": "yes"}, "'rouge': setting 'lowercase' must be a valid boolean, got 'yes'"),
+        ("rouge", {"lowercase": "yes"}, "'rouge': setting 'lowercase' must be true or false \\(unquoted\\), got 'yes'"),
         ("rouge", {"paragraph_token": ""}, "'rouge': paragraph_token must be a non-empty string or null"),
         ("rouge", {"chunk_cells": 0}, "'rouge': setting 'chunk_cells' must be >= 1, got 0"),
         ("membership_inference", {"max_notes": 0}, "'membership_inference': setting 'max_notes' must be >= 1, got 0"),
@@ -423,7 +423,7 @@ def test_plugins_are_registered_and_compute() -> None:
         (
             "canary_exposure",
             {"extrapolate": 1},
-            "'canary_exposure': setting 'extrapolate' must be a valid boolean, got 1",
+            "'canary_exposure': setting 'extrapolate' must be true or false \\(unquoted\\), got 1",
         ),
     ],
 )

@@ -239,6 +239,8 @@ def _problem(cls: type[BaseModel], e: Mapping[str, Any]) -> str:
         choices = (field.json_schema_extra or {}).get("enum", []) if isinstance(field.json_schema_extra, dict) else []
         shown = ", ".join(str(c) for c in choices)  # type: ignore[union-attr]
         return f"setting '{loc}' must be one of {shown}, got {value!r}; use one of them"
+    if field is not None and e["type"] == "bool_type":
+        return f"setting '{loc}' must be true or false (unquoted), got {value!r}; write true or false"
     if field is not None:
         hint = field.annotation
         if isinstance(value, int) and not isinstance(value, bool) and _accepts(hint, float) and not _accepts(hint, int):
