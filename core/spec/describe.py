@@ -73,6 +73,10 @@ def write_schema(path: str = SCHEMA_FILE) -> str:
 
 
 def _type(field: Any) -> str:
+    extra = field.json_schema_extra
+    if isinstance(extra, dict) and isinstance(extra.get("enum"), list):  # a Settings field's choices
+        optional = type(None) in typing.get_args(field.annotation)
+        return "one of " + ", ".join(str(c) for c in extra["enum"]) + (" or null" if optional else "")
     return _words(field.annotation, field.metadata)
 
 
@@ -93,7 +97,7 @@ def _words(kind: Any, metadata: list[Any]) -> str:
         )
     if origin is typing.Literal:
         return "one of " + ", ".join(str(a) for a in args)
-    if origin is list:
+    if origin in (list, tuple):
         return f"list of {_words(args[0], [])}"
     if origin is dict:
         return "mapping"
