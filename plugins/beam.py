@@ -20,12 +20,14 @@ decoder must not load torch (every stage and CLI call registers the built-in plu
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from pydantic import model_validator
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
-from synthdeid.toolkit import SettingError, check_bounds, from_mapping, setting
+from synthdeid.toolkit import Settings
+from synthdeid.toolkit import new_setting as setting
 
 if TYPE_CHECKING:
     import torch
@@ -35,7 +37,6 @@ if TYPE_CHECKING:
 
 NEG_INF = -math.inf
 """The log-probability of an impossible token (as ``synthdeid.generation.tagmask.NEG_INF``, which masks them)."""
-WHAT = "decoder 'beam'"
 
 
 def repeated_ngram_bans(seqs: torch.Tensor, n: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -93,9 +94,9 @@ class _Finished:
         return len(self.items) >= self.k and self.items[-1][0] >= best_open
 
 
-@dataclass(frozen=True)
-class BeamSearch:
-    """Beam search settings (``generate.decoders.beam`` in params.yaml)."""
+class BeamSearch(Settings):
+    """Beam search settings (``generate.decoders.beam`` in params.yaml); the settings are the decoder
+    (the factory returns the settings the study spec built)."""
 
     num_beams: int = setting(5, ge=1, description="hypotheses kept at each step")
     no_repeat_ngram_size: int = setting(
@@ -112,18 +113,13 @@ class BeamSearch:
     """Return the finished beam that generated the most PHI START tags (ties: the best score)."""
     require_phi: bool = setting(False, description="postprocess drops and counts notes without PHI tags")
     """For the postprocess stage: drop and count notes without PHI tags (not applied here)."""
-    name = "beam"
+    name: ClassVar[str] = "beam"
 
-    def __post_init__(self) -> None:
-        check_bounds(self, WHAT)
+    @model_validator(mode="after")
+    def _finite(self) -> BeamSearch:
         if self.length_penalty == NEG_INF:  # lt=math.inf alone lets -inf through
-            raise SettingError(
-                f"{WHAT}: setting 'length_penalty' must be finite, got {self.length_penalty!r}; "
-                "give a number (in its config in params.yaml)"
-            )
-        for key in ("prefer_phi", "require_phi"):  # from_mapping does not check bools
-            if not isinstance(getattr(self, key), bool):
-                raise SynthdeidError(f"{WHAT} needs true or false as {key}, got {getattr(self, key)!r}")
+            raise ValueError(f"setting 'length_penalty' must be finite, got {self.length_penalty!r}; give a number")
+        return self
 
     def spec(self) -> BeamSpec:
         return BeamSpec(self.num_beams, float(self.length_penalty), self.no_repeat_ngram_size, self.prefer_phi)
@@ -254,4 +250,9 @@ def _candidates(logp: torch.Tensor, scores: torch.Tensor) -> list[list[tuple[flo
 
 @hookimpl
 def register_decoders(register: RegisterDecoder) -> None:
-    register("beam", lambda config: from_mapping(BeamSearch, config, WHAT), config=BeamSearch)
+    register("beam", _itself, config=BeamSearch)
+
+
+def _itself(settings: BeamSearch) -> BeamSearch:
+    """The beam decoder's factory: its settings are the decoder."""
+    return settings

@@ -77,16 +77,16 @@ def test_registered_with_defaults_and_config_errors() -> None:
         ({"num_beams": 0}, "decoder 'beam': setting 'num_beams' must be >= 1, got 0"),
         ({"num_beams": 2.5}, "setting 'num_beams' must be a whole number >= 1, got 2.5"),
         ({"no_repeat_ngram_size": -1}, "setting 'no_repeat_ngram_size' must be >= 0, got -1"),
-        ({"length_penalty": float("nan")}, "setting 'length_penalty' must be a number"),
+        ({"length_penalty": float("nan")}, "setting 'length_penalty' must be finite, got nan"),
         ({"length_penalty": math.inf}, "setting 'length_penalty' must be finite, got inf"),
         ({"length_penalty": -math.inf}, "setting 'length_penalty' must be finite, got -inf"),
         ({"length_penalty": "-inf"}, "setting 'length_penalty' must be finite, got -inf"),
-        ({"prefer_phi": "yes"}, "true or false as prefer_phi"),
+        ({"prefer_phi": "yes"}, "setting 'prefer_phi' must be a valid boolean, got 'yes'"),
     ]:
         with pytest.raises(SynthdeidError, match=message):
             beam(**bad)
     assert beam(length_penalty=-2).length_penalty == -2.0  # any finite number
-    with pytest.raises(SynthdeidError, match="setting 'num_beams' must be >= 1"):
+    with pytest.raises(ValueError, match=r"num_beams\n.*greater than or equal to 1"):
         BeamSearch(num_beams=0)  # direct construction: the same declared bounds
 
 

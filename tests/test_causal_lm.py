@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -32,6 +34,11 @@ TRAIN = {
 }
 
 
+def create(config: dict[str, Any]) -> Any:
+    """The plugin's factory with its settings built from ``config`` (as the registry builds them)."""
+    return causal_plugin.create(registry("generator").settings("causal_lm", config))
+
+
 @pytest.fixture(scope="module")
 def data():
     return training_data(40, 8)
@@ -45,24 +52,26 @@ def base(tmp_path_factory):
 @pytest.fixture(scope="module")
 def trained(base, data, tmp_path_factory):
     out = tmp_path_factory.mktemp("causal")
-    metrics = causal_plugin.create({"model": str(base), **TRAIN}).train(data, out)
+    metrics = create({"model": str(base), **TRAIN}).train(data, out)
     return out, metrics
 
 
 def test_config_errors(base, tmp_path, register_plugin):
     with pytest.raises(SynthdeidError, match="needs a local model directory.*save_pretrained"):
-        causal_plugin.create({})
+        create({})
     with pytest.raises(SynthdeidError, match="not a local model folder"):
-        causal_plugin.create({"model": str(tmp_path)})
+        create({"model": str(tmp_path)})
     with pytest.raises(SynthdeidError, match="lora_rank.*lora_r"):
-        causal_plugin.create({"model": str(base), "lora_rank": 4})
+        create({"model": str(base), "lora_rank": 4})
     with pytest.raises(SynthdeidError, match="device must be auto .*cuda:N"):
-        causal_plugin.create({"model": str(base), "device": "cuda:"})
+        create({"model": str(base), "device": "cuda:"})
     if not torch.cuda.is_available():
         with pytest.raises(SynthdeidError, match="load_in_4bit"):
-            causal_plugin.create({"model": str(base), "load_in_4bit": True})
-    cfg = causal_plugin.create({"model": str(base), "target_modules": ["q_proj", "k_proj"]}).config
+            create({"model": str(base), "load_in_4bit": True})
+    cfg = create({"model": str(base), "target_modules": ["q_proj", "k_proj"]}).config
     assert (cfg.lora_r, cfg.lora_alpha, cfg.lora_dropout, cfg.target_modules) == (8, 32, 0.05, ("q_proj", "k_proj"))
+    with pytest.raises(SynthdeidError, match="dp is not supported. DP-SGD through peft's LoRA layers"):
+        create({"model": str(base), "dp": {"noise_multiplier": 1.0}})
     if "causal_lm" not in registry("generator"):
         register_plugin(causal_plugin, "causal-lm-under-test")
     assert registry("generator").create("causal_lm", {"model": str(base)}).name == "causal_lm"
@@ -112,7 +121,7 @@ def test_lora_trains_adapter_and_new_tokens_only(trained, base, data):
     assert any("lm_head" in k and "trainable_tokens" in k for k in adapter)  # untied head: its rows too
 
     orig = AutoModelForCausalLM.from_pretrained(base).state_dict()
-    lm = causal_plugin.create({"model": str(base), "threads": 1}).load(out)
+    lm = create({"model": str(base), "threads": 1}).load(out)
     assert isinstance(lm, AutoregressiveLM) and not lm.model.training
     merged = lm.model.state_dict()
     n_old = meta["n_old_tokens"]
@@ -129,7 +138,7 @@ def test_lora_trains_adapter_and_new_tokens_only(trained, base, data):
 
 def test_load_generates_tag_safe_notes(trained, base, data):
     out, _ = trained
-    lm = causal_plugin.create({"model": str(base), "threads": 1}).load(out)
+    lm = create({"model": str(base), "threads": 1}).load(out)
     prompts = [" ".join(line.split()[:3]) for line in data.dev]
     decoder = registry("decoder").create("nucleus")
     settings = GenerationSettings(min_tokens=5, max_tokens=30, batch_size=4)
@@ -149,7 +158,7 @@ def test_resume_and_determinism(trained, base, data, tmp_path, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(train_loop, "_after_epoch", interrupt)
-    gen = causal_plugin.create({"model": str(base), **TRAIN})
+    gen = create({"model": str(base), **TRAIN})
     with pytest.raises(KeyboardInterrupt):
         gen.train(data, tmp_path)
     monkeypatch.undo()
@@ -161,7 +170,7 @@ def test_resume_and_determinism(trained, base, data, tmp_path, monkeypatch):
 
 def test_tied_embeddings_train_new_rows(tmp_path, data):
     base = save_tiny_llama(tmp_path / "tied", tie=True)
-    gen = causal_plugin.create({"model": str(base), **TRAIN, "max_epochs": 1})
+    gen = create({"model": str(base), **TRAIN, "max_epochs": 1})
     gen.train(data, tmp_path / "out")
     adapter = load_file(tmp_path / "out" / "adapter" / "adapter_model.safetensors")
     assert [k for k in adapter if "trainable_tokens" in k] == [
@@ -172,3 +181,22 @@ def test_tied_embeddings_train_new_rows(tmp_path, data):
     assert lm.model.get_output_embeddings().weight is emb
     new = json.loads((tmp_path / "out" / "generator.json").read_text())["new_token_ids"]
     assert not torch.allclose(emb[new[0]], emb[: new[0]].mean(0))
+
+
+def test_the_study_spec_refuses_dp_with_the_reason(base, tmp_path):
+    """The dp refusal is the settings class's: ``synthdeid check`` reports it at the generator's config."""
+    import yaml
+
+    from synthdeid.spec import load_study
+
+    params = yaml.safe_load((Path(__file__).resolve().parents[1] / "params.yaml").read_text(encoding="utf-8"))
+    params["generators"]["lora"] = {
+        "plugin": "causal_lm",
+        "config": {"model": str(base), "dp": {"noise_multiplier": 1}},
+    }
+    path = tmp_path / "params.yaml"
+    path.write_text(yaml.safe_dump(params, sort_keys=False), encoding="utf-8")
+    with pytest.raises(SynthdeidError) as e:
+        load_study(path)
+    message = " ".join(str(e.value).split())
+    assert "generators.lora.config" in message and "dp is not supported" in message and "LoRA" in message

@@ -18,6 +18,7 @@ from test_lstm import generator, toy_data
 
 from synthdeid import SynthdeidError
 from synthdeid.generation.dp import DPConfig, DPTraining
+from synthdeid.plugins import registry
 from synthdeid.plugins.lstm import LSTMConfig
 from synthdeid.plugins.lstm.dp_train import collect, pad
 from synthdeid.plugins.lstm.model import LSTMLanguageModel
@@ -181,16 +182,24 @@ def test_target_epsilon_resume_with_other_epochs_is_refused(tmp_path: Path) -> N
     [
         ({}, "exactly one of noise_multiplier and target_epsilon"),
         ({"noise_multiplier": 1.0, "target_epsilon": 3.0}, "exactly one"),
-        ({"noise_multiplier": -1.0}, "'noise_multiplier' must be > 0 and finite, got -1.0; set it above 0"),
-        ({"noise_multiplier": 1.0, "delta": 2.0}, r"\'delta\' must be in \(0, 1\), got 2.0"),
-        ({"noise_multiplier": 1.0, "accountant": "moments"}, "rdp, prv"),
-        ({"noise": 1.0}, "no setting"),
-        ("yes", "must be a mapping"),
+        ({"noise_multiplier": -1.0}, "setting 'dp.noise_multiplier' must be greater than 0, got -1.0"),
+        ({"noise_multiplier": 1.0, "delta": 2.0}, "setting 'dp.delta' must be less than 1, got 2.0"),
+        ({"noise_multiplier": 1.0, "accountant": "moments"}, "'rdp' or 'prv'"),
+        ({"noise": 1.0}, r"no setting\(s\) dp.noise"),
+        ("yes", "setting 'dp' must be a mapping such as {noise_multiplier: 1.0, max_grad_norm: 1.0} or null"),
     ],
 )
 def test_bad_dp_settings_say_what_to_fix(dp, message) -> None:
     with pytest.raises(SynthdeidError, match=message):
-        LSTMConfig.from_dict({"dp": dp})
+        registry("generator").settings("lstm", {"dp": dp})
+
+
+def test_dp_null_or_false_is_off() -> None:
+    for off in (None, False):
+        assert registry("generator").settings("lstm", {"dp": off}).dp is None
+        assert registry("generator").settings("gpt2", {"dp": off}).dp is None
+    on = registry("generator").settings("lstm", {"dp": {"noise_multiplier": 1}}).dp
+    assert on == DPConfig(noise_multiplier=1.0) and on.noise_multiplier == 1.0
 
 
 def test_fewer_notes_than_the_batch_is_an_error() -> None:

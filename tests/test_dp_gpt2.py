@@ -17,8 +17,7 @@ from synthdeid import SynthdeidError
 from synthdeid.generation.dp import DPConfig, DPTraining, backward
 from synthdeid.generation.hf_lm.dp_loop import per_note_loss
 from synthdeid.generation.hf_lm.train_loop import _collate
-from synthdeid.plugins import causal_lm as causal_lm_plugin
-from synthdeid.plugins import gpt2 as gpt2_plugin
+from synthdeid.plugins import registry
 
 TINY = {
     "layers": 2,
@@ -73,7 +72,11 @@ def test_per_sample_gradients_of_every_weight_equal_autograd_per_note() -> None:
 
 
 def train(tmp_path: Path, name: str, **dp) -> dict:
-    return gpt2_plugin.create({**TINY, "dp": {"batch_size": 8, **dp}}).train(training_data(40, 8), tmp_path / name)
+    return (
+        registry("generator")
+        .create("gpt2", {**TINY, "dp": {"batch_size": 8, **dp}})
+        .train(training_data(40, 8), tmp_path / name)
+    )
 
 
 def test_dp_gpt2_reports_epsilon_is_deterministic_and_generates(tmp_path: Path) -> None:
@@ -85,16 +88,16 @@ def test_dp_gpt2_reports_epsilon_is_deterministic_and_generates(tmp_path: Path) 
     assert (tmp_path / "a" / "model" / "model.safetensors").read_bytes() == (
         tmp_path / "b" / "model" / "model.safetensors"
     ).read_bytes()
-    lm = gpt2_plugin.create(TINY).load(tmp_path / "a")
+    lm = registry("generator").create("gpt2", TINY).load(tmp_path / "a")
     _, logits = lm.start([lm.encode("de patiënt")])
     assert torch.isfinite(logits).all()
 
 
 def test_dp_with_gradual_unfreezing_is_refused() -> None:
     with pytest.raises(SynthdeidError, match="gradual_unfreezing"):
-        gpt2_plugin.create({**TINY, "gradual_unfreezing": True, "dp": {"noise_multiplier": 1.0}})
+        registry("generator").create("gpt2", {**TINY, "gradual_unfreezing": True, "dp": {"noise_multiplier": 1.0}})
 
 
 def test_causal_lm_with_lora_refuses_dp_and_says_why() -> None:
     with pytest.raises(SynthdeidError, match="LoRA"):
-        causal_lm_plugin.create({"model": "/nowhere", "dp": {"noise_multiplier": 1.0}})
+        registry("generator").settings("causal_lm", {"model": "/nowhere", "dp": {"noise_multiplier": 1.0}})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 import torch
@@ -41,6 +42,11 @@ TINY = {
 SPECIALS = special_tokens(LABELS)
 
 
+def create(config: dict[str, Any]) -> Any:
+    """The plugin's factory with its settings built from ``config`` (as the registry builds them)."""
+    return gpt2_plugin.create(registry("generator").settings("gpt2", config))
+
+
 def weights(out: Path) -> dict[str, torch.Tensor]:
     return load_file(out / "model" / "model.safetensors")
 
@@ -53,7 +59,7 @@ def data():
 @pytest.fixture(scope="module")
 def trained(data, tmp_path_factory):
     out = tmp_path_factory.mktemp("gpt2")
-    metrics = gpt2_plugin.create(dict(TINY)).train(data, out)
+    metrics = create(dict(TINY)).train(data, out)
     return out, metrics
 
 
@@ -87,13 +93,13 @@ def test_bpe_never_splits_tags(data):
 
 def test_config_errors_and_registration(register_plugin):
     with pytest.raises(SynthdeidError, match="nlayer.*layers"):
-        gpt2_plugin.create({"nlayer": 2})
+        create({"nlayer": 2})
     with pytest.raises(SynthdeidError, match="divisible"):
-        gpt2_plugin.create({"embedding_size": 30, "heads": 4})
+        create({"embedding_size": 30, "heads": 4})
     with pytest.raises(SynthdeidError, match="local model folder"):
-        gpt2_plugin.create({"pretrained": "/no/such/model"})
+        create({"pretrained": "/no/such/model"})
     with pytest.raises(SynthdeidError, match="'gpt2': device must be auto .*cuda:N"):
-        gpt2_plugin.create({"device": "gpu"})
+        create({"device": "gpu"})
     if "gpt2" not in registry("generator"):
         register_plugin(gpt2_plugin, "gpt2-under-test")
     gen = registry("generator").create("gpt2", {"layers": 2})
@@ -196,18 +202,18 @@ def test_a_token_budget_sets_the_epochs(trained, data, tmp_path):
     cfg = GPT2Settings(**{**TINY, "max_epochs": 30, "max_train_tokens": 250_000})
     assert [budget_epochs(cfg, n).max_epochs for n in (134_535, 125_000, 124_999, 1_000, 10**6)] == [2, 2, 3, 30, 1]
     assert budget_epochs(GPT2Settings(**TINY), 10).max_epochs == 3  # no budget
-    with pytest.raises(SynthdeidError, match="max_train_tokens"):
+    with pytest.raises(ValueError, match="max_train_tokens"):
         GPT2Settings(**{**TINY, "max_train_tokens": -1})
     _, metrics = trained
     budget = metrics["train_tokens_per_epoch"] + 1  # two epochs of this corpus
-    got = gpt2_plugin.create({**TINY, "max_epochs": 10, "max_train_tokens": budget}).train(data, tmp_path)
+    got = create({**TINY, "max_epochs": 10, "max_train_tokens": budget}).train(data, tmp_path)
     assert got["epochs"] == got["epochs_run"] == 2
     assert json.loads((tmp_path / "generator.json").read_text())["config"]["max_epochs"] == 2
 
 
 def test_same_data_and_config_give_same_weights(trained, data, tmp_path):
     out, _ = trained
-    gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+    create(dict(TINY)).train(data, tmp_path)
     a, b = weights(out), weights(tmp_path)
     assert a.keys() == b.keys() and all(torch.equal(a[k], b[k]) for k in a)
 
@@ -217,7 +223,7 @@ def test_bf16_training_takes_effect_and_learns_as_well(trained, data, tmp_path):
     other weights and a validation loss within 2%; the metrics name it."""
     out, metrics = trained
     other = "fp32" if metrics["precision"] == "bf16" else "bf16"
-    got = gpt2_plugin.create({**TINY, "precision": other}).train(data, tmp_path)
+    got = create({**TINY, "precision": other}).train(data, tmp_path)
     a, b = weights(out), weights(tmp_path)
     assert any(not torch.equal(a[k], b[k]) for k in a)
     assert got["val_loss"] == pytest.approx(metrics["val_loss"], rel=0.02)
@@ -233,23 +239,24 @@ def test_resume_from_checkpoint_matches_uninterrupted(trained, data, tmp_path, m
 
     monkeypatch.setattr(train_loop, "_after_epoch", interrupt)
     with pytest.raises(KeyboardInterrupt):
-        gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+        create(dict(TINY)).train(data, tmp_path)
     assert (tmp_path / "checkpoint.pt").exists() and not (tmp_path / "model").exists()
     monkeypatch.undo()
-    metrics = gpt2_plugin.create(dict(TINY)).train(data, tmp_path)
+    metrics = create(dict(TINY)).train(data, tmp_path)
     assert metrics["epochs_run"] == 2
     a, b = weights(out), weights(tmp_path)
     assert all(torch.equal(a[k], b[k]) for k in a)
     with pytest.raises(SynthdeidError, match="other data or settings"):
-        gpt2_plugin.create({**TINY, "learning_rate": 1e-3}).train(data, tmp_path)
+        create({**TINY, "learning_rate": 1e-3}).train(data, tmp_path)
 
 
 def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
     """Settings are hashed under their former names, so a checkpoint written before the renames resumes."""
-    import dataclasses
+    from pydantic import create_model
 
     from synthdeid.generation.hf_lm.common import fingerprint
     from synthdeid.plugins.gpt2.config import GPT2Settings
+    from synthdeid.toolkit import Settings
 
     cfg = GPT2Settings(**TINY)
     former = {
@@ -261,16 +268,14 @@ def test_the_checkpoint_fingerprint_survives_the_setting_renames(data):
         "max_positions": "n_positions",
         "min_count": "min_frequency",
     }
-    old = dataclasses.make_dataclass(
-        "OldGPT2Settings", [(former.get(f.name, f.name), object) for f in dataclasses.fields(cfg)]
-    )
-    before = old(**{former.get(k, k): v for k, v in dataclasses.asdict(cfg).items()})
+    fields: Any = {former.get(k, k): (Any, v) for k, v in cfg.model_dump().items()}
+    before = create_model("OldGPT2Settings", __base__=Settings, **fields)()
     assert fingerprint(cfg, data, 0) == fingerprint(before, data, 0)
 
 
 def test_generate_corpus_from_trained_model(trained, data):
     out, _ = trained
-    lm = gpt2_plugin.create(dict(TINY)).load(out)
+    lm = create(dict(TINY)).load(out)
     assert isinstance(lm, AutoregressiveLM) and not lm.model.training
     assert lm.vocab[lm.eod_id] == "<EOD>" and all(lm.vocab.count(t) == 1 for t in data.special_tokens)
     prompts = [" ".join(line.split()[:3]) for line in data.dev]
@@ -287,7 +292,7 @@ def test_generate_corpus_from_trained_model(trained, data):
 
 def test_notes_wind_down_at_the_models_last_position(trained, data):
     out, _ = trained
-    full = gpt2_plugin.create(dict(TINY)).load(out)
+    full = create(dict(TINY)).load(out)
     lm = HFCausalLM(full.model, full.codec, max_length=14)
     prompts = [lm.encode(" ".join(line.split()[:3])) for line in data.dev] + [lm.encode("kreeg <NameSTART> Jan")]
     settings = GenerationSettings(min_tokens=0, max_tokens=40, batch_size=4)
@@ -306,7 +311,7 @@ def test_vocabulary_transfer_from_pretrained(tmp_path, data):
     src = save_tiny_gpt2(tmp_path / "english")
     old_tok = AutoTokenizer.from_pretrained(src)
     old = GPT2LMHeadModel.from_pretrained(src).transformer.wte.weight.detach()
-    model, tok, cfg, info = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400}).build(data)
+    model, tok, cfg, info = create({"pretrained": str(src), "vocab_size": 400}).build(data)
     new = model.transformer.wte.weight.detach()
     assert model.lm_head.weight is model.transformer.wte.weight  # tied output head
     assert cfg.layers == 3 and cfg.max_positions == 128 and new.shape[0] == len(tok)
@@ -324,7 +329,7 @@ def test_vocabulary_transfer_from_pretrained(tmp_path, data):
 
 def test_gradual_unfreezing_groups_and_stages(tmp_path, data):
     src = save_tiny_gpt2(tmp_path / "english")
-    gen = gpt2_plugin.create({"pretrained": str(src), "vocab_size": 400, "gradual_unfreezing": True})
+    gen = create({"pretrained": str(src), "vocab_size": 400, "gradual_unfreezing": True})
     model, _, cfg, _ = gen.build(data)
     groups = layer_groups(model, 4)
     assert [sorted({n.split(".")[2] for n in g}) for g in groups[:3]] == [["0"], ["1"], ["2"]]
@@ -344,7 +349,7 @@ def test_gradual_unfreezing_groups_and_stages(tmp_path, data):
         top = cfg.unfreeze_lrs[k]
         assert lrs == pytest.approx([top / 2.6**d for d in range(k, -1, -1)])
     # the first stage trains only the top group: the decoder blocks keep their pretrained weights
-    gen = gpt2_plugin.create(
+    gen = create(
         {
             "pretrained": str(src),
             "vocab_size": 400,

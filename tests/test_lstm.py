@@ -131,7 +131,7 @@ def test_registry_creates_the_lstm_generator():
 def test_unknown_setting_lists_the_valid_ones():
     with pytest.raises(SynthdeidError, match="hidden_sise") as err:
         registry("generator").create("lstm", {"hidden_sise": 100})
-    for valid in ("hidden_size", "min_count", "max_epochs", "seed", "threads", "preset"):
+    for valid in ("hidden_size", "min_count", "max_epochs", "seed", "threads"):
         assert valid in str(err.value)
 
 
@@ -149,7 +149,7 @@ def test_unknown_setting_lists_the_valid_ones():
 )
 def test_invalid_settings_are_refused(config):
     with pytest.raises(SynthdeidError, match="lstm"):
-        LSTMConfig.from_dict(config)
+        registry("generator").settings("lstm", config)
 
 
 def test_paper_preset():
@@ -163,7 +163,14 @@ def test_paper_preset():
         50,
         0.25,
     )
-    assert LSTMConfig.from_dict({"preset": "paper", "max_epochs": 3}) == LSTMConfig.paper(max_epochs=3)
+    assert registry("generator").settings("lstm", {"preset": "paper", "max_epochs": 3}) == LSTMConfig.paper(
+        max_epochs=3
+    )
+    with pytest.warns(DeprecationWarning, match="'lr' is deprecated"):  # a former name overrides the preset too
+        cfg = registry("generator").settings("lstm", {"preset": "paper", "lr": 5})
+    assert (cfg.learning_rate, cfg.layers) == (5.0, 2)
+    with pytest.raises(SynthdeidError, match="unknown preset 'huge'; presets: default, paper"):
+        LSTMConfig(preset="huge")  # type: ignore[call-arg]
 
 
 # training ---------------------------------------------------------------------------------------
@@ -211,17 +218,20 @@ def _same_weights(a: Path, b: Path) -> bool:
 
 def test_training_length_follows_the_corpus():
     """_stop: the budget in tokens, patience on the validation loss, and max_epochs as the cap."""
-    cfg = LSTMConfig.from_dict({"max_epochs": 50, "patience": 2, "max_train_tokens": 1000})
+    cfg = registry("generator").settings("lstm", {"max_epochs": 50, "patience": 2, "max_train_tokens": 1000})
     losses = lambda *v: [{"val_loss": x} for x in v]  # noqa: E731
     assert _stop(cfg, [], 100) is None
     assert _stop(cfg, losses(3, 2, 1), 100) is None
     assert _stop(cfg, losses(3, 2, 1) * 4, 100) == "max_train_tokens"  # 12 epochs x 100 tokens
     assert _stop(cfg, losses(3, 2, 2.5), 10) is None  # one epoch without a better loss
     assert _stop(cfg, losses(3, 2, 2.5, 2), 10) == "patience"  # equal is not better
-    assert _stop(LSTMConfig.from_dict({"max_epochs": 3, "patience": 0}), losses(1, 2, 3), 10) == "max_epochs"
-    assert _stop(LSTMConfig.from_dict({"max_epochs": 9, "patience": 0}), losses(1, 2, 3), 10) is None
+    assert (
+        _stop(registry("generator").settings("lstm", {"max_epochs": 3, "patience": 0}), losses(1, 2, 3), 10)
+        == "max_epochs"
+    )
+    assert _stop(registry("generator").settings("lstm", {"max_epochs": 9, "patience": 0}), losses(1, 2, 3), 10) is None
     with pytest.raises(SynthdeidError, match=r"'patience' must be >= 0, got -1; set it to 0 or more"):
-        LSTMConfig.from_dict({"patience": -1})
+        registry("generator").settings("lstm", {"patience": -1})
 
 
 def test_small_corpus_trains_until_convergence(tmp_path):

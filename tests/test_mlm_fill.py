@@ -111,11 +111,11 @@ def test_config_errors() -> None:
     with pytest.raises(SynthdeidError, match="no setting.*maskratio.*its settings are:.*mask_ratio"):
         registry("generator").create("mlm_fill", {"maskratio": 0.3})
     with pytest.raises(SynthdeidError, match="'fill' must be one of simultaneous, iterative, got 'random'"):
-        MLMFillConfig(fill="random")
+        registry("generator").settings("mlm_fill", {"fill": "random"})
     with pytest.raises(SynthdeidError, match=r"\'mask_ratio\' must be in \[0, 1\], got 1.5"):
-        MLMFillConfig(mask_ratio=1.5)
+        registry("generator").settings("mlm_fill", {"mask_ratio": 1.5})
     with pytest.raises(SynthdeidError, match="multiple of heads"):
-        MLMFillConfig(hidden_size=30, heads=4)
+        registry("generator").settings("mlm_fill", {"hidden_size": 30, "heads": 4})
 
 
 # ---- notes: pieces, mask plans, rebuilding --------------------------------------------------------
@@ -193,7 +193,7 @@ def test_warmup_rises_linearly_then_holds() -> None:
     assert warmup_lr(MLMFillConfig(learning_rate=1e-3), 1) == 1e-3
     for bad in (-1, True, 1.5):
         with pytest.raises(SynthdeidError, match="warmup_steps"):
-            MLMFillConfig(warmup_steps=bad)
+            registry("generator").settings("mlm_fill", {"warmup_steps": bad})
 
 
 # ---- generation ----------------------------------------------------------------------------------

@@ -18,12 +18,14 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Iterator, Mapping
-from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING, Any
+
+from pydantic import model_validator
+from pydantic_core import PydanticCustomError
 
 from synthdeid.errors import SynthdeidError
 from synthdeid.phi.seeds import derive_seed
-from synthdeid.plugin_system.legacy_config import check_bounds, setting
+from synthdeid.plugin_system.config import Settings, setting
 
 if TYPE_CHECKING:
     import torch
@@ -31,6 +33,8 @@ if TYPE_CHECKING:
 ACCOUNTANTS = ("rdp", "prv")
 RDP_ALPHAS = [1 + x / 10.0 for x in range(1, 100)] + list(range(12, 64)) + list(range(64, 1025, 16))
 """Renyi orders: Opacus' defaults plus large ones, which give the tighter bound at larger epsilon."""
+EXAMPLE = "{noise_multiplier: 1.0, max_grad_norm: 1.0}"
+"""A ``dp`` setting, as errors show it."""
 
 
 def require_opacus() -> Any:
@@ -45,8 +49,7 @@ def require_opacus() -> Any:
     return opacus
 
 
-@dataclass(frozen=True)
-class DPConfig:
+class DPConfig(Settings):
     """The ``dp`` section of a generator config: give ``noise_multiplier`` or ``target_epsilon``.
 
     ``max_grad_norm`` keeps its name (Opacus' and the DP-SGD literature's): it is the per-note
@@ -68,32 +71,26 @@ class DPConfig:
     accountant: str = setting("rdp", choices=ACCOUNTANTS)
     """``rdp`` (Renyi DP) or ``prv`` (privacy random variables, tighter)."""
 
-    def __post_init__(self) -> None:
-        def bad(problem: str) -> SynthdeidError:
-            return SynthdeidError(f"dp: {problem} (the generator's `dp` section in params.yaml)")
+    @staticmethod
+    def switch(value: Any) -> Any:
+        """A generator's ``dp`` setting as given in params: a mapping (DP on, built as ``DPConfig``),
+        null or false (off: None). The generator configs call it in a ``mode="before"`` field validator
+        of their ``dp`` field."""
+        if value is None or value is False:
+            return None
+        if isinstance(value, (Mapping, DPConfig)):
+            return value
+        raise PydanticCustomError(
+            "dp_switch", "must be a mapping such as {example} or null (false: off)", {"example": EXAMPLE}
+        )
 
+    @model_validator(mode="after")
+    def _one_noise_setting(self) -> DPConfig:
         if (self.noise_multiplier is None) == (self.target_epsilon is None):
-            raise bad("give exactly one of noise_multiplier and target_epsilon")
-        check_bounds(self, "dp")
-        for key in ("noise_multiplier", "target_epsilon", "delta", "max_grad_norm"):
-            if getattr(self, key) is not None:
-                object.__setattr__(self, key, float(getattr(self, key)))
-
-    @classmethod
-    def parse(cls, value: Any, what: str = "dp") -> DPConfig | None:
-        """The ``dp`` setting (``what`` names it in errors): a mapping (DP on), or null / false (off)."""
-        if value is None or value is False or isinstance(value, DPConfig):
-            return value or None
-        if not isinstance(value, Mapping):
             raise SynthdeidError(
-                f"{what} must be a mapping such as {{noise_multiplier: 1.0, max_grad_norm: 1.0}} or null, not {value!r}"
+                "dp: give exactly one of noise_multiplier and target_epsilon (the generator's `dp` section in params.yaml)"
             )
-        from synthdeid.plugin_system.legacy_config import from_mapping
-
-        return from_mapping(cls, dict(value), what)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self
 
 
 def backward(loss: torch.Tensor) -> None:

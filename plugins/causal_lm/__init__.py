@@ -13,12 +13,11 @@ transformers, peft) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from synthdeid import SynthdeidError, hookimpl
+from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.toolkit import from_mapping, lazy_exports
+from synthdeid.toolkit import lazy_exports
 
 from .config import NAME, CausalLMSettings
 
@@ -28,16 +27,9 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(__name__, {"CausalLMGenerator": ".generator"})
 
 
-def create(config: Mapping[str, Any]) -> CausalLMGenerator:
-    """The factory registered as ``causal_lm``: the settings are checked before the model code loads."""
-    if isinstance(config, Mapping) and config.get("dp"):
-        raise SynthdeidError(
-            f"generator {NAME!r}: dp is not supported. DP-SGD through peft's LoRA layers needs per-sample "
-            "gradients of the adapters only, and Opacus with PEFT LoRA has been reported to corrupt updates "
-            "silently (hooks on wrapped base layers, frozen weights receiving noise); no tested path exists "
-            "here yet. Train the `gpt2` or `lstm` generator with dp instead, or remove dp"
-        )
-    settings = from_mapping(CausalLMSettings, config, f"generator {NAME!r}")
+def create(settings: CausalLMSettings) -> CausalLMGenerator:
+    """The factory registered as ``causal_lm``: its settings are built (and checked: a ``dp`` setting
+    is refused with the reason) by the registry or the study spec before the model code loads."""
     from .generator import CausalLMGenerator
 
     return CausalLMGenerator(settings)

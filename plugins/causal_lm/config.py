@@ -4,12 +4,15 @@ Vakili et al. 2025, Table 8 (r=8, alpha=32, dropout 0.05, lr 1e-4, weight decay 
 from __future__ import annotations
 
 import importlib.util
-from dataclasses import dataclass
+from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
+
+from pydantic import model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, check_bounds, setting, torch_device, valid_device
+from synthdeid.toolkit import DEVICE_HELP, Settings, torch_device, valid_device
+from synthdeid.toolkit import new_setting as setting
 
 if TYPE_CHECKING:
     import torch
@@ -30,13 +33,18 @@ MODEL_FIX = (
     "weights (pytorch_model.bin) where you trust them: AutoModelForCausalLM.from_pretrained(dir)"
     ".save_pretrained(dir)"
 )
+NO_DP = (
+    f"generator {NAME!r}: dp is not supported. DP-SGD through peft's LoRA layers needs per-sample "
+    "gradients of the adapters only, and Opacus with PEFT LoRA has been reported to corrupt updates "
+    "silently (hooks on wrapped base layers, frozen weights receiving noise); no tested path exists "
+    "here yet. Train the `gpt2` or `lstm` generator with dp instead, or remove dp"
+)
 RETRAIN = "retrain the generator (dvc repro its train_lm stage), or copy the folder again"
 DTYPE_NAMES = ("float32", "bfloat16", "float16")
 """The ``dtype`` settings besides ``auto``: names of torch dtypes."""
 
 
-@dataclass(frozen=True)
-class CausalLMSettings:
+class CausalLMSettings(Settings):
     """Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
     ``epochs`` is now ``max_epochs`` (here every epoch runs; other generators may stop earlier), ``lr``
     is ``learning_rate``."""
@@ -76,7 +84,16 @@ class CausalLMSettings:
     GPUs; see ``synthdeid.plugins.causal_lm.vllm_backend`` for what it supports)."""
     tensor_parallel_size: int = setting(1, ge=1, description="vLLM: GPUs to split the model over")
 
-    def __post_init__(self) -> None:
+    @model_validator(mode="before")
+    @classmethod
+    def _no_dp(cls, data: Any) -> Any:
+        """A ``dp`` setting (as the other generators take) is refused with the reason."""
+        if isinstance(data, Mapping) and data.get("dp"):
+            raise SynthdeidError(NO_DP)
+        return data
+
+    @model_validator(mode="after")
+    def _usable(self) -> CausalLMSettings:
         def need(ok: bool, msg: str) -> None:
             if not ok:
                 raise SynthdeidError(f"{WHAT}: {msg}")
@@ -88,7 +105,6 @@ class CausalLMSettings:
             path.is_dir() and (path / "config.json").is_file(),
             f"model {self.model!r} is not a local model folder with config.json. " + NO_MODEL.split(": ", 1)[1],
         )
-        check_bounds(self, WHAT)
         need(valid_device(self.device), f"device must be {DEVICE_HELP}")
         if self.load_in_4bit:
             if importlib.util.find_spec("bitsandbytes") is None:
@@ -104,6 +120,7 @@ class CausalLMSettings:
                     "generator 'causal_lm': load_in_4bit (QLoRA) needs a CUDA GPU and none is "
                     "available; set load_in_4bit: false to train LoRA on full-precision weights"
                 )
+        return self
 
     def torch_device(self) -> torch.device:
         """The ``device`` setting's torch device (``synthdeid.generation.distributed.torch_device``)."""

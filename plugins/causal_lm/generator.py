@@ -4,7 +4,6 @@ fine-tune, and load the adapter back (merged, 4-bit, or served by vLLM)."""
 from __future__ import annotations
 
 import atexit
-import dataclasses
 import shutil
 import tempfile
 from pathlib import Path
@@ -48,7 +47,7 @@ class CausalLMGenerator:
         from transformers import AutoTokenizer
 
         cfg = self.config
-        cfg = dataclasses.replace(cfg, seed=data.seed if cfg.seed is None else cfg.seed)
+        cfg = cfg.replace(seed=data.seed if cfg.seed is None else cfg.seed)
         tok = tokenizer_from(AutoTokenizer.from_pretrained, str(cfg.model), MODEL_FIX)
         n_old = len(tok)
         new_ids = add_special_tokens(tok, data.special_tokens)

@@ -12,12 +12,11 @@ transformers) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.toolkit import from_mapping, lazy_exports
+from synthdeid.toolkit import lazy_exports
 
 from .config import NAME, GPT2Settings
 
@@ -27,9 +26,9 @@ if TYPE_CHECKING:
 __getattr__ = lazy_exports(__name__, {"GPT2Generator": ".generator", "DEFAULT_VOCAB": ".generator"})
 
 
-def create(config: Mapping[str, Any]) -> GPT2Generator:
-    """The factory registered as ``gpt2``: the settings are checked before the model code loads."""
-    settings = from_mapping(GPT2Settings, config, f"generator {NAME!r}")
+def create(settings: GPT2Settings) -> GPT2Generator:
+    """The factory registered as ``gpt2``: its settings are built (and checked) by the registry or
+    the study spec before the model code loads."""
     from .generator import GPT2Generator
 
     return GPT2Generator(settings)

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
+
+from pydantic import field_validator, model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, PRECISIONS, DPConfig, check_bounds, setting, valid_device
+from synthdeid.toolkit import DEVICE_HELP, PRECISIONS, DPConfig, Settings, valid_device
+from synthdeid.toolkit import new_setting as setting
 
 NAME = "gpt2"
 WHAT = f"generator {NAME!r}"
 
 
-@dataclass(frozen=True)
-class GPT2Settings:
+class GPT2Settings(Settings):
     """Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
     ``n_layer`` is now ``layers``, ``n_embd`` is ``embedding_size``, ``n_head`` is ``heads``,
     ``n_positions`` is ``max_positions``, ``min_frequency`` is ``min_count``, ``epochs`` is
@@ -92,19 +94,21 @@ class GPT2Settings:
     device: str = setting("auto", description="where the model trains and generates: auto, cpu, cuda or cuda:N")
     """Where the model trains and generates: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
-    dp: DPConfig | None = setting(  # noqa: RUF009 - a dataclass field, as every setting()
-        None, description="differentially private training (DP-SGD settings; null: off)"
-    )
+    dp: DPConfig | None = setting(None, description="differentially private training (DP-SGD settings; null: off)")
     """Differentially private training (``synthdeid.generation.dp.DPConfig``): DP-SGD with one note per sample
     (no packed blocks), AdamW at ``learning_rate`` for ``max_epochs``; not with gradual unfreezing."""
 
-    def __post_init__(self) -> None:
+    @field_validator("dp", mode="before")
+    @classmethod
+    def _dp_switch(cls, value: Any) -> Any:
+        return DPConfig.switch(value)  # null or false: off
+
+    @model_validator(mode="after")
+    def _consistent(self) -> GPT2Settings:
         def need(ok: bool, msg: str) -> None:
             if not ok:
                 raise SynthdeidError(f"{WHAT}: {msg}")
 
-        object.__setattr__(self, "dp", DPConfig.parse(self.dp, f"{WHAT}: dp"))
-        check_bounds(self, WHAT)
         need(
             self.dp is None or not self.gradual_unfreezing,
             "dp and gradual_unfreezing do not go together (each unfreezing stage would need its own privacy "
@@ -126,3 +130,4 @@ class GPT2Settings:
         )
         need(all(e >= 0 for e in self.unfreeze_epochs), "unfreeze_epochs must be >= 0")
         need(all(lr > 0 for lr in self.unfreeze_lrs), "unfreeze_lrs must be > 0")
+        return self

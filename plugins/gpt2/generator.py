@@ -3,7 +3,6 @@ the vocabulary adapted), train (packed blocks, gradual unfreezing or DP-SGD) and
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from pathlib import Path
 from typing import Any, cast
@@ -64,8 +63,7 @@ class GPT2Generator:
         """The settings with every ``None`` default filled in (written to ``generator.json``)."""
         c = self.config
         vocab = c.vocab_size or pretrained_vocab or DEFAULT_VOCAB
-        return dataclasses.replace(
-            c,
+        return c.replace(
             vocab_size=vocab,
             seed=data.seed if c.seed is None else c.seed,
             block_size=c.block_size or max_positions or c.max_positions,
@@ -101,8 +99,7 @@ class GPT2Generator:
         old_tok = tokenizer_from(AutoTokenizer.from_pretrained, c.pretrained, PRETRAINED_FIX)
         model = from_pretrained(GPT2LMHeadModel.from_pretrained, c.pretrained, PRETRAINED_FIX)
         m = model.config
-        cfg = dataclasses.replace(
-            self.resolved(data, len(old_tok), m.n_positions),
+        cfg = self.resolved(data, len(old_tok), m.n_positions).replace(
             layers=m.n_layer,
             embedding_size=m.n_embd,
             heads=m.n_head,
@@ -205,4 +202,4 @@ def budget_epochs(cfg: GPT2Settings, epoch_tokens: int) -> GPT2Settings:
     if not cfg.max_train_tokens or cfg.gradual_unfreezing or cfg.dp is not None or epoch_tokens < 1:
         return cfg
     epochs = max(1, math.ceil(cfg.max_train_tokens / epoch_tokens))
-    return dataclasses.replace(cfg, max_epochs=min(cfg.max_epochs, epochs))
+    return cfg.replace(max_epochs=min(cfg.max_epochs, epochs))

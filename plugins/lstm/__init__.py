@@ -7,7 +7,6 @@ when the plugin registers."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,8 +54,9 @@ class LSTMGenerator:
         return replace_tokens(Path(model_dir), tokens, seed)
 
 
-def create(config: Mapping[str, Any]) -> LSTMGenerator:
-    return LSTMGenerator(config if isinstance(config, LSTMConfig) else LSTMConfig.from_dict(dict(config)))
+def create(config: LSTMConfig) -> LSTMGenerator:
+    """The factory registered as ``lstm``: its settings built (and checked) by the registry or the study spec."""
+    return LSTMGenerator(config)
 
 
 @hookimpl

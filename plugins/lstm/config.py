@@ -1,13 +1,15 @@
-"""The LSTM generator's settings: a frozen dataclass built from its ``params.yaml`` section."""
+"""The LSTM generator's settings (``Settings``), built from its ``params.yaml`` section."""
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
+from pydantic import field_validator, model_validator
+
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import PRECISIONS, DPConfig, check_bounds, current_names, from_mapping, setting
+from synthdeid.toolkit import PRECISIONS, DPConfig, Settings
+from synthdeid.toolkit import new_setting as setting
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")
@@ -29,8 +31,7 @@ PAPER: dict[str, Any] = dict(
 """The paper's settings (``preset: paper``)."""
 
 
-@dataclass(frozen=True)
-class LSTMConfig:
+class LSTMConfig(Settings):
     """A word-level LSTM language model (Melamud & Shivade 2019, as re-implemented by Libbi et al.
     2021, section 3.3.1), trained from scratch with truncated backpropagation through time over
     the concatenated token stream of the training notes.
@@ -90,9 +91,7 @@ class LSTMConfig:
     """Training arithmetic (``synthdeid.precision``): fp32; bf16 (autocast: products in bfloat16,
     weights and losses in float32); auto: bf16 on a CPU with bfloat16 instructions, else fp32.
     Validation, generation and DP training stay in float32."""
-    dp: DPConfig | None = setting(  # noqa: RUF009 - a dataclass field, as every setting()
-        None, description="differentially private training (DP-SGD settings; null: off)"
-    )
+    dp: DPConfig | None = setting(None, description="differentially private training (DP-SGD settings; null: off)")
     """Differentially private training (``synthdeid.generation.dp.DPConfig``, e.g. ``{noise_multiplier: 1.0}``):
     DP-SGD with one note per sample (Opacus ``DPLSTM``) instead of truncated BPTT over the stream;
     ``grad_clip`` and ``batch_size`` are replaced by ``dp.max_grad_norm`` and ``dp.batch_size``."""
@@ -100,44 +99,42 @@ class LSTMConfig:
     @classmethod
     def paper(cls, **overrides: Any) -> LSTMConfig:
         """The configuration of the Libbi et al. (2021) paper (see the class docstring)."""
-        return cls.from_dict({"preset": "paper", **overrides})
+        return cls.model_validate({"preset": "paper", **overrides})
 
+    @model_validator(mode="before")
     @classmethod
-    def from_dict(cls, config: dict[str, Any] | None, warn: bool = True) -> LSTMConfig:
-        """Build from a params mapping; ``preset: paper`` starts from the paper's values, and
-        unknown keys raise ``SynthdeidError`` listing the valid ones. Former setting names are
-        mapped (``warn=False``: without a warning, for a ``config.json`` saved by an earlier version)."""
-        config = current_names(cls, dict(config or {}), WHAT, warn)
-        preset = config.pop("preset", "default")
+    def _preset(cls, data: Any) -> Any:
+        """``preset: paper`` starts from the paper's values (the settings given override them,
+        under their current or former names); ``preset: default`` from the defaults."""
+        if not isinstance(data, Mapping) or "preset" not in data:
+            return data
+        config = dict(data)
+        preset = config.pop("preset")
         if preset not in PRESETS:
             raise SynthdeidError(f"{WHAT}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-        base = PAPER if preset == "paper" else {}
-        if "dp" in config:
-            config["dp"] = DPConfig.parse(config["dp"], f"{WHAT}: dp")
-        return from_mapping(cls, {**base, **config}, WHAT, also=["preset"], warn=warn)
+        given = {current_name(cls, str(k)) for k in config}
+        base = {k: v for k, v in PAPER.items() if k not in given} if preset == "paper" else {}
+        return {**base, **config}
 
-    def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+    @field_validator("dp", mode="before")
+    @classmethod
+    def _dp_switch(cls, value: Any) -> Any:
+        return DPConfig.switch(value)  # null or false: off
 
-    def __post_init__(self) -> None:
-        def bad(problem: str) -> SynthdeidError:
-            return SynthdeidError(f"{WHAT}: {problem} (check its section in params.yaml)")
-
-        if not isinstance(self.dp, (DPConfig, type(None))):
-            object.__setattr__(self, "dp", DPConfig.parse(self.dp, f"{WHAT}: dp"))
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if f.type == "bool" and not isinstance(value, bool):
-                raise bad(f"{f.name} must be true or false, got {value!r}")
-            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise bad(f"{f.name} must be a whole number, got {value!r}")
-            if f.type == "float":
-                if isinstance(value, bool) or not isinstance(value, (int, float)):
-                    raise bad(f"{f.name} must be a number, got {value!r}")
-                object.__setattr__(self, f.name, float(value))
-        check_bounds(self, WHAT)
+    @model_validator(mode="after")
+    def _tied_sizes(self) -> LSTMConfig:
         if self.tied and self.embedding_size != self.hidden_size:
-            raise bad(
-                f"tied weights need embedding_size == hidden_size, got {self.embedding_size} and "
-                f"{self.hidden_size}; set them equal or set tied: false"
+            raise SynthdeidError(
+                f"{WHAT}: tied weights need embedding_size == hidden_size, got {self.embedding_size} and "
+                f"{self.hidden_size}; set them equal or set tied: false (check its section in params.yaml)"
             )
+        return self
+
+
+def current_name(cls: type[Settings], key: str) -> str:
+    """The setting ``key`` names: itself, or the setting it is a former name of
+    (``setting(renamed_from=...)``, read by ``Settings`` after the preset is expanded)."""
+    for name, field in cls.model_fields.items():
+        if any(key in getattr(m, "names", ()) for m in field.metadata):
+            return name
+    return key

@@ -16,11 +16,11 @@ import torch
 from torch.nn.utils.rnn import pack_padded_sequence
 
 from synthdeid import InputError
-from synthdeid.toolkit import UNK_PATTERN, read_json
+from synthdeid.toolkit import UNK_PATTERN, load_settings, read_json
 from synthdeid.toolkit import check_model_fits as fits
 from synthdeid.toolkit import check_model_sizes as check_sizes
 
-from .config import LSTMConfig
+from .config import WHAT, LSTMConfig
 from .model import Hidden, LSTMLanguageModel
 from .train import CONFIG, MODEL, RETRAIN, VOCAB, load_checkpoint
 from .vocab import Vocab
@@ -96,8 +96,8 @@ def load(out_dir: Path, threads: int | None = None) -> LSTMSampler:
             path=out_dir,
             fix="train it first (the train stage), or point the generate stage at the right model",
         )
-    config = read_json(out_dir / CONFIG, RETRAIN, lambda data: LSTMConfig.from_dict(data, warn=False))
-    check_sizes(config.to_dict(), SIZES, out_dir / CONFIG, RETRAIN)
+    config = read_json(out_dir / CONFIG, RETRAIN, lambda data: load_settings(LSTMConfig, data, WHAT, saved=True))
+    check_sizes(config.model_dump(), SIZES, out_dir / CONFIG, RETRAIN)
     vocab = Vocab.load(out_dir / VOCAB)
     weights = ckpt.get("model")
     stored = sum(t.numel() for t in weights.values() if isinstance(t, torch.Tensor)) if isinstance(weights, dict) else 0

@@ -29,11 +29,11 @@ import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.toolkit import autocast, current_names, regular_file, track
+from synthdeid.toolkit import autocast, regular_file, track
 from synthdeid.toolkit import brief_error as brief
 from synthdeid.toolkit import resolve_precision as resolve
 
-from .config import LSTMConfig
+from .config import LSTMConfig, current_name
 from .model import LSTMLanguageModel
 from .vocab import Vocab
 
@@ -127,9 +127,9 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
 
 
 def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, path: Path) -> None:
-    saved = current_names(LSTMConfig, ckpt["config"], "generator 'lstm'", warn=False)  # maybe older names
+    saved = {current_name(LSTMConfig, k): v for k, v in ckpt["config"].items()}  # maybe under former names
     saved = {k: v for k, v in saved.items() if k not in RESUMABLE}
-    now = {k: v for k, v in config.to_dict().items() if k not in RESUMABLE}
+    now = {k: v for k, v in config.model_dump().items() if k not in RESUMABLE}
     changed = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))
     if changed:
         raise InputError(
@@ -265,7 +265,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
         log.info("resuming LSTM training after epoch %d in %s", epoch, out_dir)
     resumed_from = epoch
     vocab.save(out_dir / VOCAB)
-    _save(config.to_dict(), out_dir / CONFIG)
+    _save(config.model_dump(), out_dir / CONFIG)
 
     train_time, trained_tokens = 0.0, 0
     while (stopped_by := _stop(config, history, int(train_data.numel()))) is None:
@@ -295,7 +295,7 @@ def _train(config: LSTMConfig, data: TrainingData, out_dir: Path) -> dict[str, A
                 "history": history,
                 "rng": torch.get_rng_state(),
                 "vocab": vocab.tokens,
-                "config": config.to_dict(),
+                "config": config.model_dump(),
             },
             out_dir / CHECKPOINT,
         )

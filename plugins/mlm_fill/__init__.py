@@ -15,12 +15,11 @@ torch, transformers) is imported when the factory builds a generator.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterGenerator
-from synthdeid.toolkit import from_mapping, lazy_exports
+from synthdeid.toolkit import lazy_exports
 
 from .config import MLMFillConfig
 
@@ -32,9 +31,9 @@ __getattr__ = lazy_exports(__name__, {"MLMFillGenerator": ".generator", "MLMFill
 __all__ = ["MLMFillConfig", "MLMFillGenerator", "MLMFillModel"]
 
 
-def create(config: Mapping[str, Any]) -> MLMFillGenerator:
-    """The factory registered as ``mlm_fill``: the settings are checked before the model code loads."""
-    settings = from_mapping(MLMFillConfig, config, "generator 'mlm_fill'")
+def create(settings: MLMFillConfig) -> MLMFillGenerator:
+    """The factory registered as ``mlm_fill``: its settings are built (and checked) by the registry or
+    the study spec before the model code loads."""
     from .generator import MLMFillGenerator
 
     return MLMFillGenerator(settings)

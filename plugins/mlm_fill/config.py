@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from pydantic import model_validator
+
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import check_bounds, current_names, setting
+from synthdeid.toolkit import Settings
+from synthdeid.toolkit import new_setting as setting
 
 WHAT = "generator 'mlm_fill'"
 FILL_MODES = ("simultaneous", "iterative")
@@ -15,8 +17,7 @@ FILL_MODES = ("simultaneous", "iterative")
 NOT_TRAINING = frozenset({"max_epochs", "mask_ratio", "fill", "threads"})
 
 
-@dataclass(frozen=True)
-class MLMFillConfig:
+class MLMFillConfig(Settings):
     """Masked-LM refill (Belkadi et al. 2024). Sizes apply when ``pretrained`` is None.
 
     Renamed settings (the old names still work for one release, with a ``DeprecationWarning``):
@@ -73,23 +74,30 @@ class MLMFillConfig:
     seed: int = setting(0, ge=0, description="null: the seed of the training data (params)")
     threads: int = setting(2, ge=1, description="torch threads")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, WHAT)
+    @model_validator(mode="after")
+    def _heads_divide(self) -> MLMFillConfig:
         if self.hidden_size % self.heads:
             raise SynthdeidError(f"{WHAT}: hidden_size ({self.hidden_size}) must be a multiple of heads ({self.heads})")
+        return self
 
     def resolved(self) -> MLMFillConfig:
         """The config with defaults that depend on other settings filled in."""
         if self.learning_rate is not None:
             return self
-        return replace(self, learning_rate=5e-5 if self.pretrained else 5e-4)
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return self.replace(learning_rate=5e-5 if self.pretrained else 5e-4)
 
     def training_changes(self, saved: dict[str, Any]) -> list[str]:
         """Settings that differ from a checkpoint's (maybe saved under former names) and would make
         resuming it wrong."""
-        saved = current_names(MLMFillConfig, saved, WHAT, warn=False)
-        mine = self.resolved().to_dict()
+        saved = {current_name(k): v for k, v in saved.items()}
+        mine = self.resolved().model_dump()
         return sorted(k for k in mine if k not in NOT_TRAINING and saved.get(k) != mine[k])
+
+
+def current_name(key: str) -> str:
+    """The setting ``key`` names in a saved config: itself, or the setting it is a former name of
+    (``setting(renamed_from=...)``)."""
+    for name, field in MLMFillConfig.model_fields.items():
+        if any(key in getattr(m, "names", ()) for m in field.metadata):
+            return name
+    return key

@@ -242,13 +242,13 @@ def train_mlm(cfg: MLMFillConfig, data: TrainingData, out_dir: Path) -> dict[str
             }
         )
         _atomic_save(
-            {"config": cfg.to_dict(), "model": model.state_dict(), "optim": optim.state_dict(), "history": history},
+            {"config": cfg.model_dump(), "model": model.state_dict(), "optim": optim.state_dict(), "history": history},
             ckpt_path,
         )
 
     _save_dir(model, out_dir / "model")
     write_jsonl(train_docs, out_dir / NOTES)
-    resolved = {**cfg.to_dict(), "window": window, "model_type": model.config.model_type}
+    resolved = {**cfg.model_dump(), "window": window, "model_type": model.config.model_type}
     (out_dir / CONFIG).write_text(json.dumps(resolved, indent=2) + "\n", encoding="utf-8")
     last = (
         history[-1] if history else {"train_loss": None, "val_loss": evaluate(model, vocab, dev_chunks, dev_spans, cfg)}

@@ -3,7 +3,6 @@ fingerprints for resumable training, thread settings."""
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 from pathlib import Path
@@ -14,7 +13,7 @@ import torch
 from synthdeid import SynthdeidError
 from synthdeid.api import TrainingData
 from synthdeid.model_files import read_json
-from synthdeid.plugin_system.legacy_config import renames
+from synthdeid.plugin_system.config import Settings, renames
 
 META_FILE = "generator.json"
 _NOT_TRAINING = {
@@ -25,9 +24,9 @@ _NOT_TRAINING = {
 }  # settings that do not change the trained weights
 
 
-def config_dict(config: Any) -> dict[str, Any]:
+def config_dict(config: Settings) -> dict[str, Any]:
     """The config as plain JSON-able data (tuples as lists)."""
-    return json.loads(json.dumps(dataclasses.asdict(config)))
+    return json.loads(json.dumps(config.model_dump()))
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
@@ -47,7 +46,7 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     return meta
 
 
-def fingerprint(config: Any, data: TrainingData, seed: int) -> str:
+def fingerprint(config: Settings, data: TrainingData, seed: int) -> str:
     """A hash of everything that decides the trained weights (a checkpoint of other data or
     settings must not be resumed). Renamed settings are hashed under their former names, so a
     checkpoint written before the rename still resumes."""
