@@ -182,10 +182,10 @@ def test_target_epsilon_resume_with_other_epochs_is_refused(tmp_path: Path) -> N
     [
         ({}, "exactly one of noise_multiplier and target_epsilon"),
         ({"noise_multiplier": 1.0, "target_epsilon": 3.0}, "exactly one"),
-        ({"noise_multiplier": -1.0}, "setting 'dp.noise_multiplier' must be greater than 0, got -1.0"),
-        ({"noise_multiplier": 1.0, "delta": 2.0}, "setting 'dp.delta' must be less than 1, got 2.0"),
-        ({"noise_multiplier": 1.0, "accountant": "moments"}, "'rdp' or 'prv'"),
-        ({"noise": 1.0}, r"no setting\(s\) dp.noise"),
+        ({"noise_multiplier": -1.0}, "setting 'dp.noise_multiplier' must be > 0 and finite, got -1.0; set it above 0"),
+        ({"noise_multiplier": 1.0, "delta": 2.0}, r"setting 'dp.delta' must be in \(0, 1\), got 2.0"),
+        ({"noise_multiplier": 1.0, "accountant": "moments"}, "setting 'dp.accountant' must be one of rdp, prv"),
+        ({"noise": 1.0}, r"'dp' has no setting noise; its settings are: accountant, batch_size"),
         ("yes", "setting 'dp' must be a mapping such as {noise_multiplier: 1.0, max_grad_norm: 1.0} or null"),
     ],
 )
