@@ -63,10 +63,14 @@ class GPT2Generator:
         """The settings with every ``None`` default filled in (written to ``generator.json``)."""
         c = self.config
         vocab = c.vocab_size or pretrained_vocab or DEFAULT_VOCAB
-        return c.replace(
-            vocab_size=vocab,
-            seed=data.seed if c.seed is None else c.seed,
-            block_size=c.block_size or max_positions or c.max_positions,
+        # model_copy, not the validated replace: a pretrained model's own sizes (a vocabulary under
+        # the 300 a BPE needs, ...) are facts to record, not settings to bound
+        return c.model_copy(
+            update={
+                "vocab_size": vocab,
+                "seed": data.seed if c.seed is None else c.seed,
+                "block_size": c.block_size or max_positions or c.max_positions,
+            }
         )
 
     def build(self, data: TrainingData) -> tuple[Any, Any, GPT2Settings, dict[str, int]]:
@@ -99,11 +103,8 @@ class GPT2Generator:
         old_tok = tokenizer_from(AutoTokenizer.from_pretrained, c.pretrained, PRETRAINED_FIX)
         model = from_pretrained(GPT2LMHeadModel.from_pretrained, c.pretrained, PRETRAINED_FIX)
         m = model.config
-        cfg = self.resolved(data, len(old_tok), m.n_positions).replace(
-            layers=m.n_layer,
-            embedding_size=m.n_embd,
-            heads=m.n_head,
-            max_positions=m.n_positions,
+        cfg = self.resolved(data, len(old_tok), m.n_positions).model_copy(
+            update={"layers": m.n_layer, "embedding_size": m.n_embd, "heads": m.n_head, "max_positions": m.n_positions}
         )
         if cfg.block_size > m.n_positions:
             raise SynthdeidError(
