@@ -73,6 +73,10 @@ def write_schema(path: str = SCHEMA_FILE) -> str:
 
 
 def _type(field: Any) -> str:
+    extra = field.json_schema_extra
+    if isinstance(extra, dict) and isinstance(extra.get("enum"), list):  # a Settings field's choices
+        nullable = type(None) in typing.get_args(field.annotation)
+        return "one of " + ", ".join(str(v) for v in extra["enum"]) + (" or null" if nullable else "")
     return _words(field.annotation, field.metadata)
 
 
