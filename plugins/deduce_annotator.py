@@ -56,7 +56,7 @@ class DeduceConfig(Settings):
 
     def __init__(self, cache_path: str | None = None, trust_cache: bool = False, **data: Any) -> None:
         """``DeduceConfig(cache_path, trust_cache)``: positional too."""
-        super().__init__(cache_path=cache_path, trust_cache=trust_cache, **data)
+        super().__init__(**{"cache_path": cache_path, "trust_cache": trust_cache, **data})
 
     @field_validator("cache_path")
     @classmethod

@@ -8,7 +8,7 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from pydantic import BaseModel
 
@@ -59,7 +59,7 @@ def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Pa
         if issubclass(cls, BaseModel):
             given = {renames(cls).get(k, k) for k in meta["config"]}  # current names, former ones mapped
             defaults = {k: v for k, v in missing.items() if k not in given}
-            return load_settings(cls, {**defaults, **meta["config"]}, what, saved=True)  # type: ignore[return-value]
+            return cast(C, load_settings(cast(Any, cls), {**defaults, **meta["config"]}, what, saved=True))
         return cls(**{**missing, **current_names(cls, meta["config"], what, warn=False)})
     except (SynthdeidError, TypeError, ValueError) as e:
         where = CONFIG_FILE if out_dir is None else Path(out_dir) / CONFIG_FILE

@@ -110,7 +110,9 @@ class HFTaggerConfig(Settings):
         preset = config.pop("preset")
         if not isinstance(preset, str) or preset not in PRESETS:
             raise SynthdeidError(f"{what}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-        former = {old: name for name, f in cls.model_fields.items() for m in f.metadata for old in getattr(m, "names", ())}
+        former = {
+            old: name for name, f in cls.model_fields.items() for m in f.metadata for old in getattr(m, "names", ())
+        }
         given = {former.get(str(k), str(k)) for k in config}
         return {**{k: v for k, v in PRESETS[preset].items() if k not in given}, **config}
 
