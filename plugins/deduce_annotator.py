@@ -4,14 +4,16 @@ the rule-based baseline of the Libbi paper's Table 6. Its tags are mapped onto t
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any, ClassVar
 
+from pydantic import ValidationInfo, field_validator
+
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
-from synthdeid.toolkit import SettingError, from_mapping, pickles_trusted, setting, unpickling
+from synthdeid.toolkit import SettingError, Settings, pickles_trusted, unpickling
+from synthdeid.toolkit import new_setting as setting
 
 from . import deduce_cache
 
@@ -23,18 +25,18 @@ TRUST_FIX = (
 
 
 class CachePathRefused(SettingError):
-    """A ``cache_path`` outside the environment, not trusted: ``setting``, ``problem`` and ``fix``
-    for ``synthdeid check``, which names the key."""
+    """A ``cache_path`` outside the environment, not trusted: ``setting``, ``problem`` and ``fix``.
+    Raised while the settings are validated, it is the error of the setting ``cache_path`` (the
+    study spec names the key ``annotate.config.cache_path``); its text says the fix too."""
 
     setting = "cache_path"
 
     def __init__(self, problem: str, fix: str) -> None:
         self.problem, self.fix = problem, fix
-        super().__init__(f"annotator 'deduce': {problem}\n  fix: {fix}")
+        super().__init__(f"{problem}; {fix}")
 
 
-@dataclass(frozen=True)
-class DeduceConfig:
+class DeduceConfig(Settings):
     """DEDUCE's settings. DEDUCE loads its lookup structures from ``<cache_path>/cache/
     lookup_structs.pickle``, a pickle, which runs whatever code it holds: a ``cache_path`` outside
     this Python environment (``sys.prefix``, where DEDUCE keeps its own) is refused unless
@@ -46,24 +48,28 @@ class DeduceConfig:
     """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``): declared on the
     settings too, so the study spec checks the language without building the annotator."""
 
-    cache_path: str | None = setting(None, description="a folder for DEDUCE's lookup cache (null: DEDUCE's own folder)")
-    """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
+    # trust_cache first: cache_path's check reads it
     trust_cache: bool = setting(False, description="unpickle a cache from a cache_path outside the environment")
     """Unpickle a cache from a ``cache_path`` outside the environment (a folder you built yourself)."""
+    cache_path: str | None = setting(None, description="a folder for DEDUCE's lookup cache (null: DEDUCE's own folder)")
+    """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
 
-    def __post_init__(self) -> None:
-        outside = deduce_cache.untrusted_cache(self.cache_path)
-        if outside is not None and not (self.trust_cache is True or pickles_trusted()):
+    def __init__(self, cache_path: str | None = None, trust_cache: bool = False, **data: Any) -> None:
+        """``DeduceConfig(cache_path, trust_cache)``: positional too."""
+        super().__init__(**{"cache_path": cache_path, "trust_cache": trust_cache, **data})
+
+    @field_validator("cache_path")
+    @classmethod
+    def _inside_or_trusted(cls, cache_path: str | None, info: ValidationInfo) -> str | None:
+        outside = deduce_cache.untrusted_cache(cache_path)
+        if outside is not None and not (info.data.get("trust_cache") is True or pickles_trusted()):
             raise CachePathRefused(
-                f"cache_path {self.cache_path!r} lies outside this Python environment"
-                f"{'' if str(outside) == self.cache_path else f' (it resolves to {outside})'}: DEDUCE "
+                f"lies outside this Python environment"
+                f"{'' if str(outside) == cache_path else f' (it resolves to {outside})'}: DEDUCE "
                 f"would unpickle its {deduce_cache.CACHE_FILE}, which runs whatever code it holds; not loaded",
                 fix=TRUST_FIX,
             )
-
-    @classmethod
-    def from_dict(cls, config: dict[str, Any]) -> DeduceConfig:
-        return from_mapping(cls, config, "annotator 'deduce'")
+        return cache_path
 
 
 DEDUCE_TAGS: dict[str, str] = {
@@ -106,9 +112,9 @@ class DeduceAnnotator:
     languages: tuple[str, ...] = DeduceConfig.languages
     """DEDUCE's rules and word lists are Dutch (``synthdeid.api.LanguageSpecific``)."""
 
-    def __init__(self, cache_path: str | None = None, trust_cache: bool = False) -> None:
-        self.config = DeduceConfig(cache_path, trust_cache)
-        self.cache_path = cache_path
+    def __init__(self, config: DeduceConfig | None = None) -> None:
+        self.config = DeduceConfig() if config is None else config
+        self.cache_path = self.config.cache_path
 
     def annotate(self, text: str) -> list[Span]:
         doc = _deduce(self.cache_path).deidentify(text)
@@ -133,8 +139,4 @@ class DeduceAnnotator:
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    def deduce(config: Any) -> DeduceAnnotator:
-        c = config if isinstance(config, DeduceConfig) else DeduceConfig.from_dict(dict(config or {}))
-        return DeduceAnnotator(c.cache_path, c.trust_cache)
-
-    register("deduce", deduce, config=DeduceConfig)
+    register("deduce", DeduceAnnotator, config=DeduceConfig)

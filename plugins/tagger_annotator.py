@@ -14,18 +14,16 @@ whose tokenizer the tagger was trained with (the same pack as the study's, norma
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.api import RecallTunable, RegisterAnnotator
 from synthdeid.toolkit import TAGGER_META_FILE as META_FILE
-from synthdeid.toolkit import from_mapping, read_json, registry, setting
+from synthdeid.toolkit import Settings, read_json, registry
+from synthdeid.toolkit import new_setting as setting
 
 
-@dataclass(frozen=True)
-class TaggerAnnotatorConfig:
+class TaggerAnnotatorConfig(Settings):
     model: str = setting(description="a tagger directory (what Tagger.train wrote)")
     """A tagger directory (what ``Tagger.train`` wrote: ``tagger.json`` plus the weights)."""
     language: str = setting(description="the language pack whose tokenizer splits the notes into words")
@@ -35,10 +33,6 @@ class TaggerAnnotatorConfig:
     )
     """Recall-biased prediction: a token is PHI when the tagger's probability of PHI reaches this
     (taggers with per-token probabilities, ``synthdeid.api.RecallTunable``); None: best path."""
-
-    @classmethod
-    def from_dict(cls, config: dict[str, Any]) -> TaggerAnnotatorConfig:
-        return from_mapping(cls, config, "annotator 'tagger'")
 
 
 def tagger_plugin(model_dir: Path) -> str:
@@ -86,10 +80,4 @@ class TaggerAnnotator:
 
 @hookimpl
 def register_annotators(register: RegisterAnnotator) -> None:
-    register(
-        "tagger",
-        lambda config: TaggerAnnotator(
-            config if isinstance(config, TaggerAnnotatorConfig) else TaggerAnnotatorConfig.from_dict(dict(config))
-        ),
-        config=TaggerAnnotatorConfig,
-    )
+    register("tagger", TaggerAnnotator, config=TaggerAnnotatorConfig)

@@ -32,7 +32,7 @@ def main() -> None:
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     fractions = list(s.utility.learning_curve.fractions)
     seeds = list(s.utility.learning_curve.seeds)
-    make = SeededTagger(tagger.plugin, dict(tagger.config))
+    make = SeededTagger(tagger.plugin, tagger.settings)
     threads = make.threads()  # split across workers; a tagger without the setting trains alone
     known: dict[tuple[float, int], Known] = {}
     if 1.0 in fractions and s.utility.seed in seeds and make.seed() == s.utility.seed:

@@ -16,7 +16,7 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
 from synthdeid.evaluation.coverage import coverage, label_vocabulary
 from synthdeid.evaluation.redraws import study_redraw, with_redraws
-from synthdeid.evaluation.utility import augmented_config, setting_name, train_and_predict, training_sets
+from synthdeid.evaluation.utility import augmented_config, budget_of, setting_name, train_and_predict, training_sets
 from synthdeid.generation import distributed
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec.packs import language_pack
@@ -48,11 +48,12 @@ def main() -> None:
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    config = dict(s.taggers[s.utility.tagger].config)
+    tagger = s.taggers[s.utility.tagger]
+    settings = tagger.settings
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
-        config = augmented_config(config, train, real["train"], pack.tokenize)
+        settings = augmented_config(settings, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(
-        registry("tagger").create(s.taggers[s.utility.tagger].plugin, config),
+        registry("tagger").create(tagger.plugin, settings),
         train,
         dev,
         out,
@@ -71,7 +72,8 @@ def main() -> None:
             "train_documents": len(train),
             "validation_documents": len(dev),
             "train_spans": sum(len(d.spans) for d in train),
-            "max_train_tokens": config.get("max_train_tokens"),
+            # the budget params set (grown for augmented), null when left to the tagger's default
+            "max_train_tokens": budget_of(settings) if "max_train_tokens" in tagger.config else None,
             **metrics,
         },
         paths.stage_metrics("train_tagger", setting),

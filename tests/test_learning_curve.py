@@ -230,6 +230,25 @@ def test_taggers_side_by_side_score_as_one_at_a_time() -> None:
     assert SeededTagger("torch_bilstm_crf")(3, threads=1).config.threads == 1
 
 
+def test_a_seeded_tagger_holds_the_settings_the_spec_built() -> None:
+    """It reads the thread and seed settings without building a tagger, copies the settings
+    with each seed, and pickles (worker processes build their own)."""
+    import pickle
+
+    from synthdeid.plugins.torch_tagger.config import TorchTaggerConfig
+    from synthdeid.spec.build import SeededTagger
+
+    make = SeededTagger("torch_bilstm_crf", TorchTaggerConfig(threads=4, seed=3, max_epochs=2))
+    assert pickle.loads(pickle.dumps(make)) == make
+    assert (make.threads(), make.seed()) == (4, 3)
+    assert make(5, threads=1).config == TorchTaggerConfig(threads=1, seed=5, max_epochs=2)
+    assert make(6).config == TorchTaggerConfig(threads=4, seed=6, max_epochs=2)
+    assert (SeededTagger("flair_bilstm_crf", {"threads": 1}).threads(), SeededTagger("flair_bilstm_crf").seed()) == (
+        1,
+        0,
+    )
+
+
 def test_expand_gives_each_trained_cell_its_grown_notes() -> None:
     synthetic = toy_docs(10, seed=3)
     test = toy_docs(4, seed=9)

@@ -92,3 +92,9 @@ def test_the_augmented_budget_grows_with_its_notes() -> None:
     assert augmented_config(config, real + syn, real, tokenize) == {"max_train_tokens": 3000, "batch_size": 8}
     assert augmented_config({"max_epochs": 6}, real + syn, real, tokenize) == {"max_epochs": 6}  # no budget
     assert augmented_config({"max_train_tokens": 0}, real + syn, real, tokenize) == {"max_train_tokens": 0}
+    from synthdeid.plugins.flair_tagger.config import FlairTaggerConfig
+    from synthdeid.plugins.torch_tagger.config import TorchTaggerConfig
+
+    built = TorchTaggerConfig(max_train_tokens=1000, batch_size=8)  # the settings the study spec built
+    assert augmented_config(built, real + syn, real, tokenize) == built.replace(max_train_tokens=3000)
+    assert augmented_config(FlairTaggerConfig(), real + syn, real, tokenize) == FlairTaggerConfig()  # no budget

@@ -54,19 +54,30 @@ def training_sets(
     raise ValueError(f"unknown utility kind {kind!r}; kinds: {', '.join(KINDS)}")
 
 
-def augmented_config(
-    config: Mapping[str, Any], train: Sequence[Document], real: Sequence[Document], tokenize: Tokenize
-) -> dict[str, Any]:
-    """The tagger ``config`` for real + synthetic notes ``train`` (``utility.augmented_budget:
+def budget_of(settings: Any) -> Any:
+    """The ``max_train_tokens`` of a tagger's settings (built, or a params mapping); None: it has none."""
+    if isinstance(settings, Mapping):
+        return settings.get("max_train_tokens")
+    return getattr(settings, "max_train_tokens", None)
+
+
+def augmented_config(settings: Any, train: Sequence[Document], real: Sequence[Document], tokenize: Tokenize) -> Any:
+    """The tagger ``settings`` for real + synthetic notes ``train`` (``utility.augmented_budget:
     scaled``): a token budget (``max_train_tokens``, when the tagger stops by one) grown by all
     tokens / the real notes' tokens, so that the tagger passes over the real notes as often as the
     one trained on them alone (a fixed budget over three times the notes gave it a third of the
-    passes). A tagger without a budget trains by epochs and passes as often anyway."""
-    budget = config.get("max_train_tokens")
+    passes). A tagger without a budget trains by epochs and passes as often anyway.
+
+    ``settings``: the tagger's settings as the study spec built them (a copy with the grown budget,
+    ``settings.replace``), or its params mapping (a new mapping)."""
+    budget = budget_of(settings)
     if not budget or not real:
-        return dict(config)
+        return dict(settings) if isinstance(settings, Mapping) else settings
     size = lambda docs: sum(len(tokenize(d.text)) for d in docs)  # noqa: E731
-    return {**config, "max_train_tokens": math.ceil(budget * size(train) / max(1, size(real)))}
+    grown = math.ceil(budget * size(train) / max(1, size(real)))
+    if isinstance(settings, Mapping):
+        return {**settings, "max_train_tokens": grown}
+    return settings.replace(max_train_tokens=grown)
 
 
 def train_and_predict(

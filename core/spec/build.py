@@ -3,9 +3,10 @@ runs itself, with ``registry``, so that its DVC deps follow the kinds it uses)."
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
+from synthdeid.plugin_system.config import Settings
 from synthdeid.plugin_system.manager import registry
 
 from .packs import language_pack, tagset
@@ -53,14 +54,18 @@ def privacy_metrics(configs: dict[str, dict[str, Any] | None]) -> dict[str, Any]
 @dataclass(frozen=True)
 class SeededTagger:
     """``make(seed, threads=None)``: an untrained tagger of one tagger spec with that seed (and
-    thread count); picklable, so worker processes can build their own."""
+    thread count); picklable (settings models pickle), so worker processes can build their own."""
 
     plugin: str
-    config: dict[str, Any] = field(default_factory=dict)
+    settings: Any = None
+    """The tagger's settings as the study spec built them (``spec.taggers[NAME].settings``); a
+    params mapping (None: the defaults) is built by the plugin's settings class."""
 
     def __call__(self, seed: int, threads: int | None = None) -> Any:
         extra: dict[str, Any] = {"seed": seed} if threads is None else {"seed": seed, "threads": threads}
-        return registry("tagger").create(self.plugin, {**self.config, **extra})
+        if isinstance(self.settings, Settings):
+            return registry("tagger").create(self.plugin, self.settings.replace(**extra))
+        return registry("tagger").create(self.plugin, {**(self.settings or {}), **extra})
 
     def threads(self) -> int | None:
         """The tagger's thread setting (None: it has none, so it cannot be split across workers)."""
@@ -70,8 +75,15 @@ class SeededTagger:
         """The seed the tagger trains with when none is given (None: it has no seed setting)."""
         return self._setting("seed")
 
+    def _built(self) -> Any:
+        """The settings (built from a params mapping by the plugin's settings class); None for a
+        plugin without one."""
+        if isinstance(self.settings, Settings):
+            return self.settings
+        return registry("tagger").settings(self.plugin, self.settings)
+
     def _setting(self, name: str) -> int | None:
         """An integer setting of the tagger as configured, None when it has no such setting."""
-        config = getattr(registry("tagger").create(self.plugin, dict(self.config)), "config", None)
-        value = getattr(config, name, None)
+        settings = self._built()
+        value = getattr(settings, name, None) if settings is not None else dict(self.settings or {}).get(name)
         return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -8,11 +8,14 @@ import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
+
+from pydantic import BaseModel
 
 from synthdeid.corpus.accounting import write_json
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.model_files import read_json
+from synthdeid.plugin_system.config import load_settings, renames
 from synthdeid.plugin_system.legacy_config import current_names
 
 C = TypeVar("C")
@@ -25,7 +28,8 @@ RETRAIN = (
 
 def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
     """``tagger.json``: the plugin name, its resolved config and what ``load`` needs."""
-    write_json({"tagger": plugin, "config": dataclasses.asdict(config), **extra}, Path(out_dir) / CONFIG_FILE)
+    settings = config.model_dump() if isinstance(config, BaseModel) else dataclasses.asdict(config)
+    write_json({"tagger": plugin, "config": settings, **extra}, Path(out_dir) / CONFIG_FILE)
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
@@ -50,8 +54,13 @@ def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Pa
     former name by an earlier version are mapped silently (the user cannot edit a trained model),
     and ``missing`` gives values for settings saved before they existed. A config this version
     cannot use is an ``InputError`` naming ``out_dir``'s ``tagger.json``."""
+    what = f"tagger {plugin!r}"
     try:
-        return cls(**{**missing, **current_names(cls, meta["config"], f"tagger {plugin!r}", warn=False)})
+        if issubclass(cls, BaseModel):
+            given = {renames(cls).get(k, k) for k in meta["config"]}  # current names, former ones mapped
+            defaults = {k: v for k, v in missing.items() if k not in given}
+            return cast(C, load_settings(cast(Any, cls), {**defaults, **meta["config"]}, what, saved=True))
+        return cls(**{**missing, **current_names(cls, meta["config"], what, warn=False)})
     except (SynthdeidError, TypeError, ValueError) as e:
         where = CONFIG_FILE if out_dir is None else Path(out_dir) / CONFIG_FILE
         raise InputError(f"holds settings this version cannot use ({e})", path=where, fix=RETRAIN) from None

@@ -13,20 +13,26 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterTagger
-from synthdeid.toolkit import from_mapping
+from synthdeid.toolkit import load_settings
 
 from .config import FlairTaggerConfig
 
 NAME = "flair_bilstm_crf"
 
 
-def create(config: Mapping[str, Any] | None = None) -> Any:
-    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
+def tagger(settings: FlairTaggerConfig) -> Any:
+    """The tagger of ``settings`` (the registry's factory: it hands over the built settings)."""
     from .model import FlairTagger
 
-    return FlairTagger(from_mapping(FlairTaggerConfig, config, f"tagger {NAME!r}"))
+    return FlairTagger(settings)
+
+
+def create(config: FlairTaggerConfig | Mapping[str, Any] | None = None) -> Any:
+    """The tagger for built settings or a params config mapping, for Python callers (unknown
+    keys raise ``SettingError``, as from the registry)."""
+    return tagger(load_settings(FlairTaggerConfig, config, f"tagger {NAME!r}"))
 
 
 @hookimpl
 def register_taggers(register: RegisterTagger) -> None:
-    register(NAME, create, config=FlairTaggerConfig)  # checked without importing flair
+    register(NAME, tagger, config=FlairTaggerConfig)  # checked without importing flair

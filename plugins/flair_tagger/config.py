@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pydantic import model_validator
 
-from synthdeid.toolkit import check_bounds, setting
+from synthdeid import SynthdeidError
+from synthdeid.toolkit import Settings
+from synthdeid.toolkit import new_setting as setting
 
 NAME = "flair_bilstm_crf"
 LABEL_TYPE = "ner"
 """The flair label type of the PHI spans."""
 
 
-@dataclass(frozen=True)
-class FlairTaggerConfig:
+class FlairTaggerConfig(Settings):
     """A BiLSTM-CRF as in nedap's "deidentify" (Trienes et al. 2020), with embeddings that need
     no download: word embeddings trained from scratch on the training corpus, optionally
     character embeddings and/or fixed vectors from a local file.
@@ -76,7 +77,11 @@ class FlairTaggerConfig:
     """flair's embedding cache: none | cpu | gpu."""
     predict_batch_size: int = setting(64, ge=1, description="sentences per batch when predicting")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, f"tagger {NAME!r}")
+    @model_validator(mode="after")
+    def _some_embeddings(self) -> FlairTaggerConfig:
         if not (self.embedding_size or self.use_characters or self.word_embeddings):
-            raise ValueError("need some embeddings (embedding_size > 0, use_characters or word_embeddings)")
+            raise SynthdeidError(
+                f"tagger {NAME!r}: bad settings (need some embeddings (embedding_size > 0, use_characters or "
+                "word_embeddings))"
+            )
+        return self

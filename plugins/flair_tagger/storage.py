@@ -12,7 +12,6 @@ loads only inside ``trusting_pickles`` (``synthdeid deidentify --trust-model``).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -123,7 +122,7 @@ def _on_meta(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) ->
 
 
 def _load_safe(out_dir: Path, labels: Sequence[str], config: FlairTaggerConfig) -> SequenceTagger:
-    check_sizes(dataclasses.asdict(config), SIZES, out_dir / CONFIG_FILE, RETRAIN)
+    check_sizes(config.model_dump(), SIZES, out_dir / CONFIG_FILE, RETRAIN)
     specs = read_json(out_dir / EMBEDDINGS, RETRAIN, lambda data: data.get("embeddings"))
     for spec in specs if isinstance(specs, list) else []:
         if isinstance(spec, dict):

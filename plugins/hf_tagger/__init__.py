@@ -10,20 +10,26 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterTagger
+from synthdeid.toolkit import load_settings
 
 from .config import HFTaggerConfig
 
 NAME = "hf_token_classification"
 
 
-def create(config: Mapping[str, Any] | None = None) -> Any:
-    """The tagger for a params config mapping (``HFTaggerConfig.from_dict``: unknown keys raise
-    ``SynthdeidError``, ``preset: vakili`` starts from the settings of Vakili et al. 2025)."""
+def tagger(settings: HFTaggerConfig) -> Any:
+    """The tagger of ``settings`` (the registry's factory: it hands over the built settings)."""
     from .model import HFTagger
 
-    return HFTagger(config if isinstance(config, HFTaggerConfig) else HFTaggerConfig.from_dict(config))
+    return HFTagger(settings)
+
+
+def create(config: HFTaggerConfig | Mapping[str, Any] | None = None) -> Any:
+    """The tagger for built settings or a params config mapping, for Python callers (unknown
+    keys raise ``SettingError``; ``preset: vakili`` starts from the settings of Vakili et al. 2025)."""
+    return tagger(load_settings(HFTaggerConfig, config, f"tagger {NAME!r}"))
 
 
 @hookimpl
 def register_taggers(register: RegisterTagger) -> None:
-    register(NAME, create, config=HFTaggerConfig)  # checked without importing transformers
+    register(NAME, tagger, config=HFTaggerConfig)  # checked without importing transformers

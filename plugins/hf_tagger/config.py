@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from pydantic import ValidationInfo, model_validator
+
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, check_bounds, current_names, from_mapping, setting, valid_device
+from synthdeid.toolkit import DEVICE_HELP, Settings, valid_device
+from synthdeid.toolkit import new_setting as setting
 
 NAME = "hf_token_classification"
 
@@ -20,8 +22,7 @@ PRESETS: dict[str, dict[str, object]] = {
 }
 
 
-@dataclass(frozen=True)
-class HFTaggerConfig:
+class HFTaggerConfig(Settings):
     """Token classification with any transformers encoder, on windows of ``max_words`` words
     (Vakili et al. 2025: 128-word chunks, 6 epochs, batch size 16).
 
@@ -97,27 +98,34 @@ class HFTaggerConfig:
     """Where the model trains and predicts: auto (a GPU when CUDA is available; under torchrun,
     each process's own), cpu, cuda or cuda:N."""
 
-    def __post_init__(self) -> None:
-        check_bounds(self, f"tagger {NAME!r}")
+    @model_validator(mode="before")
+    @classmethod
+    def _preset(cls, data: Any, info: ValidationInfo) -> Any:
+        """``preset: vakili`` starts from the fine-tuning settings of Vakili et al. (2025, Table 9);
+        keys given beside it (under a current or a former name) override the preset's."""
+        if not isinstance(data, Mapping) or "preset" not in data:
+            return data
+        what = (info.context or {}).get("what") or f"tagger {NAME!r}"
+        config = dict(data)
+        preset = config.pop("preset")
+        if not isinstance(preset, str) or preset not in PRESETS:
+            raise SynthdeidError(f"{what}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
+        former = {
+            old: name for name, f in cls.model_fields.items() for m in f.metadata for old in getattr(m, "names", ())
+        }
+        given = {former.get(str(k), str(k)) for k in config}
+        return {**{k: v for k, v in PRESETS[preset].items() if k not in given}, **config}
+
+    @model_validator(mode="after")
+    def _consistent(self) -> HFTaggerConfig:
         checks = {
             "hidden_size divisible by heads": self.heads > 0 and self.hidden_size % self.heads == 0,
             f"device: {DEVICE_HELP}": valid_device(self.device),
         }
         failed = [k for k, ok in checks.items() if not ok]
         if failed:
-            raise ValueError("need " + "; ".join(failed))
-
-    @classmethod
-    def from_dict(cls, config: Mapping[str, Any] | None) -> HFTaggerConfig:
-        """Build from a params mapping (unknown keys raise ``SynthdeidError``). ``preset: vakili``
-        starts from the fine-tuning settings of Vakili et al. (2025, Table 9); keys given beside it
-        override the preset's."""
-        what = f"tagger {NAME!r}"
-        config = current_names(cls, dict(config or {}), what)  # before the preset's
-        preset = config.pop("preset", "default")
-        if preset not in PRESETS:
-            raise SynthdeidError(f"{what}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-        return from_mapping(cls, {**PRESETS[preset], **config}, what, also=["preset"])
+            raise SynthdeidError(f"tagger {NAME!r}: bad settings (need " + "; ".join(failed) + ")")
+        return self
 
     @property
     def resolved_learning_rate(self) -> float:

@@ -3,7 +3,6 @@ head, fine-tuned on BIO labels of 128-word windows; saved with its tokenizer and
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 from collections.abc import Iterator, Sequence
@@ -178,7 +177,7 @@ class HFTagger:
     def train(
         self, train: Sequence[Document], dev: Sequence[Document], out_dir: Path, tokenize: Tokenize
     ) -> dict[str, Any]:
-        cfg = dataclasses.replace(self.config, learning_rate=self.config.resolved_learning_rate)
+        cfg = self.config.replace(learning_rate=self.config.resolved_learning_rate)
         out_dir = Path(out_dir)
         labels, dev, dropped = training_labels(NAME, train, dev)
         tag_labels = ["O"] + [f"{p}-{lab}" for lab in labels for p in ("B", "I")]

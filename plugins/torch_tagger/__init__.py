@@ -10,20 +10,26 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import RegisterTagger
-from synthdeid.toolkit import from_mapping
+from synthdeid.toolkit import load_settings
 
 from .config import TorchTaggerConfig
 
 NAME = "torch_bilstm_crf"
 
 
-def create(config: Mapping[str, Any] | None = None) -> Any:
-    """The tagger for a params config mapping (unknown keys raise ``SynthdeidError``)."""
+def tagger(settings: TorchTaggerConfig) -> Any:
+    """The tagger of ``settings`` (the registry's factory: it hands over the built settings)."""
     from .model import TorchTagger
 
-    return TorchTagger(from_mapping(TorchTaggerConfig, config, f"tagger {NAME!r}"))
+    return TorchTagger(settings)
+
+
+def create(config: TorchTaggerConfig | Mapping[str, Any] | None = None) -> Any:
+    """The tagger for built settings or a params config mapping, for Python callers (unknown
+    keys raise ``SettingError``, as from the registry)."""
+    return tagger(load_settings(TorchTaggerConfig, config, f"tagger {NAME!r}"))
 
 
 @hookimpl
 def register_taggers(register: RegisterTagger) -> None:
-    register(NAME, create, config=TorchTaggerConfig)  # checked without importing torch
+    register(NAME, tagger, config=TorchTaggerConfig)  # checked without importing torch

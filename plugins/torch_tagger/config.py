@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from pydantic import model_validator
 
-from synthdeid.toolkit import PRECISIONS, check_bounds, setting
+from synthdeid import SynthdeidError
+from synthdeid.toolkit import PRECISIONS, Settings
+from synthdeid.toolkit import new_setting as setting
 
 NAME = "torch_bilstm_crf"
 CONTEXTS = ("line", "note")
 TOKEN_SPLITS = ("pack", "suffix", "punctuation")
 
 
-@dataclass(frozen=True)
-class TorchTaggerConfig:
+class TorchTaggerConfig(Settings):
     """A BiLSTM-CRF over word, word-shape and character-CNN features (Lample et al. 2016, Ma &
     Hovy 2016), written in torch over index tensors: every embedding is trained here from the
     training notes, nothing is downloaded. Training stops early on the validation notes'
@@ -79,10 +80,11 @@ class TorchTaggerConfig:
     else fp32. Validation and prediction stay in float32."""
     predict_batch_size: int = setting(64, ge=1, description="windows per batch when predicting")
 
-    def __post_init__(self) -> None:
-        check_bounds(self, f"tagger {NAME!r}")
+    @model_validator(mode="after")
+    def _odd_char_width(self) -> TorchTaggerConfig:
         if self.char_width % 2 != 1:
-            raise ValueError(f"need char_width odd, got {self.char_width}")
+            raise SynthdeidError(f"tagger {NAME!r}: bad settings (need char_width odd, got {self.char_width})")
+        return self
 
     @property
     def uses_chars(self) -> bool:

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -211,7 +210,7 @@ class TorchTagger:
         config = saved_config(
             TorchTaggerConfig, meta, NAME, out_dir=out_dir, token_split="pack"
         )  # saved before token_split: pack
-        check_sizes(dataclasses.asdict(config), SIZES, out_dir / CONFIG_FILE, RETRAIN)
+        check_sizes(config.model_dump(), SIZES, out_dir / CONFIG_FILE, RETRAIN)
         vocab = read_json(out_dir / VOCAB, RETRAIN, Vocab.from_json)
         check_bio_tags(vocab.tags, out_dir / VOCAB, RETRAIN)
         stored = stored_weights([out_dir / WEIGHTS], RETRAIN)
