@@ -9,8 +9,9 @@ return); this module is what a plugin builds them from. A third-party plugin imp
 this). The names are re-exported from where the code lives, so a built-in plugin and a third-party
 one run the same code:
 
-- plugin settings: ``setting`` (a config field with its bounds and former names), ``check_bounds``,
-  ``from_mapping``, ``current_names`` (a saved config read back under renamed settings),
+- plugin settings: ``Settings`` (the base class of a plugin's settings, a pydantic model) and
+  ``setting`` (a field with its bounds, choices, former names and description), ``load_settings``
+  (settings from a mapping, e.g. a config saved next to a model: ``saved=True``), ``renames``,
   ``SettingError``, and ``lazy_exports`` (keep a plugin's registration free of heavy imports);
 - language packs (docs/language-toolkit.md documents each): ``Tokenizer``, ``SentenceSplitter``,
   names (``NameLocale``, ``NameSurrogates``, ``clean_names``), dates (``DateLocale``,
@@ -148,9 +149,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.model_limits import fits as check_model_fits
     from synthdeid.phi.pseudonymize import pseudonymize
     from synthdeid.phi.seeds import derive_seed
-    from synthdeid.plugin_system.config import SettingError, Settings, load_settings
-    from synthdeid.plugin_system.config import setting as new_setting
-    from synthdeid.plugin_system.legacy_config import check_bounds, current_names, from_mapping, setting
+    from synthdeid.plugin_system.config import SettingError, Settings, load_settings, renames, setting
     from synthdeid.plugin_system.manager import registry
     from synthdeid.precision import PRECISIONS, autocast
     from synthdeid.precision import resolve as resolve_precision
@@ -307,11 +306,8 @@ __getattr__ = lazy_exports(
         "SettingError": "synthdeid.plugin_system.config",
         "Settings": "synthdeid.plugin_system.config",
         "load_settings": "synthdeid.plugin_system.config",
-        "new_setting": "synthdeid.plugin_system.config:setting",
-        "check_bounds": "synthdeid.plugin_system.legacy_config",
-        "current_names": "synthdeid.plugin_system.legacy_config",
-        "from_mapping": "synthdeid.plugin_system.legacy_config",
-        "setting": "synthdeid.plugin_system.legacy_config",
+        "renames": "synthdeid.plugin_system.config",
+        "setting": "synthdeid.plugin_system.config",
         "registry": "synthdeid.plugin_system.manager",
         "PRECISIONS": "synthdeid.precision",
         "autocast": "synthdeid.precision",
@@ -447,7 +443,6 @@ __all__ = [  # grouped in the module docstring
     "builtin_mapping",
     "capitalize_like",
     "check_bio_tags",
-    "check_bounds",
     "check_canary_template",
     "check_lm_data",
     "check_model_fits",
@@ -457,7 +452,6 @@ __all__ = [  # grouped in the module docstring
     "count_tokens",
     "counter",
     "covered_spans",
-    "current_names",
     "decode_inline",
     "decode_tags",
     "derive_seed",
@@ -468,7 +462,6 @@ __all__ = [  # grouped in the module docstring
     "entity_f1",
     "exact_duplicates",
     "extrapolated_exposure",
-    "from_mapping",
     "from_pretrained",
     "high_risk_pairs",
     "interactive",
@@ -486,7 +479,6 @@ __all__ = [  # grouped in the module docstring
     "make_pack",
     "match_case",
     "name_input",
-    "new_setting",
     "ngram_recall",
     "normalise_whitespace",
     "note_samples",
@@ -509,6 +501,7 @@ __all__ = [  # grouped in the module docstring
     "refuse_pickle",
     "registry",
     "regular_file",
+    "renames",
     "resolve_precision",
     "restrict_labels",
     "sample_loop",

@@ -26,8 +26,7 @@ from pydantic import model_validator
 
 from synthdeid import SynthdeidError, hookimpl
 from synthdeid.api import AutoregressiveLM, BeamSpec, RegisterDecoder
-from synthdeid.toolkit import Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import Settings, setting
 
 if TYPE_CHECKING:
     import torch

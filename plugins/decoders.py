@@ -22,8 +22,7 @@ from synthdeid.api import (
     RegisterDecoder,
     SamplingSpec,
 )
-from synthdeid.toolkit import Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import Settings, setting
 
 if TYPE_CHECKING:
     import torch

@@ -12,8 +12,7 @@ from pydantic import ValidationInfo, field_validator
 
 from synthdeid import Span, SynthdeidError, hookimpl
 from synthdeid.api import RegisterAnnotator
-from synthdeid.toolkit import SettingError, Settings, pickles_trusted, unpickling
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import SettingError, Settings, pickles_trusted, setting, unpickling
 
 from . import deduce_cache
 

@@ -19,8 +19,7 @@ from pathlib import Path
 from synthdeid import Document, Span, SynthdeidError, hookimpl
 from synthdeid.api import RecallTunable, RegisterAnnotator
 from synthdeid.toolkit import TAGGER_META_FILE as META_FILE
-from synthdeid.toolkit import Settings, read_json, registry
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import Settings, read_json, registry, setting
 
 
 class TaggerAnnotatorConfig(Settings):

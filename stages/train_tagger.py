@@ -48,8 +48,7 @@ def main() -> None:
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    tagger = s.taggers[s.utility.tagger]
-    settings = tagger.settings
+    tagger, settings = s.taggers[s.utility.tagger], s.taggers[s.utility.tagger].settings
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
         settings = augmented_config(settings, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(

@@ -81,7 +81,7 @@ def test_registered_with_defaults_and_config_errors() -> None:
         ({"length_penalty": math.inf}, "setting 'length_penalty' must be finite, got inf"),
         ({"length_penalty": -math.inf}, "setting 'length_penalty' must be finite, got -inf"),
         ({"length_penalty": "-inf"}, "setting 'length_penalty' must be finite, got -inf"),
-        ({"prefer_phi": "yes"}, "setting 'prefer_phi' must be a valid boolean, got 'yes'"),
+        ({"prefer_phi": "yes"}, "setting 'prefer_phi' must be true or false \\(unquoted\\), got 'yes'"),
     ]:
         with pytest.raises(SynthdeidError, match=message):
             beam(**bad)

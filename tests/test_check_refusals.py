@@ -52,7 +52,7 @@ def test_check_refuses_a_deduce_cache_outside_the_environment(
     path = write_params(tmp_path, {"annotator": "deduce", "config": {"cache_path": str(folder)}})
     assert main(["check", "--params", str(path)]) == 1
     out, err = capsys.readouterr()
-    assert "annotate.config.cache_path" in err and "trust_cache: true" in err and "fix:" in err
+    assert "annotate.config.cache_path" in err and "trust_cache: true" in err and "fix: leave cache_path out" in err
     assert "ready" not in out + err and not marker.exists()
 
 

@@ -348,11 +348,30 @@ def test_a_built_in_plugin_registering_without_config_is_refused(monkeypatch):
     try:
         with pytest.raises(
             SynthdeidError,
-            match=r"'intest-undeclared' registers decoder 'intest_undeclared' without config=.*config=Settings.*config=None",
+            match=r"'intest-undeclared' registers decoder 'intest_undeclared' without config=.*config=TheSettings.*config=None",
         ):
             registry("decoder")
     finally:
         pm.unregister(name="intest-undeclared")
+
+
+def test_a_config_class_that_is_no_settings_model_is_refused_by_name(register_plugin):
+    """A settings class declared the old way (a dataclass) cannot be validated by the spec nor
+    built for the factory: registering it says how to declare it."""
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class OldStyle:
+        top_p: float = 0.9
+
+    class Old:
+        @hookimpl
+        def register_decoders(self, register):
+            register("intest_old", _factory("decoder"), config=OldStyle)
+
+    register_plugin(Old, "intest-old")
+    with pytest.raises(SynthdeidError, match=r"registers decoder 'intest_old' with config=.*OldStyle.*no settings model"):
+        registry("decoder")
 
 
 def test_a_third_party_plugin_without_config_is_deprecated_and_built_to_check_its_config(register_plugin):

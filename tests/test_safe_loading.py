@@ -294,38 +294,42 @@ def hf_trap(folder: Path, marker: Path, weights: str = "model.safetensors", pick
 def gpt2_pretrained(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     from hf_tiny import save_tiny_gpt2, training_data
 
-    from synthdeid.plugins import gpt2
+    from synthdeid.plugin_system.manager import registry
 
     src = save_tiny_gpt2(tmp_path / "english")
     hf_trap(src, marker)
-    return lambda: gpt2.create({"pretrained": str(src), "vocab_size": 400}).build(training_data(10, 2))
+    return lambda: (
+        registry("generator").create("gpt2", {"pretrained": str(src), "vocab_size": 400}).build(training_data(10, 2))
+    )
 
 
 def gpt2_trained(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     from hf_tiny import save_tiny_gpt2
 
-    from synthdeid.plugins import gpt2
+    from synthdeid.plugin_system.manager import registry
 
     save_tiny_gpt2(tmp_path / "out" / "model")
     (tmp_path / "out" / "generator.json").write_text(json.dumps({"generator": "gpt2", "special_tokens": []}))
     hf_trap(tmp_path / "out" / "model", marker)
-    return lambda: gpt2.create({"threads": 1}).load(tmp_path / "out")
+    return lambda: registry("generator").create("gpt2", {"threads": 1}).load(tmp_path / "out")
 
 
 def causal_lm_model(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     from hf_tiny import save_tiny_llama, training_data
 
-    from synthdeid.plugins import causal_lm
+    from synthdeid.plugin_system.manager import registry
 
     base = save_tiny_llama(tmp_path / "llama")
     hf_trap(base, marker)
-    return lambda: causal_lm.create({"model": str(base), "threads": 1}).prepare(training_data(10, 2))
+    return lambda: (
+        registry("generator").create("causal_lm", {"model": str(base), "threads": 1}).prepare(training_data(10, 2))
+    )
 
 
 def causal_lm_adapter(tmp_path: Path, marker: Path) -> Callable[[], Any]:
     from hf_tiny import save_tiny_llama
 
-    from synthdeid.plugins import causal_lm
+    from synthdeid.plugin_system.manager import registry
 
     base = save_tiny_llama(tmp_path / "llama")
     adapter = tmp_path / "out" / "adapter"
@@ -339,7 +343,7 @@ def causal_lm_adapter(tmp_path: Path, marker: Path) -> Callable[[], Any]:
             {"generator": "causal_lm", "new_token_ids": [], "n_old_tokens": 0, "special_tokens": [], "start_id": 1}
         )
     )
-    return lambda: causal_lm.create({"model": str(base), "threads": 1}).load(tmp_path / "out")
+    return lambda: registry("generator").create("causal_lm", {"model": str(base), "threads": 1}).load(tmp_path / "out")
 
 
 def mlm_fill_model(tmp_path: Path, marker: Path) -> Callable[[], Any]:

@@ -250,8 +250,7 @@ def test_checking_the_demo_study_imports_no_heavy_library() -> None:
 def test_the_spec_checks_a_plugins_settings_without_calling_its_factory(demo_params, tmp_path, register_plugin):
     from synthdeid import hookimpl
     from synthdeid.spec.references import check
-    from synthdeid.toolkit import Settings
-    from synthdeid.toolkit import new_setting as setting
+    from synthdeid.toolkit import Settings, setting
 
     class StrictSettings(Settings):
         top_p: float = setting(0.9, gt=0, le=1, description="a bounded setting")

@@ -230,11 +230,11 @@ def rule(limits: Mapping[str, float]) -> tuple[str, str]:
     return ("finite", "give a finite number") if finite else ("anything", "")
 
 
-def _model_at(cls: type[BaseModel], loc: Iterable[Any]) -> type[BaseModel] | None:
+def model_at(cls: type[BaseModel], loc: Iterable[Any]) -> type[BaseModel] | None:
     """The settings class that holds the keys at ``loc`` (nested settings followed), or None."""
     model: Any = cls
     for part in loc:
-        field = model.model_fields.get(str(part)) if isinstance(model, type) else None
+        field = model.model_fields.get(str(part)) if isinstance(model, type) and issubclass(model, BaseModel) else None
         if field is None:
             return None
         kinds = typing.get_args(field.annotation) or (field.annotation,)
@@ -246,7 +246,7 @@ def _problem(cls: type[BaseModel], e: Mapping[str, Any]) -> str:
     """One refused setting in words: what it must be, what it got, the fix."""
     loc = ".".join(str(p) for p in e["loc"])
     value = e.get("input")
-    holder = _model_at(cls, e["loc"][:-1]) if e["loc"] else None
+    holder = model_at(cls, e["loc"][:-1]) if e["loc"] else None
     field = holder.model_fields.get(str(e["loc"][-1])) if holder is not None else None
     if field is not None and e["type"] == "literal_error":
         choices = (field.json_schema_extra or {}).get("enum", []) if isinstance(field.json_schema_extra, dict) else []
@@ -278,7 +278,7 @@ def problems_of(error: ValidationError, cls: type[BaseModel]) -> list[str]:
     """Each problem of a ``ValidationError`` of ``cls`` in words, naming the setting."""
     unknown, out = [], []
     for e in error.errors():
-        holder = _model_at(cls, e["loc"][:-1]) if e["type"] == "extra_forbidden" else None
+        holder = model_at(cls, e["loc"][:-1]) if e["type"] == "extra_forbidden" else None
         if holder is cls:
             unknown.append(str(e["loc"][-1]))
         elif holder is not None:  # in a nested section, e.g. dp

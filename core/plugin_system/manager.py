@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 import pluggy
+from pydantic import BaseModel
 
 from synthdeid import api
 from synthdeid.errors import SynthdeidError
@@ -48,9 +49,9 @@ def _undeclared(kind: str, name: str, plugin: str, package: str) -> None:
     """A plugin of a kind with settings registered without ``config=``: an error for a built-in one,
     a ``DeprecationWarning`` for a third party's (its factory then checks its config, as before)."""
     message = (
-        f"plugin {plugin!r} registers {kind} {name!r} without config=: pass the settings dataclass its "
-        f"factory builds its config with, register({name!r}, factory, config=Settings), or config=None "
-        "when it takes no settings; the study spec checks params against it without building the plugin"
+        f"plugin {plugin!r} registers {kind} {name!r} without config=: pass its settings class (a "
+        f"synthdeid.toolkit.Settings model), register({name!r}, factory, config=TheSettings), or config=None "
+        "when it takes no settings; the study spec validates params with it without building the plugin"
     )
     if package == "synthdeid":
         raise SynthdeidError(message)
@@ -140,6 +141,12 @@ def registry(kind: str) -> Registry:
             declared = config is not _UNDECLARED
             if not declared and kind in SETTINGS_KINDS:
                 _undeclared(kind, name, _impl.plugin_name, _p)
+            if declared and config is not None and not (isinstance(config, type) and issubclass(config, BaseModel)):
+                raise SynthdeidError(
+                    f"plugin {_impl.plugin_name!r} registers {kind} {name!r} with config={config!r}, which is no "
+                    "settings model: declare its settings as `class TheSettings(synthdeid.toolkit.Settings)` with "
+                    "`setting(...)` fields (docs/plugin-hooks.md), and let the factory take the built settings"
+                )
             reg.add(Entry(name, kind, factory, _impl.plugin_name, _p, _v, config if declared else None, declared))
 
         impl.function(register=register)

@@ -6,9 +6,11 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from pydantic import BaseModel
+
 from synthdeid.errors import SynthdeidError, UnknownPluginError
 
-from .settings_build import build_settings
+from .config import load_settings
 
 
 @dataclass(frozen=True)
@@ -19,7 +21,7 @@ class Entry:
     plugin: str
     package: str
     version: str
-    config: type | None = None
+    config: type[BaseModel] | None = None
     """The settings class the factory takes (a ``Settings`` model): the study spec validates a
     params config with it, without calling the factory (which may import torch, transformers,
     scipy), and the factory receives the built settings. None: the plugin takes no settings (when
@@ -88,7 +90,7 @@ class Registry:
                     f"not {config!r}; fix it in params.yaml"
                 )
             return None
-        return build_settings(entry.config, config, self.what(name))
+        return load_settings(entry.config, config, self.what(name))
 
     def create(self, name: str, config: Mapping[str, Any] | Any | None = None) -> Any:
         """The plugin object ``name``: its factory called with its settings, built from ``config``

@@ -14,7 +14,6 @@ from typing import Any
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from .from_dataclass import model_of
 from .study import Study
 
 SCHEMA_FILE = "docs/params.schema.json"
@@ -40,7 +39,7 @@ def json_schema() -> dict[str, Any]:
         entry = typing.get_args(model)[1].__name__
         rules = []
         for name, cls in config_classes(kind).items():
-            sub = model_of(cls).model_json_schema()
+            sub = cls.model_json_schema()
             defs.update(sub.pop("$defs", {}))
             rules.append(
                 {
@@ -203,7 +202,7 @@ def reference() -> str:
     ]
     for kind in ("generator", "decoder", "tagger", "privacy_metric", "annotator"):
         for name, cls in config_classes(kind).items():
-            model = model_of(cls)
+            model = cls
             lines += [
                 "",
                 f"### {kind} `{name}`",

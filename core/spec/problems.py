@@ -15,7 +15,6 @@ from pydantic import BaseModel
 
 from synthdeid.errors import InputError
 
-from .from_dataclass import model_of
 from .study import Study
 
 
@@ -123,7 +122,7 @@ def problem_of(error: Mapping[str, Any], plugin_config: type | None = None) -> t
     loc = [p for p in error["loc"] if not (isinstance(p, str) and ("[" in p or p.startswith("function-")))]
     key, kind, value = dotted(loc), error["type"], error.get("input")
     if kind == "extra_forbidden":
-        parent = model_of(plugin_config) if plugin_config is not None else _model_at(loc[:-1])
+        parent = plugin_config if plugin_config is not None else _model_at(loc[:-1])
         valid = keys_of(parent) if parent else []
         close = difflib.get_close_matches(str(loc[-1]), valid, n=1, cutoff=0.6)
         where = dotted(loc[:-1]) or "the top level"

@@ -17,10 +17,9 @@ from synthdeid.api import LanguageSpecific
 from synthdeid.corpus.tags import tag_labels
 from synthdeid.corpus_io import format_names
 from synthdeid.errors import SynthdeidError, UnknownPluginError
+from synthdeid.plugin_system.config import model_at
 from synthdeid.plugin_system.manager import registry
-from synthdeid.plugin_system.settings_build import build_settings
 
-from .from_dataclass import model_of
 from .problems import Problem, problem_of
 from .study import Study
 
@@ -46,7 +45,7 @@ def _unknown(key: str, name: Any, kind: str, names: list[str], also: str = "") -
     )
 
 
-def config_classes(kind: str) -> dict[str, type]:
+def config_classes(kind: str) -> dict[str, type[BaseModel]]:
     """The settings class of each built-in plugin of ``kind`` that has settings, by name (sorted):
     what the JSON Schema and docs/params.md describe (a third party's plugin has its own docs)."""
     return {e.name: e.config for e in registry(kind) if e.package == "synthdeid" and e.config is not None}
@@ -61,22 +60,22 @@ def _where(problems: list[Problem], where: str) -> Problem:
     )
 
 
-def _validated(cls: Any, config: dict[str, Any], where: str, what: str) -> tuple[Any, list[Problem]]:
+def _validated(cls: type[BaseModel], config: dict[str, Any], where: str, what: str) -> tuple[Any, list[Problem]]:
     """``config`` built by its settings class, once, or the problems, each named by its dotted key."""
     try:
-        if isinstance(cls, type) and issubclass(cls, BaseModel):
-            return cls.model_validate(config, context={"what": what}), []
-        model_of(cls).model_validate(config)  # a dataclass config (while they move to Settings)
+        return cls.model_validate(config, context={"what": what}), []
     except ValidationError as e:
         problems = []
         for err in e.errors():
-            if err["type"] == "extra_forbidden" and err["loc"] == ("preset",):
-                continue  # a preset name: the factory knows its presets
-            key, message, fix = problem_of({**err, "loc": (*where.split("."), *err["loc"])}, cls)
+            refusal = (err.get("ctx") or {}).get("error")
+            setting, problem = getattr(refusal, "setting", None), getattr(refusal, "problem", None)
+            if setting and problem:  # a refusal that names its setting and fix (e.g. deduce's cache_path)
+                problems.append(Problem(f"{where}.{setting}", problem, getattr(refusal, "fix", None) or "change it"))
+                continue
+            holder = model_at(cls, err["loc"][:-1]) or cls
+            key, message, fix = problem_of({**err, "loc": (*where.split("."), *err["loc"])}, holder)
             problems.append(Problem(key, message, fix))
-        if problems:
-            return None, problems
-    return build_settings(cls, config, what), []
+        return None, problems
 
 
 def _plugin(

@@ -2,23 +2,19 @@
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar, cast
-
-from pydantic import BaseModel
+from typing import Any, TypeVar
 
 from synthdeid.corpus.accounting import write_json
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.model_files import read_json
-from synthdeid.plugin_system.config import load_settings, renames
-from synthdeid.plugin_system.legacy_config import current_names
+from synthdeid.plugin_system.config import Settings, load_settings, renames
 
-C = TypeVar("C")
+S = TypeVar("S", bound=Settings)
 
 CONFIG_FILE = "tagger.json"
 RETRAIN = (
@@ -26,10 +22,9 @@ RETRAIN = (
 )
 
 
-def write_meta(out_dir: Path, plugin: str, config: Any, **extra: Any) -> None:
-    """``tagger.json``: the plugin name, its resolved config and what ``load`` needs."""
-    settings = config.model_dump() if isinstance(config, BaseModel) else dataclasses.asdict(config)
-    write_json({"tagger": plugin, "config": settings, **extra}, Path(out_dir) / CONFIG_FILE)
+def write_meta(out_dir: Path, plugin: str, config: Settings, **extra: Any) -> None:
+    """``tagger.json``: the plugin name, its resolved settings and what ``load`` needs."""
+    write_json({"tagger": plugin, "config": config.model_dump(), **extra}, Path(out_dir) / CONFIG_FILE)
 
 
 def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
@@ -49,18 +44,16 @@ def read_meta(out_dir: Path, plugin: str) -> dict[str, Any]:
     return meta
 
 
-def saved_config(cls: type[C], meta: dict[str, Any], plugin: str, *, out_dir: Path | None = None, **missing: Any) -> C:
+def saved_config(cls: type[S], meta: dict[str, Any], plugin: str, *, out_dir: Path | None = None, **missing: Any) -> S:
     """The config saved in ``tagger.json`` (``meta`` from ``read_meta``); settings saved under a
     former name by an earlier version are mapped silently (the user cannot edit a trained model),
     and ``missing`` gives values for settings saved before they existed. A config this version
     cannot use is an ``InputError`` naming ``out_dir``'s ``tagger.json``."""
     what = f"tagger {plugin!r}"
     try:
-        if issubclass(cls, BaseModel):
-            given = {renames(cls).get(k, k) for k in meta["config"]}  # current names, former ones mapped
-            defaults = {k: v for k, v in missing.items() if k not in given}
-            return cast(C, load_settings(cast(Any, cls), {**defaults, **meta["config"]}, what, saved=True))
-        return cls(**{**missing, **current_names(cls, meta["config"], what, warn=False)})
+        given = {renames(cls).get(k, k) for k in meta["config"]}  # current names, former ones mapped
+        defaults = {k: v for k, v in missing.items() if k not in given}
+        return load_settings(cls, {**defaults, **meta["config"]}, what, saved=True)
     except (SynthdeidError, TypeError, ValueError) as e:
         where = CONFIG_FILE if out_dir is None else Path(out_dir) / CONFIG_FILE
         raise InputError(f"holds settings this version cannot use ({e})", path=where, fix=RETRAIN) from None

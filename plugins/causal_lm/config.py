@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, Settings, torch_device, valid_device
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import DEVICE_HELP, Settings, setting, torch_device, valid_device
 
 if TYPE_CHECKING:
     import torch

@@ -7,8 +7,7 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, PRECISIONS, DPConfig, Settings, valid_device
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import DEVICE_HELP, PRECISIONS, DPConfig, Settings, setting, valid_device
 
 NAME = "gpt2"
 WHAT = f"generator {NAME!r}"

@@ -8,8 +8,7 @@ from typing import Any
 from pydantic import ValidationInfo, model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import DEVICE_HELP, Settings, valid_device
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import DEVICE_HELP, Settings, setting, valid_device
 
 NAME = "hf_token_classification"
 

@@ -8,8 +8,7 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import PRECISIONS, DPConfig, Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import PRECISIONS, DPConfig, Settings, setting
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")

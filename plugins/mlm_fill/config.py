@@ -7,8 +7,7 @@ from typing import Any
 from pydantic import model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import Settings, setting
 
 WHAT = "generator 'mlm_fill'"
 FILL_MODES = ("simultaneous", "iterative")

@@ -19,8 +19,8 @@ from synthdeid.toolkit import (
     PAR,
     STRUCTURE_PATTERN,
     Settings,
+    setting,
 )
-from synthdeid.toolkit import new_setting as setting
 
 if TYPE_CHECKING:
     from synthdeid.toolkit import IdentifyingRule

@@ -5,8 +5,7 @@ from __future__ import annotations
 from pydantic import model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import PRECISIONS, Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import PRECISIONS, Settings, setting
 
 NAME = "torch_bilstm_crf"
 CONTEXTS = ("line", "note")

@@ -10,8 +10,7 @@ from typing import Any
 
 from synthdeid import Span, hookimpl
 from synthdeid.api import CorpusFormat, RegisterAnnotator, RegisterFormat
-from synthdeid.toolkit import Settings
-from synthdeid.toolkit import new_setting as setting
+from synthdeid.toolkit import Settings, setting
 
 from .tsv import read_tsv, write_tsv
 
