@@ -370,7 +370,9 @@ def test_a_config_class_that_is_no_settings_model_is_refused_by_name(register_pl
             register("intest_old", _factory("decoder"), config=OldStyle)
 
     register_plugin(Old, "intest-old")
-    with pytest.raises(SynthdeidError, match=r"registers decoder 'intest_old' with config=.*OldStyle.*no settings model"):
+    with pytest.raises(
+        SynthdeidError, match=r"registers decoder 'intest_old' with config=.*OldStyle.*no settings model"
+    ):
         registry("decoder")
 
 
