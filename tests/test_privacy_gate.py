@@ -16,9 +16,10 @@ import pytest
 import yaml
 from stage_runner import repo_params
 
-from synthdeid.errors import SynthdeidError
+from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.privacy.gate import KEYS, THRESHOLDS, Gate
 from synthdeid.report.datasheet import override_banner
+from synthdeid.spec.study import GateSection
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT = {
@@ -37,8 +38,13 @@ MEASURED = {
 }
 
 
+def gate_of(gate: Any) -> Gate:
+    """``privacy.gate`` as the study spec builds it (the one parser of the gate)."""
+    return GateSection.model_validate(gate).build()
+
+
 def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None:
-    gate = Gate.parse(DEFAULT)
+    gate = gate_of(DEFAULT)
     assert gate.failures(MEASURED) == []
     copied = {"leakage": {**MEASURED["leakage"], "exact_duplicates": 3}}
     assert gate.failures(copied) == ["synthetic notes identical to a real note: 3 > max_exact_duplicates = 0"]
@@ -58,7 +64,7 @@ def test_the_defaults_pass_a_measured_corpus_and_fail_an_exceeding_one() -> None
 )
 def test_a_missing_or_non_finite_figure_fails_closed(summary: dict[str, Any], figure: str) -> None:
     with pytest.raises(SynthdeidError, match=f"the figure {figure} .* was not measured"):
-        Gate.parse(DEFAULT).failures(summary)
+        gate_of(DEFAULT).failures(summary)
 
 
 @pytest.mark.parametrize(
@@ -66,42 +72,50 @@ def test_a_missing_or_non_finite_figure_fails_closed(summary: dict[str, Any], fi
     [
         (
             {**DEFAULT, "max_identifying_phi_leakge": 0.1},
-            r"max_identifying_phi_leakge is not a gate key \(did you mean max_identifying_phi_leakage\?\)",
-        ),
-        (
-            {**DEFAULT, "max_identifying_phi_leakage_multi": "1e-1"},
-            r"not '1e-1'; write 0.1 \(YAML reads '1e-1' as a string\)",
+            r"privacy.gate.max_identifying_phi_leakge: unknown key \(did you mean `max_identifying_phi_leakage`\?\)",
         ),
         (
             {**DEFAULT, "max_phi_leakage_multi": 0.25},
-            r"max_phi_leakage_multi is now privacy.gate.max_identifying_phi_leakage_multi: "
+            r"privacy.gate: max_phi_leakage_multi is now privacy.gate.max_identifying_phi_leakage_multi: "
             r"the gate limits the share of \*identifying\* real PHI strings",
         ),
         (
             {"max_phi_leakage": None, "max_exact_duplicates": 0},
             r"max_phi_leakage is now privacy.gate.max_identifying_phi_leakage:",
         ),
-        ({**DEFAULT, "max_longest_run": math.nan}, "max_longest_run must be a finite number"),
-        ({**DEFAULT, "max_longest_run": -1}, "max_longest_run must be a finite number >= 0"),
-        ({**DEFAULT, "max_exact_duplicates": True}, "max_exact_duplicates must be a finite number"),
-        ({**DEFAULT, "override": "no"}, "override must be true or false"),
-        ({t.key: None for t in THRESHOLDS}, "sets no threshold"),
-        ([0.1], "must be a mapping"),
+        ({**DEFAULT, "max_longest_run": math.nan}, "privacy.gate.max_longest_run: must be greater than or equal to 0"),
+        ({**DEFAULT, "max_longest_run": math.inf}, "privacy.gate.max_longest_run: must be a finite number"),
+        ({**DEFAULT, "max_longest_run": -1}, "privacy.gate.max_longest_run: must be greater than or equal to 0"),
+        ({**DEFAULT, "max_exact_duplicates": True}, "privacy.gate.max_exact_duplicates: must be a number"),
+        ({**DEFAULT, "override": "no"}, "privacy.gate.override: must be true or false"),
+        ({t.key: None for t in THRESHOLDS}, "privacy.gate: sets no threshold"),
+        ([0.1], "privacy.gate: must be a mapping"),
     ],
 )
 def test_bad_gate_settings_are_refused(gate: Any, says: str) -> None:
-    with pytest.raises(SynthdeidError, match=says):
-        Gate.parse(gate)
+    """Refused by the study spec, with the key, before any stage runs."""
+    from synthdeid.spec.load import validate
+
+    params = repo_params()
+    params["privacy"] = {**params["privacy"], "gate": gate}
+    with pytest.raises(InputError, match=says):
+        validate(params)
+
+
+def test_a_yaml_string_threshold_is_read_as_the_number() -> None:
+    assert gate_of({**DEFAULT, "max_identifying_phi_leakage_multi": "1e-1"}).limits[
+        "max_identifying_phi_leakage_multi"
+    ] == pytest.approx(0.1)
 
 
 def test_a_threshold_needs_its_metric_configured() -> None:
-    gate = Gate.parse(DEFAULT)
+    gate = gate_of(DEFAULT)
     gate.check_metrics({"rouge": {}, "leakage": {}})
     with pytest.raises(
         SynthdeidError, match="needs the privacy metric 'leakage'.*add `leakage: {}` to privacy.metrics"
     ):
         gate.check_metrics({"rouge": {}, "bm25": {}})
-    Gate.parse(
+    gate_of(
         {
             "max_longest_run": None,
             "max_exact_duplicates": None,
@@ -114,21 +128,18 @@ def test_a_threshold_needs_its_metric_configured() -> None:
 def test_the_spec_gate_is_made_from_the_thresholds() -> None:
     """The thresholds are declared once (``THRESHOLDS``): the spec's privacy.gate keys and their
     descriptions are theirs, it refuses a former key and an empty gate with the gate's own messages,
-    and builds the gate ``Gate.parse`` makes."""
+    and builds the gate."""
     from pydantic import ValidationError
-
-    from synthdeid.spec.study import GateSection
 
     fields = GateSection.model_fields
     assert tuple(fields) == KEYS == (*(t.key for t in THRESHOLDS), "override")
     assert [fields[t.key].description for t in THRESHOLDS] == [t.what for t in THRESHOLDS]
-    assert GateSection.model_validate(DEFAULT).build() == Gate.parse(DEFAULT)
-    for bad in ({"max_phi_leakage": 0.1}, {"override": False}):
-        with pytest.raises(ValidationError) as spec:
+    assert gate_of(DEFAULT) == Gate(
+        {"max_exact_duplicates": 0.0, "max_longest_run": 100.0, "max_identifying_phi_leakage_multi": 0.25}, False
+    )
+    for bad, says in (({"max_phi_leakage": 0.1}, "max_phi_leakage is now"), ({"override": False}, "sets no threshold")):
+        with pytest.raises(ValidationError, match=says):
             GateSection.model_validate(bad)
-        with pytest.raises(SynthdeidError) as gate:
-            Gate.parse(bad)
-        assert spec.value.errors()[0]["msg"] in str(gate.value)
 
 
 def _workspace(tmp_path: Path, metrics: dict[str, Any], gate: dict[str, Any], copies: bool) -> None:
@@ -227,7 +238,7 @@ def test_a_preset_that_reads_real_data_turns_the_override_off(
 
 
 def test_the_verdict_and_the_refusal_come_from_the_gate() -> None:
-    gate = Gate.parse(DEFAULT)
+    gate = gate_of(DEFAULT)
     failures = gate.failures({"leakage": {**MEASURED["leakage"], "exact_duplicates": 2}})
     assert gate.verdict(failures) == {
         "passed": False,
@@ -244,7 +255,7 @@ def test_the_verdict_and_the_refusal_come_from_the_gate() -> None:
     assert error is not None and "corpus 'x' is not published" in str(error)
     assert "s2 (40 tokens from r2), s1 (3 tokens" in str(error) and "see m.json and p.html" in str(error)
     assert gate.refusal("x", [], notes, "m.json", "p.html") is None
-    overridden = Gate.parse({**DEFAULT, "override": True})
+    overridden = gate_of({**DEFAULT, "override": True})
     assert overridden.refusal("x", failures, notes, "m", "p") is None and overridden.verdict(failures)["overridden"]
 
 
@@ -266,14 +277,14 @@ def test_chance_reuse_of_common_ages_passes_the_gate() -> None:
     summary = _norwegian(leaked_names=1)
     phi = summary["leakage"]["phi"]
     assert phi["multi_token_rate"] > DEFAULT["max_identifying_phi_leakage_multi"]  # what the gate used to limit
-    gate = Gate.parse(DEFAULT)
+    gate = gate_of(DEFAULT)
     assert gate.failures(summary) == [] and phi["identifying_multi_token_rate"] == 3 / 44
     assert gate.refusal("lstm_p", [], [], "m.json", "p.html", summary) is None
 
 
 def test_rare_names_copied_verbatim_fail_with_what_drives_the_figure_and_the_fixes_in_order() -> None:
     summary = _norwegian(leaked_names=12)
-    gate = Gate.parse(DEFAULT)
+    gate = gate_of(DEFAULT)
     failures = gate.failures(summary)
     assert failures == [
         "share of identifying real multi-token PHI strings reappearing: 0.3181818181818182 > "

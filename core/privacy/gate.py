@@ -14,8 +14,6 @@ metrics."""
 
 from __future__ import annotations
 
-import contextlib
-import difflib
 import math
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -62,9 +60,9 @@ THRESHOLDS = (
         "share of identifying real multi-token PHI strings reappearing",
     ),
 )
-"""The gate's thresholds, declared once: ``Gate.parse`` checks them, the study spec's
-``privacy.gate`` section (``synthdeid.spec.study.GateSection``) and the params reference are made
-from them."""
+"""The gate's thresholds, declared once: the study spec's ``privacy.gate`` section
+(``synthdeid.spec.study.GateSection``, which checks params and builds the ``Gate``) and the params
+reference are made from them."""
 LIMITS = tuple(t.key for t in THRESHOLDS)
 KEYS = (*LIMITS, "override")
 OVERRIDE_DOC = "publish anyway (say why in the datasheet)"
@@ -79,8 +77,7 @@ RENAMED = {
 
 def former_key(gate: Mapping[Any, Any]) -> str | None:
     """Why ``gate`` (the ``privacy.gate`` mapping) is refused for a former key (``RENAMED``), or
-    ``None``: the message starts with that key and names the new one. Both ``Gate.parse`` and the
-    study spec check with it."""
+    ``None``: the message starts with that key and names the new one (the study spec's check)."""
     old = next((key for key in gate if key in RENAMED), None)
     if old is None:
         return None
@@ -94,8 +91,8 @@ def former_key(gate: Mapping[Any, Any]) -> str | None:
 
 def sets_nothing(limits: Mapping[str, Any], override: bool) -> str | None:
     """Why a gate whose thresholds are ``limits`` (key -> value or ``None``) is refused when it
-    sets none and no override (it would pass every corpus unmeasured), or ``None``. Both
-    ``Gate.parse`` and the study spec check with it."""
+    sets none and no override (it would pass every corpus unmeasured), or ``None`` (the study
+    spec's check)."""
     if override or any(limits.get(key) is not None for key in LIMITS):
         return None
     return (
@@ -105,7 +102,7 @@ def sets_nothing(limits: Mapping[str, Any], override: bool) -> str | None:
 
 
 def _number(value: Any) -> float | None:
-    """``value`` as a finite float, or ``None`` (booleans, strings, NaN and infinities are not numbers)."""
+    """A measured figure as a finite float, or ``None`` (booleans, strings, NaN and infinities are not numbers)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
     return float(value)
@@ -113,50 +110,11 @@ def _number(value: Any) -> float | None:
 
 @dataclass(frozen=True)
 class Gate:
-    """The parsed ``privacy.gate``: the limits set (key -> value) and the override."""
+    """``privacy.gate`` as the study spec built it (``GateSection.build``): the limits set
+    (key -> value) and the override."""
 
     limits: Mapping[str, float]
     override: bool = False
-
-    @classmethod
-    def parse(cls, gate: Any) -> Gate:
-        """``privacy.gate`` from params.yaml, checked: known keys, finite non-negative numbers or
-        ``null``, a boolean ``override``, and at least one threshold."""
-        if not isinstance(gate, Mapping):
-            raise SynthdeidError(f"{WHERE} must be a mapping of thresholds, not {gate!r} (params.yaml)")
-        renamed = former_key(gate)
-        if renamed:
-            raise SynthdeidError(f"{WHERE}.{renamed} (params.yaml)")
-        for key in gate:
-            if key not in KEYS:
-                close = difflib.get_close_matches(str(key), KEYS, n=1)
-                raise SynthdeidError(
-                    f"{WHERE}.{key} is not a gate key"
-                    + (f" (did you mean {close[0]}?)" if close else "")
-                    + f"; the keys are {', '.join(KEYS)} (params.yaml)"
-                )
-        limits: dict[str, float] = {}
-        for t in THRESHOLDS:
-            value = gate.get(t.key)
-            if value is None:
-                continue
-            number = _number(value)
-            if number is None or number < 0:
-                hint = ""
-                if isinstance(value, str):
-                    with contextlib.suppress(ValueError):
-                        hint = f"; write {float(value)!r} (YAML reads {value!r} as a string)"
-                raise SynthdeidError(
-                    f"{WHERE}.{t.key} must be a finite number >= 0 or null, not {value!r}{hint} (params.yaml)"
-                )
-            limits[t.key] = number
-        override = gate.get("override", False)
-        if not isinstance(override, bool):
-            raise SynthdeidError(f"{WHERE}.override must be true or false, not {override!r} (params.yaml)")
-        nothing = sets_nothing(limits, override)
-        if nothing:
-            raise SynthdeidError(f"{WHERE} {nothing} (params.yaml)")
-        return cls(limits, override)
 
     def thresholds(self) -> list[Threshold]:
         return [t for t in THRESHOLDS if t.key in self.limits]

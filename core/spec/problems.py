@@ -143,7 +143,7 @@ def problem_of(error: Mapping[str, Any], plugin_config: type | None = None) -> t
     if kind == "literal_error":
         expected = error.get("ctx", {}).get("expected", "")
         return key, f"must be {expected}, not {value!r}", "use one of those values"
-    msg = error["msg"].removeprefix("Value error, ")
+    msg = error["msg"].removeprefix("Value error, ").replace("Input should be", "must be")
     if kind in ("greater_than", "greater_than_equal", "less_than", "less_than_equal"):
         return key, f"{msg.replace('Input should be', 'must be')}, not {value!r}", f"set `{key}` within its bounds"
     if kind in ("too_short", "too_long"):
