@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import field_validator, model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import PRECISIONS, DPConfig, Settings, setting
+from synthdeid.toolkit import PRECISIONS, DPConfig, Settings, renames, setting
 
 WHAT = "generator 'lstm'"
 PRESETS = ("default", "paper")
@@ -111,7 +111,7 @@ class LSTMConfig(Settings):
         preset = config.pop("preset")
         if preset not in PRESETS:
             raise SynthdeidError(f"{WHAT}: unknown preset {preset!r}; presets: {', '.join(PRESETS)}")
-        given = {current_name(cls, str(k)) for k in config}
+        given = {renames(cls).get(str(k), str(k)) for k in config}
         base = {k: v for k, v in PAPER.items() if k not in given} if preset == "paper" else {}
         return {**base, **config}
 
@@ -128,12 +128,3 @@ class LSTMConfig(Settings):
                 f"{self.hidden_size}; set them equal or set tied: false (check its section in params.yaml)"
             )
         return self
-
-
-def current_name(cls: type[Settings], key: str) -> str:
-    """The setting ``key`` names: itself, or the setting it is a former name of
-    (``setting(renamed_from=...)``, read by ``Settings`` after the preset is expanded)."""
-    for name, field in cls.model_fields.items():
-        if any(key in getattr(m, "names", ()) for m in field.metadata):
-            return name
-    return key

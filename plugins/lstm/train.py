@@ -29,11 +29,11 @@ import torch.nn.functional as F
 
 from synthdeid import InputError, SynthdeidError
 from synthdeid.api import TrainingData
-from synthdeid.toolkit import autocast, regular_file, track
+from synthdeid.toolkit import autocast, regular_file, renames, track
 from synthdeid.toolkit import brief_error as brief
 from synthdeid.toolkit import resolve_precision as resolve
 
-from .config import LSTMConfig, current_name
+from .config import LSTMConfig
 from .model import LSTMLanguageModel
 from .vocab import Vocab
 
@@ -127,7 +127,8 @@ def load_checkpoint(path: Path) -> dict[str, Any] | None:
 
 
 def _check_resumable(ckpt: dict[str, Any], config: LSTMConfig, vocab: Vocab, path: Path) -> None:
-    saved = {current_name(LSTMConfig, k): v for k, v in ckpt["config"].items()}  # maybe under former names
+    former = renames(LSTMConfig)
+    saved = {former.get(k, k): v for k, v in ckpt["config"].items()}  # maybe under former names
     saved = {k: v for k, v in saved.items() if k not in RESUMABLE}
     now = {k: v for k, v in config.model_dump().items() if k not in RESUMABLE}
     changed = sorted(k for k in set(saved) | set(now) if saved.get(k) != now.get(k))

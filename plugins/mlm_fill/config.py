@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import model_validator
 
 from synthdeid import SynthdeidError
-from synthdeid.toolkit import Settings, setting
+from synthdeid.toolkit import Settings, renames, setting
 
 WHAT = "generator 'mlm_fill'"
 FILL_MODES = ("simultaneous", "iterative")
@@ -88,15 +88,7 @@ class MLMFillConfig(Settings):
     def training_changes(self, saved: dict[str, Any]) -> list[str]:
         """Settings that differ from a checkpoint's (maybe saved under former names) and would make
         resuming it wrong."""
-        saved = {current_name(k): v for k, v in saved.items()}
+        former = renames(MLMFillConfig)
+        saved = {former.get(k, k): v for k, v in saved.items()}
         mine = self.resolved().model_dump()
         return sorted(k for k in mine if k not in NOT_TRAINING and saved.get(k) != mine[k])
-
-
-def current_name(key: str) -> str:
-    """The setting ``key`` names in a saved config: itself, or the setting it is a former name of
-    (``setting(renamed_from=...)``)."""
-    for name, field in MLMFillConfig.model_fields.items():
-        if any(key in getattr(m, "names", ()) for m in field.metadata):
-            return name
-    return key
