@@ -281,3 +281,24 @@ def test_the_spec_checks_a_plugins_settings_without_calling_its_factory(demo_par
     message = str(err.value)
     assert "corpora.lstm_p.config.top_p" in message
     assert "corpora.lstm_temp.config" in message and "decoder 'intest_bare' takes no settings, got: top_k" in message
+
+
+def test_a_decoders_settings_are_built_once_from_params_to_the_stage(demo_params, tmp_path, monkeypatch):
+    """``corpora.NAME.config`` is validated once, when the spec is loaded; the stage hands those
+    settings to the registry, whose factory returns the decoder without parsing anything again."""
+    from synthdeid.plugin_system.manager import registry
+    from synthdeid.plugins.decoders import Nucleus
+
+    built = []
+    validate = Nucleus.model_validate.__func__  # type: ignore[attr-defined]
+    monkeypatch.setattr(
+        Nucleus, "model_validate", classmethod(lambda cls, *a, **k: built.append(a) or validate(cls, *a, **k))
+    )
+    params = copy.deepcopy(demo_params)
+    params["corpora"]["lstm_p"].update(decoder="nucleus", config={"top_p": 0.8})
+    study = load_study(_write(tmp_path, params))
+    spec = study.corpora["lstm_p"]
+    decoder = registry("decoder").create(spec.decoder, spec.settings)  # what stages/generate.py does
+    assert decoder is spec.settings and decoder.top_p == 0.8
+    assert built.count(({"top_p": 0.8},)) == 1  # once, at load
+    assert len(built) == sum(c.decoder == "nucleus" for c in study.corpora.values())  # once per corpus
