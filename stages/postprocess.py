@@ -18,7 +18,7 @@ from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
 from synthdeid.generation.origin import Origin
 from synthdeid.generation.postprocess import check_fresh_labels, decode_corpus, require_tags_for_taggers
-from synthdeid.phi.fresh_surrogates import FreshSettings, refresh_corpus
+from synthdeid.phi.fresh_surrogates import refresh_corpus
 from synthdeid.phi.head_words import HeadWords
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec.packs import language_pack
@@ -41,14 +41,14 @@ def main() -> None:
     bounds = SpanBounds.of(real, pack.tokenize)
     docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts, bounds, pack.tokenize)
     require_tags_for_taggers(corpus, spec.generator, {*s.utility.synthetic, *s.utility.augmented}, docs, labels)
-    fresh = FreshSettings.from_param(spec.fresh_surrogates, f"corpora.{corpus}.fresh_surrogates")
+    fresh = spec.fresh_surrogates  # built by the study spec; None: off
     check_fresh_labels(fresh, corpus, labels)
     report = None
     if fresh is not None:  # the PHI spans (of the chosen labels) get new surrogates; leakage before/after
         heads = HeadWords.read(paths.HEAD_WORDS)
         docs, report = refresh_corpus(docs, pack, s.pseudonymize.seed, real, fresh, heads)
     write_jsonl(docs, paths.synthetic_corpus(corpus))
-    Origin(corpus, spec.generator, spec.fresh_surrogates).write(paths.corpus_origin(corpus))
+    Origin(corpus, spec.generator, fresh).write(paths.corpus_origin(corpus))
     counts.extra = {
         **counts.extra,  # the spans decode_corpus dropped
         "synthetic": size_stats(docs, pack.tokenize, pack.split_sentences),

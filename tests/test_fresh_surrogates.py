@@ -4,6 +4,7 @@ stay valid, the text around the spans is untouched, and the result is determinis
 from __future__ import annotations
 
 import pytest
+from pydantic import ValidationError
 
 from synthdeid import Document, Span, SurrogateError
 from synthdeid.api import LanguagePack
@@ -186,28 +187,35 @@ def test_spans_without_letters_or_digits_lose_their_label_and_are_counted(pack: 
 
 
 def test_settings_from_params() -> None:
-    from synthdeid.errors import SynthdeidError
+    """``corpora.NAME.fresh_surrogates`` as the study spec builds it: the short forms, and each
+    refusal at its key."""
     from synthdeid.phi.fresh_surrogates import FreshSettings
+    from synthdeid.spec.study import CorpusSpec
 
-    assert FreshSettings.from_param(False, "x") is None
-    assert FreshSettings.from_param(True, "x") == FreshSettings(None, "generated")
-    assert FreshSettings.from_param(["Phone_fax"], "x") == FreshSettings(frozenset({"Phone_fax"}), "generated")
-    assert FreshSettings.from_param({"labels": "all", "shapes": "training"}, "x") == FreshSettings(None, "training")
+    def built(value):
+        return CorpusSpec.model_validate({"generator": "g", "decoder": "d", "fresh_surrogates": value}).fresh_surrogates
+
+    assert (
+        built(False) is None and CorpusSpec.model_validate({"generator": "g", "decoder": "d"}).fresh_surrogates is None
+    )
+    assert built(True) == FreshSettings(labels=None, shapes="generated")
+    assert built(["Phone_fax"]) == FreshSettings(labels=("Phone_fax",), shapes="generated")
+    assert built({"labels": "all", "shapes": "training"}) == FreshSettings(labels=None, shapes="training")
     for bad, says in [
         ("yes", "must be true, false"),
-        ({"label": ["ID"]}, "must be true, false"),
-        ({"labels": []}, "x.labels"),
-        ({"labels": "ID"}, "x.labels"),
-        ({"shapes": "model"}, "x.shapes must be one of generated, training"),
+        ({"label": ["ID"]}, "label\n  Extra inputs"),
+        ({"labels": []}, "labels\n  must be all or a non-empty list"),
+        ({"labels": "ID"}, "labels\n  must be all or a non-empty list"),
+        ({"shapes": "model"}, "shapes\n  Input should be 'generated' or 'training'"),
     ]:
-        with pytest.raises(SynthdeidError, match=says):
-            FreshSettings.from_param(bad, "x")
+        with pytest.raises(ValidationError, match=says):
+            built(bad)
 
 
 def test_only_the_chosen_labels_are_redrawn(pack: LanguagePack, training: list[Document]) -> None:
     from synthdeid.phi.fresh_surrogates import FreshSettings
 
-    settings = FreshSettings(frozenset({"Date", "Phone_fax"}))
+    settings = FreshSettings(labels=("Date", "Phone_fax"))
     fresh, report = refresh_corpus(training, pack, seed=3, real=training, settings=settings)
     changed = {"Date": 0, "Phone_fax": 0}
     for before, after in zip(training, fresh):
@@ -244,7 +252,7 @@ def test_training_shapes_give_well_formed_surrogates_for_garbled_spans(
             Span(at[3], at[3] + 3, "Name"),
         ],
     )
-    settings = FreshSettings(frozenset({"Phone_fax", "Email"}), "training")
+    settings = FreshSettings(labels=("Phone_fax", "Email"), shapes="training")
     bank = ShapeBank.from_documents(training)
     assert bank.by_label["Phone_fax"] and bank.by_label["Email"]
     after = refresh(doc, pack, 0, settings=settings, shapes=bank)

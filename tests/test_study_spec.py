@@ -224,10 +224,14 @@ def test_check_names_a_key_dvc_tracks_that_the_params_file_lacks(demo_params, tm
 
 
 def test_the_spec_knows_the_fresh_surrogate_shapes_the_code_draws():
-    from synthdeid.phi.fresh_surrogates import SHAPES
-    from synthdeid.spec import study
+    from synthdeid.phi.fresh_settings import SHAPES, FreshSettings
+    from synthdeid.spec.study import CorpusSpec
 
-    assert study.SHAPES == SHAPES
+    # one declaration: the spec's field is the settings class the code draws with
+    assert CorpusSpec.model_validate({"generator": "g", "decoder": "d", "fresh_surrogates": True}).fresh_surrogates == (
+        FreshSettings()
+    )
+    assert FreshSettings.model_json_schema()["properties"]["shapes"]["enum"] == list(SHAPES)
 
 
 def test_checking_the_demo_study_imports_no_heavy_library() -> None:

@@ -42,10 +42,9 @@ def study_redraw(study: Study, corpus: str, pack: LanguagePack) -> Callable[[lis
     from synthdeid import paths
     from synthdeid.corpus.formats import read_jsonl
     from synthdeid.generation.origin import Origin
-    from synthdeid.phi.fresh_surrogates import FreshSettings, redrawer
+    from synthdeid.phi.fresh_surrogates import EVERY_LABEL, redrawer
     from synthdeid.phi.head_words import HeadWords
 
-    fresh = Origin.read(paths.corpus_origin(corpus)).fresh_surrogates
-    settings = FreshSettings.from_param(fresh, f"corpora.{corpus}.fresh_surrogates") or FreshSettings()
+    settings = Origin.read(paths.corpus_origin(corpus)).fresh_surrogates or EVERY_LABEL
     real = list(read_jsonl(paths.pseudonymized("train")))
     return redrawer(pack, study.pseudonymize.seed, real, settings, HeadWords.read(paths.HEAD_WORDS))

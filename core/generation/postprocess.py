@@ -65,8 +65,9 @@ def require_tags_for_taggers(
 def check_fresh_labels(fresh: FreshSettings | None, corpus: str, labels: list[str]) -> None:
     """The labels of ``corpora.CORPUS.fresh_surrogates`` (``fresh``; None: off) are labels of the
     corpus. (Training shapes for a DP generator's corpus are refused with the study spec.)"""
-    if fresh is not None and fresh.labels is not None and fresh.labels - set(labels):
+    unknown = set(fresh.labels or ()) - set(labels) if fresh is not None else set()
+    if unknown:
         raise SynthdeidError(
-            f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(fresh.labels - set(labels)))} "
+            f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(unknown))} "
             f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)"
         )

@@ -35,6 +35,7 @@ from typing import Any
 from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.errors import SurrogateError, SynthdeidError
+from synthdeid.phi.fresh_settings import EVERY_LABEL, FreshSettings
 from synthdeid.phi.head_words import NONE, HeadWords
 from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.phi.seeds import derive_seed
@@ -51,50 +52,6 @@ SHARED_NOTES = 3
 """A PHI string of at least this many training notes may be repeated when nothing else can be drawn."""
 SHIFTED_LABELS = frozenset({"Date", "Age"})
 """Labels whose surrogates are shifted consistently within a note (exempt from the cross-span check)."""
-
-SHAPES = ("generated", "training")
-
-
-@dataclass(frozen=True)
-class FreshSettings:
-    """Which spans get fresh surrogates and what the surrogates are shaped on."""
-
-    labels: frozenset[str] | None = None
-    """The labels re-drawn; ``None``: every label."""
-    shapes: str = "generated"
-    """``generated``: the surrogate keeps the generated span's shape; ``training``: the shape of a
-    training span of the same label (``ShapeBank``)."""
-
-    @classmethod
-    def from_param(cls, value: Any, where: str) -> FreshSettings | None:
-        """``false`` (none), ``true`` (every label, generated shapes), a list of labels, or
-        ``{labels: all | [...], shapes: generated | training}``; ``where`` names the setting."""
-        if value is False or value is None:
-            return None
-        if value is True:
-            return cls()
-        if isinstance(value, list):
-            value = {"labels": value}
-        if not isinstance(value, dict) or set(value) - {"labels", "shapes"}:
-            raise SynthdeidError(
-                f"{where} must be true, false, a list of labels or {{labels: all | [...], shapes: generated | "
-                f"training}}, not {value!r} (params.yaml)"
-            )
-        labels = value.get("labels", "all")
-        if labels != "all" and not (isinstance(labels, list) and labels and all(isinstance(x, str) for x in labels)):
-            raise SynthdeidError(
-                f"{where}.labels must be all or a non-empty list of labels, not {labels!r} (params.yaml)"
-            )
-        shapes = value.get("shapes", "generated")
-        if shapes not in SHAPES:
-            raise SynthdeidError(f"{where}.shapes must be one of {', '.join(SHAPES)}, not {shapes!r} (params.yaml)")
-        return cls(None if labels == "all" else frozenset(labels), shapes)
-
-    def covers(self, label: str) -> bool:
-        return self.labels is None or label in self.labels
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"labels": "all" if self.labels is None else sorted(self.labels), "shapes": self.shapes}
 
 
 def _key(text: str) -> str:
@@ -126,7 +83,7 @@ def refresh(
     pack: LanguagePack,
     seed: int,
     avoid: frozenset[str] = frozenset(),
-    settings: FreshSettings = FreshSettings(),
+    settings: FreshSettings = EVERY_LABEL,
     shapes: ShapeBank | None = None,
     shared: frozenset[str] = frozenset(),
     fallbacks: list[str] | None = None,
@@ -174,7 +131,7 @@ def refresh(
     return best
 
 
-def unlabel_markless(doc: Document, settings: FreshSettings = FreshSettings()) -> Document:
+def unlabel_markless(doc: Document, settings: FreshSettings = EVERY_LABEL) -> Document:
     """``doc`` without the spans (of ``settings.labels``) whose text holds no letter or digit (the
     text stays)."""
     keep = tuple(
@@ -183,7 +140,7 @@ def unlabel_markless(doc: Document, settings: FreshSettings = FreshSettings()) -
     return doc if len(keep) == len(doc.spans) else Document(doc.id, doc.text, keep)
 
 
-def untagged_copies(before: Document, after: Document, settings: FreshSettings = FreshSettings()) -> int:
+def untagged_copies(before: Document, after: Document, settings: FreshSettings = EVERY_LABEL) -> int:
     """How many PHI strings of ``before`` (3+ characters; of ``settings.labels``) still occur in
     the text of ``after``: the generator wrote them outside a tag too, where fresh surrogates
     cannot reach them."""
@@ -201,7 +158,7 @@ class FreshReport:
     ``leakage`` metric's figures), before and after. After, both are the language pack's chance
     level: the surrogates no longer depend on the training notes."""
 
-    settings: FreshSettings = FreshSettings()
+    settings: FreshSettings = EVERY_LABEL
     spans_replaced: int = 0
     spans_unlabelled: int = 0
     """Spans without a letter or digit (a generated Phone_fax ``)``): not PHI, nothing to re-draw;
@@ -243,7 +200,7 @@ def leakage_rates(
 def drawer(
     pack: LanguagePack,
     real: Sequence[Document] = (),
-    settings: FreshSettings = FreshSettings(),
+    settings: FreshSettings = EVERY_LABEL,
     heads: HeadWords = NONE,
     repeat_ok: bool = False,
 ) -> Callable[[Sequence[Document], int, list[str] | None], list[Document]]:
@@ -267,7 +224,7 @@ def refresh_corpus(
     pack: LanguagePack,
     seed: int,
     real: Sequence[Document] = (),
-    settings: FreshSettings = FreshSettings(),
+    settings: FreshSettings = EVERY_LABEL,
     heads: HeadWords = NONE,
 ) -> tuple[list[Document], FreshReport]:
     """Fresh surrogates for every note; with ``real`` (the generator's training notes) no
@@ -302,7 +259,7 @@ def redrawer(
     pack: LanguagePack,
     seed: int,
     real: Sequence[Document] = (),
-    settings: FreshSettings = FreshSettings(),
+    settings: FreshSettings = EVERY_LABEL,
     heads: HeadWords = NONE,
 ) -> Callable[[list[Document], int], list[Document]]:
     """``redraw(docs, k)``: ``docs`` with the fresh surrogates of draw ``k`` (seeded from ``seed``

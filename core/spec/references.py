@@ -167,10 +167,8 @@ def _label_settings(study: Study) -> Iterator[Problem]:
         yield from _tags("pseudonymize.head_words.labels", study.pseudonymize.head_words.labels, tags)
     for name, c in study.corpora.items():
         fresh = c.fresh_surrogates
-        labels = fresh if isinstance(fresh, list) else fresh.get("labels") if isinstance(fresh, dict) else None
-        if isinstance(labels, list):
-            key = f"corpora.{name}.fresh_surrogates" + ("" if isinstance(fresh, list) else ".labels")
-            yield from _tags(key, labels, tags)
+        if fresh is not None and fresh.labels is not None:
+            yield from _tags(f"corpora.{name}.fresh_surrogates.labels", fresh.labels, tags)
 
 
 def _fits_language(key: str, annotator: Any, language: str) -> Problem | None:
@@ -311,7 +309,7 @@ def check(study: Study) -> list[Problem]:
         fresh = c.fresh_surrogates
         generator = built.get(c.generator)  # the generator, or its declared settings
         dp = getattr(getattr(generator, "config", generator), "dp", None)  # DP-SGD settings, None: off
-        if isinstance(fresh, dict) and fresh.get("shapes") == "training" and dp is not None:
+        if fresh is not None and fresh.shapes == "training" and dp is not None:
             add(
                 Problem(
                     f"corpora.{name}.fresh_surrogates",

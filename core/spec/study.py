@@ -26,6 +26,7 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
+from synthdeid.phi.fresh_settings import SHAPES, FreshSettings
 from synthdeid.privacy.canaries import CanaryConfig
 from synthdeid.privacy.data_canaries import DataCanaryConfig
 from synthdeid.privacy.gate import LIMITS, OVERRIDE_DOC, THRESHOLDS, Gate, former_key, sets_nothing
@@ -33,8 +34,6 @@ from synthdeid.privacy.gate import LIMITS, OVERRIDE_DOC, THRESHOLDS, Gate, forme
 from .types import Number, Text, Whole, checked, number_or
 from .vocab_anonymization import VocabAnonymization
 
-SHAPES = ("generated", "training")
-"""``fresh_surrogates.shapes`` (``synthdeid.phi.fresh_surrogates.SHAPES``, held equal by a test)."""
 Config = dict[str, Any]
 """A plugin's config: checked against the plugin's own declaration (``spec.references``)."""
 GENERATION_OVERRIDES = (
@@ -129,26 +128,6 @@ def _tag_distribution(value: Any) -> Any:
     raise PydanticCustomError("tag_distribution", "must be real, uniform or a mapping of label -> factor >= 0", {})
 
 
-def _fresh(value: Any) -> Any:
-    if isinstance(value, bool) or value is None:
-        return bool(value)
-    labels_ok = lambda x: x == "all" or (isinstance(x, list) and x and all(isinstance(i, str) for i in x))  # noqa: E731
-    if isinstance(value, list) and labels_ok(value):
-        return value
-    if (
-        isinstance(value, dict)
-        and not set(value) - {"labels", "shapes"}
-        and labels_ok(value.get("labels", "all"))
-        and value.get("shapes", "generated") in SHAPES
-    ):
-        return value
-    raise PydanticCustomError(
-        "fresh_surrogates",
-        "must be true, false, a list of labels or a mapping with labels (all or a list) and shapes ({shapes})",
-        {"shapes": " | ".join(SHAPES)},
-    )
-
-
 def _anonymize(value: Any) -> Any:
     """``true``: the defaults; ``false`` or ``null``: off; a mapping: its settings."""
     if value is None or value is False:
@@ -182,7 +161,7 @@ else:
 if TYPE_CHECKING:  # what the validators below let through
     LabelMapping: TypeAlias = str | dict[str, str] | list[str | dict[str, str]]
     AnonymizeVocab: TypeAlias = VocabAnonymization | None
-    FreshSurrogates: TypeAlias = bool | list[str] | dict[str, Any]
+    FreshSurrogates: TypeAlias = FreshSettings | None
 else:
     LabelMapping = checked(
         _mapping,
@@ -206,20 +185,24 @@ else:
         WithJsonSchema({"anyOf": [{"type": "boolean"}, {"type": "null"}, VocabAnonymization.model_json_schema()]}),
     ]
     """The settings (``true``: the defaults) or None (``false``/``null``: off)."""
-    FreshSurrogates = checked(
-        _fresh,
-        {
-            "anyOf": [
-                {"type": "boolean"},
-                {"type": "array", "items": {"type": "string"}},
-                {
-                    "type": "object",
-                    "properties": {"labels": {}, "shapes": {"enum": list(SHAPES)}},
-                    "additionalProperties": False,
-                },
-            ]
-        },
-    )
+    FreshSurrogates = Annotated[
+        FreshSettings | None,
+        BeforeValidator(FreshSettings.switch),
+        WithJsonSchema(
+            {
+                "anyOf": [
+                    {"type": "boolean"},
+                    {"type": "array", "items": {"type": "string"}},
+                    {
+                        "type": "object",
+                        "properties": {"labels": {}, "shapes": {"enum": list(SHAPES)}},
+                        "additionalProperties": False,
+                    },
+                ]
+            }
+        ),
+    ]
+    """The settings (``true``: every label, generated shapes) or None (``false``/``null``: off)."""
 
 
 # ---- sections ----------------------------------------------------------------------------------------
@@ -381,6 +364,8 @@ class CorpusSpec(Configured):
     config: Config = Field(default_factory=dict, description="the decoder's config")
     fresh_surrogates: FreshSurrogates = Field(
         False,
+        validate_default=True,
+        title="Fresh Surrogates",
         description="re-draw PHI surface forms from the language pack: true, a list of labels, or "
         "{labels: all | [...], shapes: generated | training}",
     )
