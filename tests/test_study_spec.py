@@ -224,7 +224,7 @@ def test_check_names_a_key_dvc_tracks_that_the_params_file_lacks(demo_params, tm
 
 
 def test_the_spec_knows_the_fresh_surrogate_shapes_the_code_draws():
-    from synthdeid.phi.fresh_settings import SHAPES, FreshSettings
+    from synthdeid.spec.fresh_settings import SHAPES, FreshSettings
     from synthdeid.spec.study import CorpusSpec
 
     # one declaration: the spec's field is the settings class the code draws with

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from synthdeid.corpus.accounting import read_json, write_json
-from synthdeid.phi.fresh_settings import FreshSettings
+from synthdeid.spec.fresh_settings import FreshSettings
 
 
 @dataclass(frozen=True)

@@ -35,7 +35,6 @@ from typing import Any
 from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.errors import SurrogateError, SynthdeidError
-from synthdeid.phi.fresh_settings import EVERY_LABEL, FreshSettings
 from synthdeid.phi.head_words import NONE, HeadWords
 from synthdeid.phi.pseudonymize import pseudonymize
 from synthdeid.phi.seeds import derive_seed
@@ -46,6 +45,7 @@ from synthdeid.privacy.audit.leakage import (
     real_phi_strings,
 )
 from synthdeid.privacy.audit.tokens import tokenize_documents
+from synthdeid.spec.fresh_settings import EVERY_LABEL, FreshSettings
 
 MAX_ATTEMPTS = 10
 SHARED_NOTES = 3

@@ -26,11 +26,11 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from synthdeid.corpus.tags import builtin_mappings
-from synthdeid.phi.fresh_settings import SHAPES, FreshSettings
 from synthdeid.privacy.canaries import CanaryConfig
 from synthdeid.privacy.data_canaries import DataCanaryConfig
 from synthdeid.privacy.gate import LIMITS, OVERRIDE_DOC, THRESHOLDS, Gate, former_key, sets_nothing
 
+from .fresh_settings import SHAPES, FreshSettings
 from .types import Number, Text, Whole, checked, number_or
 from .vocab_anonymization import VocabAnonymization
 
