@@ -39,7 +39,9 @@ def decoder(study: Study, corpus: str) -> Any:
 def tagger(study: Study, overrides: dict[str, Any] | None = None, name: str | None = None) -> Any:
     """The tagger plugin ``taggers.<utility.tagger>`` (or ``taggers.NAME``); ``overrides`` replace config keys."""
     spec = study.taggers[name or study.utility.tagger]
-    return registry("tagger").create(spec.plugin, {**spec.config, **(overrides or {})})
+    if not overrides:
+        return registry("tagger").create(spec.plugin, spec.settings)  # as the spec built them
+    return registry("tagger").create(spec.plugin, {**spec.config, **overrides})
 
 
 def annotator(name: str, config: dict[str, Any] | None = None) -> Any:

@@ -344,7 +344,7 @@ def check_file(path: str | Path) -> CheckReport:
     taggers = {name: build.tagger(study, name=name) for name in study.taggers}
     leakage = None
     if "leakage" in study.privacy.metrics:
-        leakage = build.privacy_metrics({"leakage": study.privacy.metrics["leakage"]})["leakage"].config
+        leakage = study.privacy.metric_settings()["leakage"]  # the leakage metric's settings, as the spec built them
     report = check(study, pack, build.tagset(study, pack), generators, taggers, leakage)
     annotator_problem(report, study)
     return report
@@ -360,7 +360,7 @@ def annotator_problem(report: CheckReport, study: Study) -> None:
     if name == "gold":
         return
     try:
-        registry("annotator").create(name, dict(study.annotate.config or {}))
+        registry("annotator").create(name, study.annotate.settings)
     except SynthdeidError as e:
         report.problem(f"annotate.annotator: {name!r} cannot be built: {e}", "fix annotate.config as the message says")
 
