@@ -39,9 +39,7 @@ def decoder(study: Study, corpus: str) -> Any:
 def tagger(study: Study, overrides: dict[str, Any] | None = None, name: str | None = None) -> Any:
     """The tagger plugin ``taggers.<utility.tagger>`` (or ``taggers.NAME``); ``overrides`` replace config keys."""
     spec = study.taggers[name or study.utility.tagger]
-    if not overrides:
-        return registry("tagger").create(spec.plugin, spec.settings)  # as the spec built them
-    return registry("tagger").create(spec.plugin, {**spec.config, **overrides})
+    return registry("tagger").create(spec.plugin, {**spec.config, **(overrides or {})})
 
 
 def annotator(name: str, config: dict[str, Any] | None = None) -> Any:
