@@ -105,6 +105,10 @@ def _deduce(cache_path: str | None) -> Any:
     return deduce_cache.load(cache_path)
 
 
+REDACTOR = "redactor"
+"""The name of DEDUCE's processor that writes the redacted text, which the annotator does not use."""
+
+
 class DeduceAnnotator:
     """Runs DEDUCE over a note and returns canonical spans."""
 
@@ -116,7 +120,9 @@ class DeduceAnnotator:
         self.cache_path = self.config.cache_path
 
     def annotate(self, text: str) -> list[Span]:
-        doc = _deduce(self.cache_path).deidentify(text)
+        # the annotations only: DEDUCE's redactor writes a redacted copy of the text by string
+        # replacement, which grew faster than the note (a 1.7 MB note: 81 s with it, 20 s without)
+        doc = _deduce(self.cache_path).deidentify(text, disabled={REDACTOR})
         spans: list[Span] = []
         for a in sorted(doc.annotations, key=lambda a: (a.start_char, -a.end_char)):
             label = DEDUCE_TAGS.get(a.tag)

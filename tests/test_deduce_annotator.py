@@ -40,6 +40,21 @@ def test_deduce_finds_phi_with_canonical_labels(annotator):
     Document.create("t", TEXT, spans)  # valid: in range, no overlaps
 
 
+def test_the_annotations_are_deduces_own_without_its_redacted_text(annotator):
+    """The annotator skips DEDUCE's redactor (its redacted copy of the text, slow on a long note):
+    the annotations are those of DEDUCE's full run on the same text."""
+    from synthdeid.plugins.deduce_annotator import REDACTOR, _deduce
+
+    deduce = _deduce(None)
+    text = " ".join([TEXT] * 40)
+    full = deduce.deidentify(text)
+    fast = deduce.deidentify(text, disabled={REDACTOR})
+    assert full.deidentified_text != text and fast.deidentified_text is None  # the redactor is the part skipped
+    key = lambda doc: sorted((a.start_char, a.end_char, a.tag) for a in doc.annotations)  # noqa: E731
+    assert key(fast) == key(full) and len(full.annotations) > 40 * 5
+    assert [(s.start, s.end) for s in annotator.annotate(text)]  # the annotator runs on that path
+
+
 def test_annotate_documents_replaces_spans(annotator):
     doc = Document.create("d", TEXT, [Span(0, 3, "Other")])
     [out] = annotate_documents([doc], annotator)
