@@ -107,6 +107,7 @@ bench: setup
 	python bench/deidentify.py
 	python bench/leftover_phi.py
 	python bench/note_length.py
+	python bench/note_length.py --deduce
 	$(MAKE) $(VENV)/.ray && python bench/deidentify_ray.py
 
 # the privacy audit at paper scale: 52M real x 1M synthetic tokens (about 15 minutes, 6 GB; not part of CI)

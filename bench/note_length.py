@@ -12,6 +12,13 @@ small ``torch_bilstm_crf`` is trained on toy notes first, and the table says so)
 
     python bench/note_length.py [--model DIR] [--language nl] [--packs nl en es sv]
                                 [--shapes words letter-dash ...] [--sizes 10000 100000 1000000]
+
+``--deduce`` times DEDUCE's annotations instead (Dutch) on a PHI-dense note (``phi-dense``: names,
+dates, places and phone numbers in every few words): the annotator as it runs, and, as the
+reference in the same run, DEDUCE's full run with its redactor (the redacted copy of the text the
+annotator does not use, which it ran until 2026-11-29):
+
+    python bench/note_length.py --deduce [--sizes 10000 100000 1000000]
 """
 
 from __future__ import annotations
@@ -71,6 +78,33 @@ def row(step: str, shape: str, per_mb: dict[int, float], sizes: list[int]) -> st
     return f"| {step} | {shape} | {cells} | {ratio:.2f} |"
 
 
+PHI_WORDS = ("Jan Jansen", "Utrecht", "06-12345678", "de patiënt", "klaagt over", "pijn", "12-03-1961")
+
+
+def phi_dense(size: int) -> str:
+    """A note of ``size`` characters of clinical words and Dutch PHI, one PHI string in about every two words."""
+    import random
+
+    rng = random.Random(1)
+    words: list[str] = []
+    while sum(len(w) + 1 for w in words) < size:
+        words.append(rng.choice(PHI_WORDS))
+    return " ".join(words)[:size]
+
+
+def deduce_rows(sizes: list[int], min_seconds: float) -> None:
+    """DEDUCE on a PHI-dense note: the annotator (no redactor) against DEDUCE's full run."""
+    from synthdeid.plugins.deduce_annotator import _deduce
+
+    annotator, deduce = registry("annotator").create("deduce"), _deduce(None)
+    texts = {n: phi_dense(n) for n in sizes}
+    full = {n: seconds(lambda t=texts[n]: deduce.deidentify(t), min_seconds) * 1e6 / n for n in sizes}
+    fast = {n: seconds(lambda t=texts[n]: annotator.annotate(t), min_seconds) * 1e6 / n for n in sizes}
+    print(row("deduce with its redactor (reference)", "phi-dense", full, sizes), flush=True)
+    print(row("deduce annotator", "phi-dense", fast, sizes), flush=True)
+    print(f"annotator / with redactor at {sizes[-1] // 1000} kB: {fast[sizes[-1]] / full[sizes[-1]]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path)
@@ -79,8 +113,15 @@ def main() -> None:
     ap.add_argument("--shapes", nargs="+", default=list(DEFAULT_SHAPES), choices=SHAPES)
     ap.add_argument("--sizes", nargs="+", type=int, default=list(SIZES))
     ap.add_argument("--min-seconds", type=float, default=0.5)
+    ap.add_argument("--deduce", action="store_true", help="time DEDUCE's annotations on a PHI-dense note instead")
     a = ap.parse_args()
     sizes = sorted(a.sizes)
+    if a.deduce:
+        header = " | ".join(f"{n // 1000} kB s/MB" for n in sizes)
+        print(f"| step | shape | {header} | {sizes[-1] // 1000} kB / {sizes[0] // 1000} kB |")
+        print("|---|---|" + "---:|" * (len(sizes) + 1))
+        deduce_rows(sizes, a.min_seconds)
+        return
     notes = {(shape, n): note(shape, n) for shape in a.shapes for n in sizes}
 
     header = " | ".join(f"{n // 1000} kB s/MB" for n in sizes)
