@@ -53,10 +53,6 @@ class DeduceConfig(Settings):
     cache_path: str | None = setting(None, description="a folder for DEDUCE's lookup cache (null: DEDUCE's own folder)")
     """A folder for DEDUCE's lookup cache (built there on first use); None: DEDUCE's own folder."""
 
-    def __init__(self, cache_path: str | None = None, trust_cache: bool = False, **data: Any) -> None:
-        """``DeduceConfig(cache_path, trust_cache)``: positional too."""
-        super().__init__(**{"cache_path": cache_path, "trust_cache": trust_cache, **data})
-
     @field_validator("cache_path")
     @classmethod
     def _inside_or_trusted(cls, cache_path: str | None, info: ValidationInfo) -> str | None:

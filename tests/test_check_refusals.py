@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 import yaml
+from pydantic import ValidationError
 
 from synthdeid.cli import main
 from synthdeid.plugins import deduce_cache
@@ -84,10 +85,12 @@ def test_a_cache_inside_the_environment_or_trusted_is_accepted(tmp_path: Path) -
     from synthdeid.model_files import trusting_pickles
     from synthdeid.plugins.deduce_annotator import DeduceConfig
 
-    assert DeduceConfig(str(Path(sys.prefix) / "deduce-cache")).cache_path
-    assert DeduceConfig(str(tmp_path), trust_cache=True).trust_cache
+    assert DeduceConfig(cache_path=str(Path(sys.prefix) / "deduce-cache")).cache_path
+    assert DeduceConfig(cache_path=str(tmp_path), trust_cache=True).trust_cache
     with trusting_pickles():
-        DeduceConfig(str(tmp_path))
+        DeduceConfig(cache_path=str(tmp_path))
+    with pytest.raises(ValidationError, match="lies outside this Python environment"):
+        DeduceConfig(cache_path=str(tmp_path))
     assert deduce_cache.untrusted_cache(Path(sys.prefix).resolve() / "x") is None
     assert deduce_cache.untrusted_cache(tmp_path) == tmp_path.resolve()
 
