@@ -51,6 +51,7 @@ def main() -> None:
         "on_invalid": s.corpus.on_invalid,
         "spans": sum(len(d.spans) for d in docs),
         "spans_per_label": label_counts(docs),
+        "spans_dropped_by_mapping": dict(sorted(tags.dropped.items())),  # labels tags.mapping maps onto null
         "whitespace_tokens": sum(len(d.text.split()) for d in docs),
         "test_set": {
             "documents": len(test),

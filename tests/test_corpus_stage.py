@@ -92,3 +92,26 @@ def test_a_test_set_with_nothing_valid_stops_the_stage(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "every record of corpus.test_path is invalid" in err and str(test) in err
     assert not (tmp_path / "data/corpus/test.jsonl").exists()
+
+
+def test_a_label_mapped_onto_null_is_no_phi_its_spans_dropped_and_counted(tmp_path):
+    notes = tmp_path / "titles.jsonl"
+    records = [
+        {
+            "id": "n1",
+            "text": "Dr. Jan Jansen kwam.",
+            "spans": [{"start": 0, "end": 3, "label": "NAME_TITLE"}, {"start": 4, "end": 14, "label": "PERSOON"}],
+        },
+        {"id": "n2", "text": "Dr. Smit belde.", "spans": [{"start": 0, "end": 3, "label": "NAME_TITLE"}]},
+    ]
+    notes.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    params = repo_params()
+    params["corpus"] |= {"source": "files", "path": str(notes), "format": "auto", "on_invalid": "fail"}
+    params["tags"] = {"mapping": {"PERSOON": "Name", "NAME_TITLE": None}, "keep_unmapped": False}
+    run_stages(tmp_path, params, ["corpus"])
+    docs = {d.id: d for d in read_jsonl(tmp_path / "data/corpus/documents.jsonl")}
+    assert [(d.surface(s), s.label) for s in docs["n1"].spans for d in [docs["n1"]]] == [("Jan Jansen", "Name")]
+    assert docs["n2"].spans == () and docs["n2"].text == "Dr. Smit belde."  # the title stays as text
+    metrics = stage_metrics(tmp_path, "corpus")
+    assert metrics["spans_dropped_by_mapping"] == {"NAME_TITLE": 2}
+    assert metrics["documents_in"] == metrics["documents_out"] == 2

@@ -70,13 +70,14 @@ class Document:
                     doc_id=self.id,
                     fix="correct the offsets: they count characters of the text, end exclusive",
                 )
-            label = s.label
+            label: str | None = s.label
             if tagset is not None:
                 try:
                     label = tagset.map(s.label)
                 except InputError as e:
                     raise e.located(doc_id=self.id) from None
-            spans.append(Span(s.start, s.end, label))
+            if label is not None:  # None: the mapping says the label is no PHI (counted by the tag set)
+                spans.append(Span(s.start, s.end, label))
         spans.sort()
         for a, b in pairwise(spans):
             if b.start < a.end:

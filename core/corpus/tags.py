@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -33,29 +34,36 @@ class TagSet:
     """The labels a corpus may use, with an optional mapping of source labels onto them.
 
     ``keep_unmapped`` keeps labels that are neither in the tag set nor in the mapping
-    (a corpus that uses its own labels); otherwise such a label is an error.
+    (a corpus that uses its own labels); otherwise such a label is an error. A label mapped onto
+    ``None`` (``tags.mapping: {NAME_TITLE: null}``) is no PHI: its spans are dropped, their text
+    stays, and ``dropped`` counts them per label.
     """
 
     def __init__(
         self,
         tags: Iterable[str] = CANONICAL_TAGS,
-        mapping: Mapping[str, str] | None = None,
+        mapping: Mapping[str, str | None] | None = None,
         keep_unmapped: bool = False,
     ) -> None:
         self.tags = tuple(tags)
         self.mapping = dict(mapping or {})
         self.keep_unmapped = keep_unmapped
-        bad = sorted({v for v in self.mapping.values() if v not in self.tags})
+        self.dropped: Counter[str] = Counter()
+        bad = sorted({v for v in self.mapping.values() if v is not None and v not in self.tags})
         if bad and not keep_unmapped:
             raise InputError(
                 f"the label mapping targets labels outside the tag set: {', '.join(bad)}",
                 fix="map onto one of: " + ", ".join(self.tags),
             )
 
-    def map(self, label: str) -> str:
-        """The tag-set label for ``label``; raises InputError when there is none."""
+    def map(self, label: str) -> str | None:
+        """The tag-set label for ``label``, None for a label mapped onto null (counted in
+        ``dropped``); raises InputError when there is none."""
         if label in self.mapping:
-            return self.mapping[label]
+            mapped = self.mapping[label]
+            if mapped is None:
+                self.dropped[label] += 1
+            return mapped
         if label in self.tags or self.keep_unmapped:
             return label
         raise InputError(
@@ -94,15 +102,15 @@ def builtin_mapping(name: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
-def label_mapping(value: Any) -> dict[str, str]:
-    """The label mapping a ``tags.mapping`` param stands for: a mapping as it is, the name of a
-    built-in mapping, or nothing (``{}`` / null)."""
+def label_mapping(value: Any) -> dict[str, str | None]:
+    """The label mapping a ``tags.mapping`` param stands for: a mapping as it is (a label onto
+    null: not PHI, dropped), the name of a built-in mapping, or nothing (``{}`` / null)."""
     if not value:
         return {}
     if isinstance(value, str):
         return dict(builtin_mapping(value))
     if isinstance(value, Mapping):
-        return {str(k): str(v) for k, v in value.items()}
+        return {str(k): None if v is None else str(v) for k, v in value.items()}
     if isinstance(value, list) and value and all(isinstance(v, str | Mapping) for v in value):
         return {k: v for layer in value for k, v in label_mapping(layer).items()}  # later layers win
     raise InputError(
@@ -114,4 +122,4 @@ def label_mapping(value: Any) -> dict[str, str]:
 
 def tag_labels(mapping: Any) -> list[str]:
     """The canonical tags and every tag the ``tags.mapping`` param maps onto, sorted."""
-    return sorted(set(CANONICAL_TAGS) | set(label_mapping(mapping).values()))
+    return sorted(set(CANONICAL_TAGS) | {v for v in label_mapping(mapping).values() if v is not None})
