@@ -34,6 +34,7 @@ from synthdeid.privacy.canaries import (
     CanarySpace,
     add_canaries,
     insert_canaries,
+    line_budget,
     numeric_pool,
     read_canaries,
     write_canaries,
@@ -132,7 +133,9 @@ def test_space_text_size_and_sampling():
 def test_insertion_keeps_counts_ids_and_order_and_leaves_the_inputs_alone():
     lines, ids = notes(50, 0), [f"doc-{i}" for i in range(50)]
     before = (list(lines), list(ids))
-    config = CanaryConfig(repetitions=(1, 5, 20), per_repetition=2, template=TEMPLATE, min_count=2)
+    config = CanaryConfig(
+        repetitions=(1, 5, 20), per_repetition=2, template=TEMPLATE, min_count=2, max_line_share=None
+    )  # uncapped: 52 lines into 50
     new_lines, new_ids, record = add_canaries(config, lines, ids, LABELS)
     assert (lines, ids) == before
     assert len(new_lines) == len(new_ids) == 50 + 2 * 26 and record["lines_inserted"] == 52
@@ -350,7 +353,13 @@ def project(tmp_path, monkeypatch, register_plugin):
         {
             "plugin": "toy_bigram",
             "config": {},
-            "canaries": {"repetitions": [1, 4], "per_repetition": 2, "template": TEMPLATE, "min_count": 2},
+            "canaries": {
+                "repetitions": [1, 4],
+                "per_repetition": 2,
+                "template": TEMPLATE,
+                "min_count": 2,
+                "max_line_share": None,  # 10 lines into 80 notes, above the default cap
+            },
         },
         privacy={
             "model_metrics": {
@@ -399,3 +408,25 @@ def test_stages_without_canaries_say_so(project, monkeypatch):
     run_stage("audit_lm", monkeypatch)
     audit = json.loads((project / "data/metrics/privacy_model/toy.json").read_text())
     assert audit["canary_exposure"]["skipped"].startswith("no canaries")
+
+
+def test_canary_lines_are_capped_to_a_share_of_a_small_corpus():
+    # 50 notes, 10%: 5 lines; the 20 and 5 repetitions go first, then per count: 1 canary, once
+    budget = line_budget((1, 5, 20), 2, 50, 0.1)
+    assert budget["repetitions"] == (1,) and budget["per_repetition"] == 2 and budget["lines"] == 2
+    assert budget["capped"] and budget["lines_asked"] == 52
+    assert line_budget((1, 5, 20), 2, 800, 0.1)["lines"] == 52  # the demo: 6.5%, untouched
+    assert line_budget((1, 5, 20), 2, 300, 0.1)["repetitions"] == (1, 5)  # 30 lines: 12 fit
+    assert line_budget((1, 5, 20), 2, 50, None)["lines"] == 52  # null: no cap
+    assert line_budget((5,), 3, 10, 0.1) == {
+        "repetitions": (1,),
+        "per_repetition": 1,
+        "lines_asked": 15,
+        "lines": 1,
+        "capped": True,
+        "max_line_share": 0.1,
+    }
+    lines, ids = notes(50, 0), [f"doc-{i}" for i in range(50)]
+    config = CanaryConfig(repetitions=(1, 5, 20), per_repetition=2, template=TEMPLATE, min_count=2)
+    new_lines, _, record = add_canaries(config, lines, ids, LABELS)
+    assert len(new_lines) == 52 and record["lines_inserted"] == 2 and record["line_budget"]["capped"]

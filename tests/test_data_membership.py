@@ -127,7 +127,13 @@ def test_canaries_are_seeded_distinct_and_only_members_are_inserted():
     lines = notes(80, 1)
     ids = [f"doc-{i}" for i in range(80)]
     config = DataCanaryConfig(
-        repetitions=(1, 4), per_repetition=3, nonmembers=40, prefix_tokens=6, suffix_tokens=5, min_count=2
+        repetitions=(1, 4),
+        per_repetition=3,
+        nonmembers=40,
+        prefix_tokens=6,
+        suffix_tokens=5,
+        min_count=2,
+        max_line_share=None,  # 15 lines into 80 notes: above the default cap, which has its own test
     )
     members, nonmembers, _ = draw_data_canaries(config, lines)
     assert [c.repetitions for c in members] == [1, 1, 1, 4, 4, 4] and len(nonmembers) == 40
@@ -149,7 +155,7 @@ def test_canaries_are_seeded_distinct_and_only_members_are_inserted():
 
 def test_record_round_trip_and_a_broken_record_names_its_fix(tmp_path):
     lines = notes(60, 2)
-    config = DataCanaryConfig(per_repetition=2, nonmembers=10, min_count=2)
+    config = DataCanaryConfig(per_repetition=2, nonmembers=10, min_count=2, max_line_share=None)
     _, _, record = add_data_canaries(config, lines, lines, [str(i) for i in range(60)])
     path = write_data_canaries(record, "toy", tmp_path)
     canaries = read_data_canaries(path)
@@ -170,7 +176,7 @@ def test_record_round_trip_and_a_broken_record_names_its_fix(tmp_path):
 def attack(tmp_path, copies: int, n_syn: int = 60):
     """The metric on a synthetic corpus of toy notes holding ``copies`` copies of each member canary."""
     lines = notes(200, 3)
-    config = DataCanaryConfig(repetitions=(1, 5), per_repetition=10, nonmembers=500, min_count=2)
+    config = DataCanaryConfig(repetitions=(1, 5), per_repetition=10, nonmembers=500, min_count=2, max_line_share=None)
     _, _, record = add_data_canaries(config, lines, lines, [str(i) for i in range(200)])
     path = write_data_canaries(record, "toy", tmp_path)
     members = [c["text"] for c in record["canaries"] if c["repetitions"]]
@@ -271,3 +277,19 @@ def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypat
     run_stage("train_lm", monkeypatch)
     assert read_data_canaries(tmp_path / "data/canaries/toy.json") is None
     assert json.loads((tmp_path / "data/metrics/train_lm/toy.json").read_text())["data_canary_lines"] == 0
+
+
+def test_members_are_capped_to_a_share_of_a_small_corpus():
+    lines = notes(50, 1)
+    new_lines, _, record = add_data_canaries(DataCanaryConfig(min_count=2), lines, lines, [str(i) for i in range(50)])
+    # the defaults ask 52 lines (+104%); 10% of 50 notes is 5: two members, once each
+    assert len(new_lines) == 52 and record["lines_inserted"] == 2
+    assert record["line_budget"] == {
+        "repetitions": [1],
+        "per_repetition": 2,
+        "lines_asked": 52,
+        "lines": 2,
+        "capped": True,
+        "max_line_share": 0.1,
+    }
+    assert sum(c["repetitions"] == 1 for c in record["canaries"]) == 2

@@ -44,6 +44,10 @@ them still measures exposure, to at most 8 bits)."""
 DEFAULT_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
 
 
+MAX_LINE_SHARE = 0.1
+"""The default cap on inserted canary lines, as a share of the training lines (``max_line_share``)."""
+
+
 class CanaryConfig(Settings):
     """``generators.NAME.canaries`` in params (absent or null: no canaries)."""
 
@@ -52,6 +56,12 @@ class CanaryConfig(Settings):
     )
     """How often each canary is inserted; ``per_repetition`` canaries per count."""
     per_repetition: int = setting(1, ge=1, description="canaries per repetition count")
+    max_line_share: float | None = setting(
+        MAX_LINE_SHARE, gt=0, description="inserted lines at most this share of the training lines (null: no cap)"
+    )
+    """Inserted lines at most this share of the training lines: on a small corpus the largest
+    repetition counts are left out first, then canaries per count (``line_budget``; the record says
+    what was kept). null: no cap."""
     seed: int = setting(0, ge=0, description="draws the canaries' secrets and their positions among the training lines")
     """Draws the canaries' secrets and their positions among the training lines."""
     template: str | None = setting(
@@ -94,6 +104,30 @@ def repetition_counts(value: tuple[int, ...]) -> tuple[int, ...]:
     if not value or any(r < 1 for r in value):
         raise PydanticCustomError("repetitions", "must be a list of whole numbers >= 1", {})
     return value
+
+
+def line_budget(repetitions: tuple[int, ...], per_repetition: int, lines: int, share: float | None) -> dict[str, Any]:
+    """The repetitions and canaries per repetition that fit ``share`` of ``lines`` training lines:
+    the largest repetition counts go first, then fewer canaries per count, down to one line (a
+    canary once). ``share`` None: no cap. The result names what was asked and what was kept."""
+    asked = sum(repetitions) * per_repetition
+    budget = asked if share is None else max(1, int(share * lines))
+    reps, per = sorted(repetitions), per_repetition
+    while sum(reps) * per > budget and len(reps) > 1:
+        reps.pop()
+    while sum(reps) * per > budget and per > 1:
+        per -= 1
+    if sum(reps) * per > budget:
+        reps = [1]
+    kept = sum(reps) * per
+    return {
+        "repetitions": tuple(reps),
+        "per_repetition": per,
+        "lines_asked": asked,
+        "lines": kept,
+        "capped": kept < asked,
+        "max_line_share": share,
+    }
 
 
 @dataclass(frozen=True)
@@ -223,7 +257,9 @@ def add_canaries(
     check_template(config.template, labels)
     pool, min_count = numeric_pool(lines, config.pool_size, max(config.min_count, min_count_floor), min_count_floor)
     space = CanarySpace(config.template, pool)
-    canaries = draw_canaries(config, space)
+    budget = line_budget(config.repetitions, config.per_repetition, len(lines), config.max_line_share)
+    fitted = config.model_copy(update={k: budget[k] for k in ("repetitions", "per_repetition")})
+    canaries = draw_canaries(fitted, space)
     new_lines, new_ids = insert_canaries(lines, ids, canaries, config.seed)
     record = {
         "config": {**config.model_dump(), "repetitions": list(config.repetitions)},
@@ -235,6 +271,7 @@ def add_canaries(
         "log2_space_size": math.log2(space.size),
         "canaries": [{**asdict(c), "secret": list(c.secret)} for c in canaries],
         "lines_inserted": len(new_lines) - len(lines),
+        "line_budget": {**budget, "repetitions": list(budget["repetitions"])},
     }
     return new_lines, new_ids, record
 

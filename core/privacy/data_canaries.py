@@ -33,7 +33,7 @@ from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import EOD, PAR
 from synthdeid.errors import InputError
 from synthdeid.plugin_system.config import Settings, setting
-from synthdeid.privacy.canaries import Canary, insert_canaries, repetition_counts
+from synthdeid.privacy.canaries import MAX_LINE_SHARE, Canary, insert_canaries, line_budget, repetition_counts
 
 _TAG = re.compile(r"^<[A-Za-z][A-Za-z0-9_]*?(START|END)>$")
 
@@ -46,6 +46,11 @@ class DataCanaryConfig(Settings):
     )
     """How often each member canary is inserted; ``per_repetition`` members per count."""
     per_repetition: int = setting(2, ge=1, description="members per repetition count")
+    max_line_share: float | None = setting(
+        MAX_LINE_SHARE, gt=0, description="inserted lines at most this share of the training lines (null: no cap)"
+    )
+    """Inserted member lines at most this share of the training lines (``canaries.line_budget``: on
+    50 notes the defaults would add 52 lines, +104%; capped, 5). null: no cap."""
     """Members per repetition count. Every inserted line changes the corpus: on the demo, 5 (130
     lines into 800 notes) moved synthetic-lstm_p's tagger F1 from 0.885 to 0.866 (3 seeds); 2 (52
     lines) is the model canaries' budget."""
@@ -145,13 +150,16 @@ def add_data_canaries(
     """Draw the canaries from the ``real`` training lines and insert the members into ``lines``
     (the real lines, or those with other canaries already in); returns the new lines and ids and
     the record to write with ``write_data_canaries``."""
-    members, nonmembers, facts = draw_data_canaries(config, real, min_count_floor)
+    budget = line_budget(config.repetitions, config.per_repetition, len(real), config.max_line_share)
+    fitted = config.model_copy(update={k: budget[k] for k in ("repetitions", "per_repetition")})
+    members, nonmembers, facts = draw_data_canaries(fitted, real, min_count_floor)
     new_lines, new_ids = insert_canaries(lines, ids, members, config.seed + 1)
     starts = facts.pop("prefix_tokens")
     record = {
         "config": {**config.model_dump(), "repetitions": list(config.repetitions)},
         **facts,
         "lines_inserted": len(new_lines) - len(lines),
+        "line_budget": {**budget, "repetitions": list(budget["repetitions"])},
         "canaries": [
             {"id": c.id, "repetitions": c.repetitions, "suffix_start": starts[c.id], "text": c.text}
             for c in members + nonmembers

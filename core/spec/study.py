@@ -44,8 +44,10 @@ GENERATION_OVERRIDES = (
     "target_tokens",
     "max_span_tokens",
     "tag_distribution",
+    "unknown_words",
 )
 """The ``generate`` keys a corpus may override in its own section."""
+UnknownWords: TypeAlias = Literal["auto", "fill", "never"]
 PLUGIN_SELECTORS: tuple[tuple[str, str, str | None], ...] = (
     ("language", "language", None),
     ("generators.*.plugin", "generator", None),
@@ -99,8 +101,10 @@ def _mapping(value: Any) -> Any:
                 "mapping_name", "is not a built-in mapping; the built-in ones are {names}", {"names": ", ".join(known)}
             )
         return value
-    if isinstance(value, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        return value
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and (v is None or isinstance(v, str)) for k, v in value.items()
+    ):
+        return value  # a label onto null is no PHI: its spans are dropped (counted by the corpus stage)
     raise PydanticCustomError(
         "mapping",
         "must be a mapping of corpus label -> tag, e.g. {NOMBRE: Name}, the name of a built-in mapping, or a "
@@ -159,7 +163,7 @@ else:
     )
 
 if TYPE_CHECKING:  # what the validators below let through
-    LabelMapping: TypeAlias = str | dict[str, str] | list[str | dict[str, str]]
+    LabelMapping: TypeAlias = str | dict[str, str | None] | list[str | dict[str, str | None]]
     AnonymizeVocab: TypeAlias = VocabAnonymization | None
     FreshSurrogates: TypeAlias = FreshSettings | None
 else:
@@ -167,13 +171,16 @@ else:
         _mapping,
         {
             "anyOf": [
-                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
                 {"type": "string"},
                 {
                     "type": "array",
                     "minItems": 1,
                     "items": {
-                        "anyOf": [{"type": "object", "additionalProperties": {"type": "string"}}, {"type": "string"}]
+                        "anyOf": [
+                            {"type": "object", "additionalProperties": {"type": ["string", "null"]}},
+                            {"type": "string"},
+                        ]
                     },
                 },
             ]
@@ -247,7 +254,8 @@ class TagsSection(Section):
         default_factory=dict,
         description="corpus label -> canonical tag, or a built-in mapping name (meddocan, "
         "sepr, i2b2_2006, i2b2_2014), or a list of both (later ones win: [sepr, {Date_Full: Date}] "
-        "extends sepr); empty: the language pack's own",
+        "extends sepr); a label onto null is no PHI (its spans are dropped, counted); empty: the language "
+        "pack's own",
     )
     keep_unmapped: bool = Field(False, description="true keeps labels outside the canonical set instead of failing")
 
@@ -354,6 +362,12 @@ class GenerateSection(Section):
     tag_distribution: TagDistribution = Field(
         "real", description="how often each label's span opens: real | uniform | {Label: factor}"
     )
+    unknown_words: UnknownWords = Field(
+        "auto",
+        description="fill: a word-level LM writes <unk> as often as it learned and postprocess fills each "
+        "with an ordinary word of the language pack; never: it writes none; auto: fill when the pack has "
+        "ordinary words",
+    )
 
 
 class CorpusSpec(Configured):
@@ -376,6 +390,7 @@ class CorpusSpec(Configured):
     tag_safe: bool = Field(None, description="overrides generate")  # type: ignore[assignment]
     max_span_tokens: SpanLength = Field(None, description="overrides generate")
     tag_distribution: TagDistribution = Field(None, description="overrides generate")  # type: ignore[assignment]
+    unknown_words: UnknownWords = Field(None, description="overrides generate")  # type: ignore[assignment]
 
     def generation(self, defaults: GenerateSection) -> GenerateSection:
         """``generate`` with this corpus's overrides."""
