@@ -167,6 +167,20 @@ class ContextLimited(Protocol):
 
 
 @runtime_checkable
+class WritesUnknown(Protocol):
+    """Optional: a word-level ``AutoregressiveLM`` with an unknown-word token (the LSTM's ``<unk>``,
+    the words it saw too rarely to learn). It writes the token only while ``write_unknown`` is
+    true, which the generate stage sets from ``generate.unknown_words``; postprocess then fills
+    each one with an ordinary word of the language pack's ``ordinary_words`` (a synthetic note then
+    has rare ordinary words, as real notes do, not only rare surrogates). Scoring (the privacy
+    audits) runs with it false: the token is never a target a model is judged on."""
+
+    unknown_token: str
+    """The token's string in ``vocab`` (``"<unk>"``)."""
+    write_unknown: bool
+
+
+@runtime_checkable
 class CorpusGenerator(Protocol):
     """A loaded model that writes a corpus itself instead of being driven token by token (masked-LM
     refill, a vLLM server); the generate stage calls it in place of ``synthdeid.generation.generate.generate_corpus``."""
@@ -414,6 +428,11 @@ class LanguagePack:
     """The model canaries' sentence in this language (``synthdeid.privacy.canaries``): single-space separated
     tokens as the pack tokenizes them, inline tags, ``{}`` slots for the secret, ending in ``<EOD>``.
     None: the built-in (Dutch) sentence."""
+    ordinary_words: Callable[[], Sequence[str]] | None = None
+    """Optional: a public list of ordinary lower-case words of the language, most frequent first,
+    without the names and places the pack draws surrogates from (``synthdeid.toolkit.public_words``
+    gives one from ``wordfreq``). Postprocess fills the ``<unk>`` a word-level LM writes with them
+    (``synthdeid.generation.unknown_fill``). None: the pack has none, and the LM writes no ``<unk>``."""
 
     def tokens(self, text: str) -> list[str]:
         """The strings of ``tokenize(text)``."""

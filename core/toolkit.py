@@ -17,7 +17,8 @@ one run the same code:
   names (``NameLocale``, ``NameSurrogates``, ``clean_names``), dates (``DateLocale``,
   ``DateSurrogates``, ``name_input``), places (``PlaceSurrogates``), the surrogate base
   (``PhoneRules``, ``SurrogateData``, ``BaseSurrogates``), casing and shapes (``shape_replace``,
-  ``capitalize_like``, ...), the pack wiring (``PackConfig``, ``SurrogateFactory``, ``make_pack``),
+  ``capitalize_like``, ...), the pack wiring (``PackConfig``, ``SurrogateFactory``, ``make_pack``), a public word list
+  (``public_words``, from ``wordfreq``),
   ``derive_seed`` and the shipped tag mappings (``builtin_mapping``);
 - testing a pack: ``pseudonymize`` (a note through the pack's surrogates), ``check_canary_template``
   and ``registry`` (what synthdeid finds installed);
@@ -117,6 +118,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.generation.vocab_anonymize import UNK_PATTERN, unk_tokens
     from synthdeid.language_kit.dates import DateLocale, DateSurrogates, name_input
     from synthdeid.language_kit.names import NameLocale, NameSurrogates, clean_names
+    from synthdeid.language_kit.ordinary_words import public_words
     from synthdeid.language_kit.pack import PackConfig, SurrogateFactory, make_pack
     from synthdeid.language_kit.places import PlaceSurrogates
     from synthdeid.language_kit.sentences import SentenceSplitter
@@ -271,6 +273,7 @@ __getattr__ = lazy_exports(
         "NameLocale": "synthdeid.language_kit.names",
         "NameSurrogates": "synthdeid.language_kit.names",
         "clean_names": "synthdeid.language_kit.names",
+        "public_words": "synthdeid.language_kit.ordinary_words",
         "PackConfig": "synthdeid.language_kit.pack",
         "SurrogateFactory": "synthdeid.language_kit.pack",
         "make_pack": "synthdeid.language_kit.pack",
@@ -489,6 +492,7 @@ __all__ = [  # grouped in the module docstring
     "probe_predict",
     "probes_in",
     "pseudonymize",
+    "public_words",
     "quiet_loggers",
     "read_canaries",
     "read_data_canaries",

@@ -8,14 +8,17 @@ import time
 from pathlib import Path
 
 from synthdeid import paths
+from synthdeid.api import WritesUnknown
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import strip_tags
 from synthdeid.generation.generate import corpus_writer
 from synthdeid.generation.lm import uses_tags
 from synthdeid.generation.raw_notes import read_prompts, write_raw_notes
 from synthdeid.generation.settings import generation_record, settings_for
+from synthdeid.generation.unknown_fill import writes_unknown
 from synthdeid.plugin_system.manager import registry
 from synthdeid.progress import counter
+from synthdeid.spec.packs import language_pack
 from synthdeid.stages.common import stage_main, study
 
 
@@ -31,6 +34,9 @@ def main() -> None:
     # the training spans: max_span_tokens' limits, tag_distribution's shares, auto lengths
     g = s.generation(corpus)
     settings, target = settings_for(g, corpus, model, paths.inline_text("train"))
+    unknown = isinstance(model, WritesUnknown) and writes_unknown(g.unknown_words, language_pack(s), corpus)
+    if isinstance(model, WritesUnknown):
+        model.write_unknown = unknown  # postprocess fills each <unk> with an ordinary word
     prompts = read_prompts(paths.PROMPTS)
     if not uses_tags(s.generators[gen_name]):  # an untagged generator never saw a tag: prompt it without
         prompts = [strip_tags(p) for p in prompts]
@@ -39,7 +45,8 @@ def main() -> None:
         notes = corpus_writer(model)(decoder, prompts, settings, target, s.generate.seed, progress=advance)
     write_raw_notes(notes, corpus, paths.raw_corpus(corpus))
     # the settings generation used, auto ones resolved
-    write_json(generation_record(notes, settings, target, g), paths.stage_metrics("generate", corpus))
+    record = {**generation_record(notes, settings, target, g), "writes_unknown": unknown}
+    write_json(record, paths.stage_metrics("generate", corpus))
     print(f"generate@{corpus}: {len(notes)} notes in {time.perf_counter() - t0:.1f} s")
 
 

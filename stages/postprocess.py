@@ -13,11 +13,17 @@ import sys
 from synthdeid import paths
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.formats import read_jsonl, write_jsonl
+from synthdeid.corpus.rare_words import compare_rare_words
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.corpus.stats import size_stats, tag_stats, write_phi_distribution
 from synthdeid.corpus.tags import CANONICAL_TAGS, tag_labels
 from synthdeid.generation.origin import Origin
-from synthdeid.generation.postprocess import check_fresh_labels, decode_corpus, require_tags_for_taggers
+from synthdeid.generation.postprocess import (
+    check_fresh_labels,
+    decode_corpus,
+    require_tags_for_taggers,
+    unknown_filler,
+)
 from synthdeid.phi.fresh_surrogates import refresh_corpus
 from synthdeid.phi.head_words import HeadWords
 from synthdeid.plugin_system.manager import registry
@@ -38,8 +44,11 @@ def main() -> None:
     labels = tag_labels(s.tags.mapping)
     counts = Counts(f"postprocess@{corpus}")
     real = list(read_jsonl(paths.pseudonymized("train")))
+    prepared = list(read_jsonl(paths.prepared("train")))  # the real notes with their PHI: no filled word is theirs
     bounds = SpanBounds.of(real, pack.tokenize)
-    docs, tag_counts = decode_corpus(paths.raw_corpus(corpus), labels, require_phi, counts, bounds, pack.tokenize)
+    fill = unknown_filler(pack, real, prepared, s.generators[spec.generator], s.pseudonymize.seed)
+    raw = paths.raw_corpus(corpus)
+    docs, tag_counts = decode_corpus(raw, labels, require_phi, counts, bounds, pack.tokenize, fill)
     require_tags_for_taggers(corpus, spec.generator, {*s.utility.synthetic, *s.utility.augmented}, docs, labels)
     fresh = spec.fresh_surrogates  # built by the study spec; None: off
     check_fresh_labels(fresh, corpus, labels)
@@ -56,6 +65,7 @@ def main() -> None:
         "tags": tag_stats(tag_counts),
         "span_bounds": bounds.as_dict(),
         **({"fresh_surrogates": report.as_dict()} if report else {}),
+        "rare_words": compare_rare_words(prepared, docs),  # the PHI share of rare words, beside the real notes'
     }
     counts.write(paths.stage_metrics("postprocess", corpus))
     write_phi_distribution(real, docs, CANONICAL_TAGS, paths.phi_distribution_plot(corpus))

@@ -13,7 +13,7 @@ import torch
 from greedy_batching import assert_batch_equals_each_alone
 
 from synthdeid import InputError, SynthdeidError
-from synthdeid.api import AutoregressiveLM, GenerationSettings, TrainingData
+from synthdeid.api import AutoregressiveLM, GenerationSettings, TrainingData, WritesUnknown
 from synthdeid.corpus.inline import TAG_KINDS, decode, special_tokens
 from synthdeid.generation.generate import generate_corpus
 from synthdeid.plugins import registry
@@ -355,6 +355,22 @@ def test_unk_has_minus_infinite_logits(trained):
     _, logits = lm.step(state, torch.tensor([lm.unk_id]))
     assert logits[0, lm.unk_id] == float("-inf") and torch.isfinite(logits[0, 1:]).all()
     logits[0, 1] = 0.0  # decoders may edit the logits in place
+
+
+def test_unk_is_written_only_when_asked_and_at_the_rate_it_learned(trained):
+    lm = generator(layers=2).load(trained)
+    assert isinstance(lm, WritesUnknown) and lm.unknown_token == UNK and not lm.write_unknown
+    prompt = [lm.encode("Gesprek met")]
+    lm.write_unknown = True
+    _, logits = lm.start(prompt)
+    assert torch.isfinite(logits[0, lm.unk_id])  # each note's rare word zeldzaamNxM was <unk> in training
+    notes = _generate(lm, seed=0)
+    written = sum(text.split().count(UNK) for _, text in notes)
+    assert written > 0
+    lm.write_unknown = False  # scoring and the default: -inf again, the other logits unchanged
+    _, off = lm.start(prompt)
+    assert off[0, lm.unk_id] == float("-inf")
+    torch.testing.assert_close(off[0, 1:], logits[0, 1:])
 
 
 def _generate(lm, seed: int) -> list[tuple[str, str]]:

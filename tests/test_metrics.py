@@ -505,3 +505,22 @@ def test_curve_confidence_level_and_errors():
         summarize([0.5, float("nan")])
     with pytest.raises(InputError, match="twice"):
         curve_rows({"0.5": [1.0], 0.5: [1.0]})
+
+
+def test_spurious_spans_are_predictions_touching_no_gold_span():
+    from synthdeid.evaluation.metrics import spurious_spans
+
+    text = "Jan Jansen kreeg Dulcolax in Utrecht op maandag"
+    gold = [Document.create("d", text, [Span(0, 10, "Name"), Span(29, 36, "Address")])]
+    pred = [
+        [
+            Span(0, 3, "Name"),  # overlaps the gold name: a boundary error, not spurious
+            Span(17, 25, "Name"),  # Dulcolax: spurious
+            Span(29, 36, "Organization_Company"),  # the gold address with the wrong tag: not spurious
+            Span(40, 47, "Date"),  # maandag: spurious
+        ]
+    ]
+    assert spurious_spans(gold, pred) == {"Date": 1, "Name": 1, "total": 2}
+    assert spurious_spans(gold, [[]]) == {"total": 0}
+    # a span ending exactly where a gold span starts, or starting where one ends, touches none
+    assert spurious_spans(gold, [[Span(26, 29, "Other"), Span(10, 16, "Other")]]) == {"Other": 2, "total": 2}

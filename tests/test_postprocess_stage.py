@@ -13,6 +13,7 @@ import pytest
 from stage_runner import run_stages
 
 from synthdeid.corpus.formats import read_jsonl
+from synthdeid.plugin_system.manager import registry
 from synthdeid.stages import common
 
 RAW = (
@@ -36,6 +37,8 @@ def _workspace(tmp_path: Path, fresh: Any, dp: bool = False) -> dict[str, Any]:
         json.dumps({"id": "x-0", "text": RAW}) + "\n", encoding="utf-8"
     )
     (tmp_path / "data/pseudonymized/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
+    (tmp_path / "data/prepared").mkdir(parents=True)  # the real notes: no word of theirs fills an <unk>
+    (tmp_path / "data/prepared/train.jsonl").write_text(json.dumps(REAL) + "\n", encoding="utf-8")
     (tmp_path / "data/pseudonymized/head_words.json").write_text(
         json.dumps({"min_spans": 5, "min_notes": 5, "words": {}}) + "\n", encoding="utf-8"
     )
@@ -110,7 +113,8 @@ def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_count
 ) -> None:
     """A span of a label the training notes have no spans of (URL_IP), and a Name longer than the
     training notes' longest Name (2 tokens) plus the margin (2), are removed with their text,
-    counted by reason; a note with nothing else is rejected; a generated ``<unk>`` counts as one word."""
+    counted by reason; a note with nothing else is rejected; a generated ``<unk>`` is filled with one
+    ordinary word of the language pack first (no word of the training notes), so it counts as one word."""
     params = _workspace(tmp_path, False)
     notes = [
         RAW,
@@ -127,8 +131,13 @@ def test_spans_outside_the_training_bounds_are_removed_with_their_text_and_count
     assert sorted(docs) == ["x-0", "x-1", "x-2", "x-3"]
     assert docs["x-1"].text == "Zie op 3 mei ." and [docs["x-1"].surface(s) for s in docs["x-1"].spans] == ["3 mei"]
     assert docs["x-2"].text == "Mw. belde ." and docs["x-2"].spans == ()
-    assert [docs["x-3"].surface(s) for s in docs["x-3"].spans] == ["<unk> van de <unk>"]
+    (span,) = docs["x-3"].spans
+    first, van, de, last = docs["x-3"].surface(span).split(" ")
+    words = set(registry("language").create("nl").ordinary_words())
+    assert (van, de) == ("van", "de") and first.lower() in words and last.lower() in words
+    assert "<unk>" not in docs["x-3"].text and docs["x-3"].text.endswith(" belde .")
     metrics = json.loads((tmp_path / "data/metrics/postprocess/x.json").read_text())
+    assert metrics["unknown_words"]["filled"] == metrics["unknown_words"]["inside_phi"] == 2
     assert (metrics["documents_in"], metrics["documents_out"], metrics["documents_rejected"]) == (5, 4, 1)
     assert metrics["rejected_reasons"] == {"nothing left once its spans outside the training bounds were removed": 1}
     assert metrics["spans_dropped"] == {

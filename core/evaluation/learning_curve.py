@@ -29,7 +29,7 @@ from synthdeid.api import Tagger, Tokenize
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.split import share_indices
 from synthdeid.errors import InputError
-from synthdeid.evaluation.metrics import entity_scores
+from synthdeid.evaluation.metrics import entity_scores, spurious_spans
 from synthdeid.evaluation.metrics.curves import curve_rows
 from synthdeid.evaluation.metrics.entity import Prediction
 from synthdeid.evaluation.utility import hold_out, train_and_predict
@@ -52,6 +52,8 @@ class CurveRun:
     """False when the subset held no PHI span: no tagger can learn from it, it predicts nothing (F1 0)."""
     setting: str | None = None
     """The utility setting whose tagger this run is (its test predictions scored, not trained here)."""
+    spurious: int = 0
+    """Predicted spans touching no gold span (``metrics.spurious_spans``)."""
 
 
 Known = tuple[str, Sequence[Prediction]]
@@ -197,6 +199,7 @@ def _scored(
         f1=micro["f1"],
         trained=any(d.spans for d in train),
         setting=setting,
+        spurious=spurious_spans(test, predicted)["total"],
     )
 
 

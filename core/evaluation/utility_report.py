@@ -16,6 +16,7 @@ from synthdeid.evaluation.metrics import (
     MARK_NONE,
     MARK_WORSE,
     entity_scores,
+    spurious_spans,
     token_scores,
 )
 from synthdeid.evaluation.utility import markdown_table, setting_name
@@ -43,7 +44,11 @@ def score_settings(gold: Sequence[Document], preds: Mapping[str, Sequence[Docume
         entity = entity_scores(gold, pred)  # raises when a test document has no prediction
         if entity["gold_entities"] != n_gold:
             raise SynthdeidError(f"{name}: {entity['gold_entities']} gold entities scored of {n_gold}")
-        scores[name] = {"entity": entity, "token": token_scores(gold, pred, tokenize)}
+        scores[name] = {
+            "entity": entity,
+            "token": token_scores(gold, pred, tokenize),
+            "spurious": spurious_spans(gold, pred),  # predictions on no PHI at all, per label
+        }
     return scores
 
 
@@ -126,7 +131,29 @@ def utility_markdown(
         f"better, {MARK_WORSE} significantly worse, {MARK_NONE} no significant difference.\n\n"
         f"## Table 6: precision, recall and F1 per setting\n\n{table6}\n"
         f"## Table 7: F1 per PHI tag\n\n{table7}\n"
+        f"{spurious_markdown(scores, names)}\n"
         f"{diagnosis_markdown(diagnosis, names)}"
+    )
+
+
+def spurious_markdown(scores: Scores, names: list[str]) -> str:
+    """Spurious spans (predictions touching no gold span) per setting and predicted label."""
+    labels = sorted({k for n in names for k in scores[n]["spurious"] if k != "total"})
+    real = scores["real"]["spurious"]["total"] if "real" in scores else 0
+    rows = [
+        [
+            n,
+            scores[n]["spurious"]["total"],
+            round(scores[n]["spurious"]["total"] / real, 2) if real else None,
+            *(scores[n]["spurious"].get(k, 0) for k in labels),
+        ]
+        for n in names
+    ]
+    return (
+        "## Spurious spans: PHI found where the test notes have none\n\n"
+        "Predicted spans that share no character with a gold span, per predicted label (a boundary or tag "
+        'error on real PHI is not one). A synthetic-only tagger that learned "unseen word = PHI" shows it '
+        "here, on ordinary words.\n\n" + markdown_table(["setting", "spurious", "x real", *labels], rows)
     )
 
 

@@ -9,30 +9,52 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from synthdeid.api import Tokenize
+from synthdeid.api import LanguagePack, Tokenize
 from synthdeid.corpus.accounting import Counts
 from synthdeid.corpus.inline import decode
 from synthdeid.corpus.records import Document
 from synthdeid.corpus.span_bounds import SpanBounds
 from synthdeid.errors import SynthdeidError
 from synthdeid.generation.raw_notes import read_raw_notes
+from synthdeid.generation.unknown_fill import Filled, UnknownFiller, has_unknown
 from synthdeid.phi.fresh_surrogates import FreshSettings
 
 
 def decode_corpus(
-    path: str | Path, labels: list[str], require_phi: bool, counts: Counts, bounds: SpanBounds, tokenize: Tokenize
+    path: str | Path,
+    labels: list[str],
+    require_phi: bool,
+    counts: Counts,
+    bounds: SpanBounds,
+    tokenize: Tokenize,
+    fill: UnknownFiller | None = None,
 ) -> tuple[list[Document], list[Any]]:
-    """The kept documents and every note's tag counts. A span outside ``bounds`` (a label without
-    training spans, a span longer than its label's training spans) is removed with its text and
-    counted by reason in ``counts.extra["spans_dropped"]``; empty notes, notes with nothing left
-    and, with ``require_phi``, notes without PHI are rejected and counted by reason."""
+    """The kept documents and every note's tag counts. Each ``<unk>`` the LM wrote is filled with an
+    ordinary word by ``fill`` (counted in ``counts.extra["unknown_words"]``; an ``<unk>`` without a
+    filler is an error). A span outside ``bounds`` (a label without training spans, a span longer
+    than its label's training spans) is removed with its text and counted by reason in
+    ``counts.extra["spans_dropped"]``; empty notes, notes with nothing left and, with
+    ``require_phi``, notes without PHI are rejected and counted by reason."""
     docs, tag_counts = [], []
     dropped: Counter[str] = Counter()
+    shapes: Counter[str] = Counter()
+    filled_notes = inside = 0
     for raw in read_raw_notes(path):
         counts.took()
         decoded = decode(raw["text"], raw["id"], labels=labels)
         tag_counts.append(decoded.counts)
-        doc, reasons = bounds.trim(decoded.document, tokenize) if decoded.document.text.strip() else (None, [])
+        document = decoded.document
+        if fill is not None:
+            document, by_shape, n_inside = fill.fill(document)
+            filled_notes += bool(by_shape)
+            shapes.update(by_shape)
+            inside += n_inside
+        elif has_unknown(document.text):
+            raise SynthdeidError(
+                f"note {raw['id']!r} of {path} holds <unk>, and there is no word list to fill it with "
+                "(the language pack has no ordinary_words); generate it again with generate.unknown_words: never"
+            )
+        doc, reasons = bounds.trim(document, tokenize) if document.text.strip() else (None, [])
         dropped.update(reasons)
         if not decoded.document.text.strip():
             counts.reject("empty note")
@@ -44,6 +66,8 @@ def decode_corpus(
             docs.append(doc)
             counts.kept()
     counts.extra["spans_dropped"] = dict(sorted(dropped.items()))
+    if fill is not None:
+        counts.extra["unknown_words"] = Filled(filled_notes, sum(shapes.values()), inside, dict(shapes)).as_dict()
     return docs, tag_counts
 
 
@@ -71,3 +95,16 @@ def check_fresh_labels(fresh: FreshSettings | None, corpus: str, labels: list[st
             f"corpora.{corpus}.fresh_surrogates.labels: {', '.join(sorted(unknown))} "
             f"is no label of this corpus; the labels are {', '.join(sorted(labels))} (params.yaml)"
         )
+
+
+def unknown_filler(
+    pack: LanguagePack, lm_notes: list[Document], real: list[Document], generator: Any, seed: int
+) -> UnknownFiller | None:
+    """What fills the ``<unk>`` of a corpus whose LM (``generator``: its study section) learned
+    from ``lm_notes`` (the pseudonymized training notes; ``real``: the same notes with their real
+    PHI): the pack's ordinary words, no word of either; None when the pack has none."""
+    if pack.ordinary_words is None:
+        return None
+    floor = getattr(generator.settings, "min_count", 1)  # a word-level LM's <unk> threshold
+    floor = floor if isinstance(floor, int) else 1
+    return UnknownFiller.of(pack.ordinary_words(), lm_notes, pack.tokenize, floor, seed, real)

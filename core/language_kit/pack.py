@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -58,8 +58,10 @@ def make_pack(
     surrogates: Callable[[str, int], Any],
     tag_map: Mapping[str, str] | None = None,
     canary_template: str | None = None,
+    ordinary_words: Callable[[], Sequence[str]] | None = None,
 ) -> LanguagePack:
-    """A ``LanguagePack`` from its parts; ``config["tag_map"]`` extends the pack's own ``tag_map``."""
+    """A ``LanguagePack`` from its parts; ``config["tag_map"]`` extends the pack's own ``tag_map``.
+    ``ordinary_words``: the pack's public word list (``public_words(code, locale)``), or None."""
     cfg = PackConfig.from_dict(code, config or {})
     return LanguagePack(
         code=code,
@@ -69,4 +71,5 @@ def make_pack(
         surrogates=surrogates,
         tag_map={**(tag_map or {}), **cfg.tag_map},
         canary_template=canary_template,
+        ordinary_words=ordinary_words,
     )

@@ -24,6 +24,7 @@ from .tables import (
     model_privacy_table,
     ngram_recall_table,
     privacy_table,
+    rare_word_table,
     tag_table,
 )
 
@@ -162,6 +163,11 @@ def report_markdown(spec: StudySpec, study: Study, utility_md: str) -> str:
         "from `dvc repro` with the committed `params.yaml`; `dvc metrics show` lists the same numbers.\n\n",
         "## Synthetic corpora (Table 4)\n\n",
         corpus_table(study.post),
+        "\n## Rare words that are PHI\n\nOf the word occurrences seen at most k times in a corpus, the share "
+        "inside a PHI span (k scaled by the corpus's size: a singleton of the real notes is as rare as a word "
+        "seen twice in a corpus twice their size). A tagger learns what an unseen word is from these; a "
+        "corpus far above the real notes teaches it that an unseen word is PHI (docs/utility.md).\n\n",
+        rare_word_table(study.post),
         "\n## PHI tag quality (Table 5)\n\nTags the generators wrote that the parser had to remove; their words "
         "stay in the note, unannotated.\n\n",
         tag_table(study.post),

@@ -46,6 +46,32 @@ def corpus_table(postprocess: Metrics, real_name: str = "real") -> str:
     return markdown_table(["", real_name, *corpora], rows)
 
 
+def rare_word_table(postprocess: Metrics) -> str:
+    """The PHI share of each corpus's rare words beside the real training notes' (``rare_words`` of
+    the postprocess metrics, ``synthdeid.corpus.rare_words``), and the ``<unk>`` postprocess filled."""
+    corpora = [c for c in postprocess if "rare_words" in postprocess[c]]
+    if not corpora:
+        return "No corpus has rare-word figures (postprocess metrics before this release).\n"
+    rare = {c: postprocess[c]["rare_words"] for c in corpora}
+    real = rare[corpora[0]]["real"]
+
+    def cell(c: str) -> list[str]:
+        s, k = rare[c]["synthetic_singletons"], rare[c]["synthetic_scaled"]
+        filled = (postprocess[c].get("unknown_words") or {}).get("filled")
+        return [
+            c,
+            _pct(s["phi_share"]),
+            f"{_pct(k['phi_share'])} (k = {k['k']})",
+            f"{rare[c]['gap_points']:+.1f}",
+            _num(filled) if filled is not None else "not filled",
+        ]
+
+    rows = [["real training notes", _pct(real["phi_share"]), _pct(real["phi_share"]) + " (k = 1)", "", ""]]
+    rows += [cell(c) for c in corpora]
+    header = ["corpus", "singletons in PHI", "words seen <= k times in PHI", "points off real", "<unk> filled"]
+    return markdown_table(header, rows)
+
+
 def tag_table(postprocess: Metrics) -> str:
     """Table 5: the share of well-formed and malformed PHI tags in each generated corpus, with the
     kinds of malformation (counts) and the notes dropped by a counted rule."""

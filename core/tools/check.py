@@ -17,12 +17,13 @@ from typing import TYPE_CHECKING, Any
 from synthdeid.api import LanguagePack
 from synthdeid.cli_help import examples
 from synthdeid.corpus.accounting import Counts
+from synthdeid.corpus.rare_words import rare_word_share
 from synthdeid.corpus.records import Document, label_counts
 from synthdeid.corpus.split import prepare_splits
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, quantile
-from synthdeid.privacy.canaries import numeric_pool
+from synthdeid.privacy.canaries import MAX_LINE_SHARE, line_budget, numeric_pool
 from synthdeid.sources.loader import load_corpus, load_test_set
 
 if TYPE_CHECKING:
@@ -159,6 +160,13 @@ def _split_facts(report: CheckReport, parts: dict[str, list[Document]]) -> None:
     for name in ("train", "dev", "test"):
         docs = parts[name]
         report.facts[f"{name} split"] = f"{len(docs)} documents, {sum(len(d.spans) for d in docs)} PHI spans"
+    if parts["train"]:
+        once = rare_word_share(parts["train"], 1)
+        report.facts["words seen once in the training notes"] = (
+            f"{once.rare / max(1, once.words):.1%} of {once.words} words, {once.share:.1%} of them PHI: a word-level LM "
+            "writes these as <unk>, which postprocess fills with ordinary words (generate.unknown_words); the "
+            "report's rare-word table holds each synthetic corpus against this share"
+        )
     test_entities = sum(len(d.spans) for d in parts["test"])
     if not parts["test"]:
         report.problem(
@@ -256,15 +264,22 @@ def _resolve_generator(
                     f"a pool of {len(pool)} numbers seen {threshold}+ times (asked: {canaries.pool_size} seen "
                     f"{canaries.min_count}+ times)"
                 )
-    data_canaries = spec.data_canaries
-    if data_canaries:
-        members = sum(data_canaries.repetitions) * data_canaries.per_repetition
-        share = members / max(len(train), 1)
-        if share > 0.1:
+    for key, c in (("canaries", canaries), ("data_canaries", spec.data_canaries)):
+        if c is None:
+            continue
+        budget = line_budget(c.repetitions, c.per_repetition, len(train), c.max_line_share)
+        share = budget["lines"] / max(len(train), 1)
+        if budget["capped"]:
+            report.resolved[f"generators.{name}.{key}"] = (
+                f"{budget['lines']} lines (repetitions {list(budget['repetitions'])}, {budget['per_repetition']} per "
+                f"count) of the {budget['lines_asked']} asked: capped at {c.max_line_share:.0%} of the "
+                f"{len(train)} training notes (max_line_share)"
+            )
+        elif share > MAX_LINE_SHARE:
             report.warnings.append(
-                f"generators.{name}.data_canaries add {members} lines to {len(train)} training notes "
+                f"generators.{name}.{key} add {budget['lines']} lines to {len(train)} training notes "
                 f"({share:.0%}): on a corpus this small they change what the model learns "
-                "(per_repetition: 1, or null)"
+                f"(max_line_share: {MAX_LINE_SHARE}, per_repetition: 1, or null)"
             )
 
 

@@ -2,10 +2,12 @@
 
 Every prompt starts from a fresh (zero) hidden state, primed with ``<EOD>`` (the token that
 precedes every note in the training stream), so a note never continues the previous one (the
-seed paper's code forgot to reset the state between prompts). ``<unk>`` is never generated: the
-output bias of ``<unk>`` is set to -inf when the model is loaded, so its logit is -inf in every
-row that ``start`` and ``step`` return; so are the ``<unk_N>`` entries of an anonymized vocabulary
-(``synthdeid anonymize-vocab``).
+seed paper's code forgot to reset the state between prompts). ``<unk>`` is not generated unless
+``write_unknown`` is set (``api.WritesUnknown``; the generate stage sets it from
+``generate.unknown_words``, and postprocess fills each ``<unk>`` with an ordinary word): the
+output bias of ``<unk>`` is -inf while it is off, so its logit is -inf in every row that ``start``
+and ``step`` return. The ``<unk_N>`` entries of an anonymized vocabulary (``synthdeid
+anonymize-vocab``) are never generated.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from synthdeid.toolkit import check_model_sizes as check_sizes
 from .config import WHAT, LSTMConfig
 from .model import Hidden, LSTMLanguageModel
 from .train import CONFIG, MODEL, RETRAIN, VOCAB, load_checkpoint
-from .vocab import Vocab
+from .vocab import UNK, Vocab
 
 SIZES = {"layers": "layers", "embedding_size": "width", "hidden_size": "width"}
 """The settings of ``config.json`` that size the network (``synthdeid.model_limits``)."""
@@ -43,10 +45,21 @@ class LSTMSampler:
         self.vocab = vocab.tokens
         self.eod_id = vocab.eod_id
         self.unk_id = vocab.unk_id
-        self.model.decoder.bias[self.unk_id] = float("-inf")  # <unk> is never generated
+        self.unknown_token = UNK
+        self._unk_bias = float(self.model.decoder.bias[self.unk_id])
+        self.write_unknown = False  # <unk> is not generated (nor scored) until the generate stage asks
         for i, token in enumerate(self.vocab):  # nor the <unk_N> of an anonymized vocabulary
             if UNK_PATTERN.fullmatch(token):
                 self.model.decoder.bias[i] = float("-inf")
+
+    @property
+    def write_unknown(self) -> bool:
+        """Whether ``<unk>`` may be generated (its learned output bias) or not (-inf)."""
+        return bool(self.model.decoder.bias[self.unk_id] != float("-inf"))
+
+    @write_unknown.setter
+    def write_unknown(self, on: bool) -> None:
+        self.model.decoder.bias[self.unk_id] = self._unk_bias if on else float("-inf")
 
     def encode(self, text: str) -> list[int]:
         """Ids of the space-separated tokens; unknown words become ``<unk>``."""

@@ -3,7 +3,8 @@
 * :mod:`.entity` -- entity-level P/R/F1, exact span and tag match, micro and per tag;
 * :mod:`.token` -- token-level P/R/F1 (Vakili et al. 2025);
 * :mod:`.significance` -- paired approximate randomization test with Table 6 markers;
-* :mod:`.curves` -- learning-curve mean, standard deviation and t confidence interval.
+* :mod:`.curves` -- learning-curve mean, standard deviation and t confidence interval;
+* :mod:`.spurious` -- predicted spans that touch no gold span, per label.
 """
 
 from synthdeid.evaluation.metrics.curves import curve_rows, summarize, write_curve_csv
@@ -28,6 +29,7 @@ from synthdeid.evaluation.metrics.significance import (
     marker,
     randomization_test,
 )
+from synthdeid.evaluation.metrics.spurious import spurious_spans
 from synthdeid.evaluation.metrics.token import token_counts, token_labels, token_scores
 
 __all__ = [
@@ -49,6 +51,7 @@ __all__ = [
     "randomization_test",
     "recall_of",
     "scores_from_counts",
+    "spurious_spans",
     "summarize",
     "token_counts",
     "token_labels",

@@ -14,7 +14,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.toolkit import SurrogateFactory, make_pack
+from synthdeid.toolkit import SurrogateFactory, make_pack, public_words
 
 from .text import split_sentences, tokenize
 
@@ -30,7 +30,15 @@ def _build(doc_id: str, seed: int, faker: Any) -> Any:
 
 def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
     """Build the German pack; its config accepts ``tag_map`` (extra labels -> canonical tags)."""
-    return make_pack("de", "German", config, tokenize, split_sentences, SurrogateFactory("de_DE", _build))
+    return make_pack(
+        "de",
+        "German",
+        config,
+        tokenize,
+        split_sentences,
+        SurrogateFactory("de_DE", _build),
+        ordinary_words=public_words("de", "de_DE"),
+    )
 
 
 @hookimpl

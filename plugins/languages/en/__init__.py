@@ -11,7 +11,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.toolkit import SurrogateFactory, builtin_mapping, make_pack
+from synthdeid.toolkit import SurrogateFactory, builtin_mapping, make_pack, public_words
 
 from .text import split_sentences, tokenize
 
@@ -41,6 +41,7 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
         tokenize,
         split_sentences,
         SurrogateFactory("en_US", _build),
+        ordinary_words=public_words("en", "en_US"),
         tag_map=i2b2_tag_map(),
         canary_template=CANARY_TEMPLATE,
     )

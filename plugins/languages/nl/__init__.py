@@ -7,7 +7,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.toolkit import PackConfig, SurrogateFactory, make_pack
+from synthdeid.toolkit import PackConfig, SurrogateFactory, make_pack, public_words
 
 from .sentences import split_sentences
 from .tokenizer import tokenize
@@ -36,6 +36,7 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
         tokenize,
         split_sentences,
         SurrogateFactory("nl_NL", _build),
+        ordinary_words=public_words("nl", "nl_NL"),
         canary_template=CANARY_TEMPLATE,
     )
 

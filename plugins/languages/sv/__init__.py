@@ -10,7 +10,7 @@ from typing import Any
 
 from synthdeid import hookimpl
 from synthdeid.api import LanguagePack, RegisterLanguage
-from synthdeid.toolkit import SurrogateFactory, builtin_mapping, make_pack
+from synthdeid.toolkit import SurrogateFactory, builtin_mapping, make_pack, public_words
 
 from .text import split_sentences, tokenize
 
@@ -35,6 +35,7 @@ def factory(config: Mapping[str, Any] | None = None) -> LanguagePack:
         tokenize,
         split_sentences,
         SurrogateFactory("sv_SE", _build),
+        ordinary_words=public_words("sv", "sv_SE"),
         tag_map=builtin_mapping("sepr"),
         canary_template=CANARY_TEMPLATE,
     )
