@@ -390,7 +390,7 @@ class CorpusSpec(Configured):
     tag_safe: bool = Field(None, description="overrides generate")  # type: ignore[assignment]
     max_span_tokens: SpanLength = Field(None, description="overrides generate")
     tag_distribution: TagDistribution = Field(None, description="overrides generate")  # type: ignore[assignment]
-    unknown_words: UnknownWords = Field(None, description="overrides generate")  # type: ignore[assignment]
+    unknown_words: UnknownWords | None = Field(None, description="overrides generate")
 
     def generation(self, defaults: GenerateSection) -> GenerateSection:
         """``generate`` with this corpus's overrides."""
