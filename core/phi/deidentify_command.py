@@ -18,6 +18,7 @@ from synthdeid.corpus.output_guard import check_output
 from synthdeid.errors import InputError
 from synthdeid.phi.deid_job import DeidJob, rejects_path
 from synthdeid.phi.surrogate_key import SurrogateKey, load_or_create_key
+from synthdeid.phi.write_targets import Target, check_targets
 
 
 def job_from_args(args: argparse.Namespace) -> DeidJob:
@@ -40,6 +41,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
     keys = (key_file,) if key_file else ()
     resuming = args.engine == "ray" and Path(args.output).is_dir() and read_manifest(Path(args.output)) is not None
     check_output(args.output, (args.input, *keys), force=args.force, existing_ok=resuming)
+    check_targets(write_targets(args, rejects, key_file), args.input)
     check_output(rejects, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
     fmt = args.from_format or ("parquet" if is_parquet(args.input) else input_format(args.input))
     if fmt == "parquet" and args.engine != "ray":
@@ -69,6 +71,18 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         rejects=rejects,
         threads=args.threads if args.threads is not None else default_threads(),
     )
+
+
+def write_targets(args: argparse.Namespace, rejects: Path, key_file: Path | None) -> list[Target]:
+    """What the run may write: the output (a folder for the Ray engine and folder formats), the
+    rejects file, and the key file when given (written when it does not exist yet)."""
+    found = [
+        Target("the output", Path(args.output), folder=True),
+        Target("the rejects file" + (" (--rejects)" if args.rejects else ""), rejects),
+    ]
+    if key_file is not None:
+        found.append(Target("the key file (--key-file)", key_file))
+    return found
 
 
 def cmd_deidentify(args: argparse.Namespace, out: Console) -> int:
