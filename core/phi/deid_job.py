@@ -51,8 +51,14 @@ def write_rejects(rejects: list[dict[str, Any]], path: Path) -> None:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> None:
-    """The run's accounting: notes in = out + rejected, spans found per label, spans added."""
+EXIT_ALL_REJECTED = 3
+"""The exit code of a run that wrote no note because every one was rejected (1: refused or failed;
+2: a usage error or a bug)."""
+
+
+def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> int:
+    """The run's accounting: notes in = out + rejected, spans found per label, spans added; returns
+    the exit code (``EXIT_ALL_REJECTED`` when every note was rejected, else 0)."""
     labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
     rejected = read_rejects + counts.rejected
     out.print(
@@ -68,3 +74,11 @@ def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: 
             "(--strict stops at the first instead)",
             file=sys.stderr,
         )
+    if rejected and not written:
+        print(
+            f"error: every note was rejected: {job.output} holds none (exit code {EXIT_ALL_REJECTED}); "
+            f"fix: read the reasons in {job.rejects}",
+            file=sys.stderr,
+        )
+        return EXIT_ALL_REJECTED
+    return 0

@@ -8,6 +8,7 @@ runs torch's threads so that a busy machine slows it in proportion (``threads``)
 from __future__ import annotations
 
 import argparse
+import os
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ from synthdeid.corpus.output_guard import check_output
 from synthdeid.errors import InputError
 from synthdeid.phi.deid_job import DeidJob, rejects_path
 from synthdeid.phi.surrogate_key import SurrogateKey, load_or_create_key
-from synthdeid.phi.write_targets import Target, check_targets
+from synthdeid.phi.write_targets import Target, check_input_links, check_targets
 
 
 def job_from_args(args: argparse.Namespace) -> DeidJob:
@@ -33,6 +34,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         )
     if args.mode != "surrogate" and args.key_file:
         raise InputError("--key-file keys surrogates", fix="use it with --mode surrogate, or leave it out")
+    check_counts(args)
     from synthdeid.phi.note_sources import is_parquet
     from synthdeid.phi.shards import read_manifest
 
@@ -42,6 +44,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
     resuming = args.engine == "ray" and Path(args.output).is_dir() and read_manifest(Path(args.output)) is not None
     check_output(args.output, (args.input, *keys), force=args.force, existing_ok=resuming)
     check_targets(write_targets(args, rejects, key_file), args.input)
+    check_input_links(args.input)
     check_output(rejects, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
     fmt = args.from_format or ("parquet" if is_parquet(args.input) else input_format(args.input))
     if fmt == "parquet" and args.engine != "ray":
@@ -71,6 +74,49 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         rejects=rejects,
         threads=args.threads if args.threads is not None else default_threads(),
     )
+
+
+MAX_WORKERS = 1024
+"""More Ray workers than this is a typo, not a cluster (each loads its own model)."""
+
+
+def thread_cap() -> int:
+    """The most ``--threads`` a run may ask for: four per core of this machine (more only queue;
+    torch crashed at 100,000)."""
+    return 4 * (os.cpu_count() or 1)
+
+
+def check_counts(args: argparse.Namespace) -> None:
+    """Refuse ``--threads``, ``--workers`` and ``--block-notes`` out of bounds (never a silent
+    default), and the Ray engine's settings without ``--engine ray``."""
+    if args.engine != "ray":
+        for flag, value in (
+            ("--workers", args.workers),
+            ("--block-notes", args.block_notes),
+            ("--address", args.address),
+        ):
+            if value is not None:
+                raise InputError(
+                    f"{flag} is a Ray engine setting, and this run uses the local engine",
+                    fix=f"add --engine ray, or leave {flag} out",
+                )
+    bounds = (
+        (
+            "--threads",
+            args.threads,
+            thread_cap(),
+            f"e.g. --threads {min(4, thread_cap())} (this machine has {os.cpu_count()} cores)",
+        ),
+        ("--workers", args.workers, MAX_WORKERS, "e.g. --workers 2, or leave it out: one per CPU Ray offers"),
+        ("--block-notes", args.block_notes, None, "e.g. --block-notes 1000 (the default)"),
+    )
+    for flag, value, cap, fix in bounds:
+        if value is None:
+            continue
+        if value < 1:
+            raise InputError(f"{flag} {value}: at least one is needed", fix=fix)
+        if cap is not None and value > cap:
+            raise InputError(f"{flag} {value}: more than {cap:,}, the most a run may ask for", fix=fix)
 
 
 def write_targets(args: argparse.Namespace, rejects: Path, key_file: Path | None) -> list[Target]:

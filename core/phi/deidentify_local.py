@@ -75,8 +75,7 @@ def run_local(job: DeidJob, out: Console) -> int:
     )
     if rejects:
         write_rejects(rejects, job.rejects)
-    report(out, job, counts, n, len(rejects) - counts.rejected)
-    return 0
+    return report(out, job, counts, n, len(rejects) - counts.rejected)
 
 
 def draining(

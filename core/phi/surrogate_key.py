@@ -94,7 +94,7 @@ def _read_key(p: Path) -> SurrogateKey:
         raise InputError(
             "the key file belongs to another user", path=p, fix="use a key file of your own (chown, or a new one)"
         )
-    lines = [ln.strip() for ln in p.read_text(encoding="ascii", errors="replace").splitlines()]
+    lines = [ln.strip() for ln in p.read_text(encoding="ascii", errors="replace").split("\n")]
     values = [ln for ln in lines if ln and not ln.startswith("#")]
     try:
         secret = bytes.fromhex(values[0]) if len(values) == 1 else b""
@@ -105,5 +105,12 @@ def _read_key(p: Path) -> SurrogateKey:
             f"not a synthdeid key file (one line of at least {2 * KEY_BYTES} hexadecimal digits expected)",
             path=p,
             fix="name the file an earlier --key-file run created, or a path that does not exist yet (it is created)",
+        )
+    if len(set(secret)) == 1:
+        raise InputError(
+            f"the key is one byte repeated: no secret ({secret[:1].hex()} x {len(secret)}); anyone can guess it "
+            "and recompute every surrogate",
+            path=p,
+            fix="move this file away and name a path that does not exist yet: a new random key is created there",
         )
     return SurrogateKey(secret)

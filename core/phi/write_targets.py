@@ -127,3 +127,22 @@ def _same_file(a: Path, b: Path) -> bool:
         return os.path.samefile(a, b)
     except OSError:
         return False
+
+
+def check_input_links(source: str | Path) -> None:
+    """Refuse a notes folder holding a link (to a file or a folder) that leads out of it: a note
+    would be read from wherever the link points (another patient's file, ``/etc/shadow``)."""
+    root = Path(source)
+    if not root.is_dir():
+        return
+    real_root = resolved(root)
+    for entry in sorted(root.rglob("*")):
+        if not entry.is_symlink():
+            continue
+        target = resolved(entry)
+        if target != real_root and real_root not in target.parents:
+            raise InputError(
+                f"links out of the notes folder (to {target}): synthdeid reads a folder's notes from the folder only",
+                path=entry,
+                fix="copy the note into the folder (or remove the link), or name the folder it links to",
+            )

@@ -31,7 +31,7 @@ def refill_sources(raw_path: str | Path, real: Sequence[Document]) -> dict[str, 
     out: dict[str, str] = {}
     if not Path(raw_path).exists():
         return out
-    for line in Path(raw_path).read_text(encoding="utf-8").splitlines():
+    for line in Path(raw_path).read_text(encoding="utf-8").split("\n"):  # not splitlines(): U+2028 is no break
         record = json.loads(line) if line.strip() else {}
         if record.get("prompt") in ids:
             out[record["id"]] = record["prompt"]
