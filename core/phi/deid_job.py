@@ -34,6 +34,10 @@ class DeidJob:
     strict: bool
     rejects: Path
     threads: int
+    keep_ids: bool = False
+    """Write the notes' own ids (file names) instead of their keyed hashes (``public_ids``)."""
+    id_map: Path | None = None
+    """Where to write the mapping of public ids to input ids (``--id-map``), or nowhere."""
 
 
 def rejects_path(output: str | Path) -> Path:

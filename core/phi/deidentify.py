@@ -8,6 +8,7 @@ de-identified goes to ``reject`` with its reason (or stops the run, without ``re
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import time
 from collections import Counter
@@ -26,6 +27,7 @@ from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.every_occurrence import add_every_occurrence
 from synthdeid.phi.keyed_surrogates import keyed_pseudonymize
 from synthdeid.phi.pseudonymize import substitute
+from synthdeid.phi.public_ids import PublicIds
 from synthdeid.phi.surrogate_key import SurrogateKey
 
 Reject = Callable[[str, str], None]
@@ -108,10 +110,13 @@ def deidentify(
     mask: str | None = None,
     counts: DeidCounts | None = None,
     reject: Reject | None = None,
+    ids: PublicIds | None = None,
 ) -> Iterator[Document]:
     """Each note with the annotator's spans (and every further occurrence of their strings), then
     surrogates keyed by ``key`` (a fresh random key when not given) or redaction by ``mode``. A
-    note whose surrogates fail goes to ``reject`` when given; without it the run stops there."""
+    note whose surrogates fail goes to ``reject`` when given; without it the run stops there.
+    ``ids`` renames each note written (and named in a reject) to its public id; surrogates stay
+    keyed by the note's own id."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
     if mode == "surrogate" and pack is None:
@@ -135,11 +140,14 @@ def deidentify(
             if reject is None:
                 raise
             counts.rejected += 1
-            reject(f"document {doc.id!r}", _without_phi(str(e), doc))
+            where, reason = f"document {doc.id!r}", _without_phi(str(e), doc)
+            if ids is not None:
+                where, reason = ids.hide(where, doc.id), ids.hide(reason, doc.id)
+            reject(where, reason)
             continue
         counts.found.update(s.label for s in found.spans)
         counts.added += added
-        yield out
+        yield out if ids is None or ids.key is None else dataclasses.replace(out, id=ids(out.id))
 
 
 def _without_phi(message: str, doc: Document) -> str:

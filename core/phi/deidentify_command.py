@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -32,20 +33,33 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
             "--seed is gone: a seed anyone can read lets anyone undo the surrogates",
             fix="leave it out (each run draws a secret key), or pass --key-file PATH to keep one key across runs",
         )
-    if args.mode != "surrogate" and args.key_file:
-        raise InputError("--key-file keys surrogates", fix="use it with --mode surrogate, or leave it out")
+    if args.mode == "annotate" and args.key_file:
+        raise InputError(
+            "--key-file keys surrogates and the public ids; annotate keeps the text and the ids as they are",
+            fix="use it with --mode surrogate or redact, or leave it out",
+        )
+    if args.id_map and (args.mode == "annotate" or args.keep_ids):
+        raise InputError(
+            "--id-map maps public ids to the notes' own; "
+            + ("--keep-ids keeps" if args.keep_ids else "annotate keeps")
+            + " the ids as they are",
+            fix="leave --id-map out, or use --mode surrogate/redact without --keep-ids",
+        )
     check_counts(args)
     from synthdeid.phi.note_sources import is_parquet
     from synthdeid.phi.shards import read_manifest
 
     rejects = Path(args.rejects) if args.rejects else rejects_path(args.output)
     key_file = Path(args.key_file) if args.key_file else None
+    id_map = Path(args.id_map) if args.id_map else None
     keys = (key_file,) if key_file else ()
     resuming = args.engine == "ray" and Path(args.output).is_dir() and read_manifest(Path(args.output)) is not None
     check_output(args.output, (args.input, *keys), force=args.force, existing_ok=resuming)
-    check_targets(write_targets(args, rejects, key_file), args.input)
+    check_targets(write_targets(args, rejects, key_file, id_map), args.input)
     check_input_links(args.input)
     check_output(rejects, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
+    if id_map is not None:
+        check_output(id_map, (args.input, args.output, *keys), force=args.force)
     fmt = args.from_format or ("parquet" if is_parquet(args.input) else input_format(args.input))
     if fmt == "parquet" and args.engine != "ray":
         raise InputError(
@@ -55,8 +69,14 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         check_output(key_file, (args.input, args.output), force=True)
     language = command_language(args.language)
     key = None
-    if args.mode == "surrogate":
+    if args.mode == "surrogate" or (args.mode == "redact" and not args.keep_ids):  # redact: the ids' key
         key = load_or_create_key(key_file) if key_file else SurrogateKey.fresh()
+    if args.keep_ids and args.mode != "annotate":
+        print(
+            "warning: --keep-ids writes the notes' own ids (and, for a folder output, file names) unchanged: "
+            "if they hold names, dates or numbers, the de-identified notes carry them out",
+            file=sys.stderr,
+        )
     return DeidJob(
         input=Path(args.input),
         input_format=fmt,
@@ -73,6 +93,8 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         strict=args.strict,
         rejects=rejects,
         threads=args.threads if args.threads is not None else default_threads(),
+        keep_ids=args.keep_ids,
+        id_map=id_map,
     )
 
 
@@ -119,15 +141,19 @@ def check_counts(args: argparse.Namespace) -> None:
             raise InputError(f"{flag} {value}: more than {cap:,}, the most a run may ask for", fix=fix)
 
 
-def write_targets(args: argparse.Namespace, rejects: Path, key_file: Path | None) -> list[Target]:
+def write_targets(
+    args: argparse.Namespace, rejects: Path, key_file: Path | None, id_map: Path | None = None
+) -> list[Target]:
     """What the run may write: the output (a folder for the Ray engine and folder formats), the
-    rejects file, and the key file when given (written when it does not exist yet)."""
+    rejects file, the key file when given (written when it does not exist yet), the id map."""
     found = [
         Target("the output", Path(args.output), folder=True),
         Target("the rejects file" + (" (--rejects)" if args.rejects else ""), rejects),
     ]
     if key_file is not None:
         found.append(Target("the key file (--key-file)", key_file))
+    if id_map is not None:
+        found.append(Target("the id map (--id-map)", id_map))
     return found
 
 
@@ -222,6 +248,18 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     )
     sd.add_argument(
         "--rejects", metavar="PATH", help="where to list the notes left out (default: OUTPUT.rejects.jsonl)"
+    )
+    sd.add_argument(
+        "--keep-ids",
+        action="store_true",
+        help="surrogate, redact: write the notes' own ids and file names (warned: they often hold names or "
+        "dates). Default: each id becomes a keyed hash (16 hex digits, stable under one --key-file)",
+    )
+    sd.add_argument(
+        "--id-map",
+        metavar="PATH",
+        help="surrogate, redact: also write which public id is which note (JSONL, mode 600); keep it with "
+        "the originals, never with the release. Default: the mapping is written nowhere",
     )
     sd.add_argument(
         "--threads",

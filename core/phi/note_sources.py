@@ -28,7 +28,7 @@ PARQUET_COLUMNS = ("id", "text", "spans")
 
 Shard = dict[str, Any]
 """A shard descriptor (JSON-able): ``index``, ``kind``, where to read, ``seen`` ids of earlier shards
-that recur in it, ``pre_rejects`` found while planning."""
+that recur in it, ``pre_errors`` (the reader's, as fields) found while planning."""
 
 
 def is_parquet(path: str | Path) -> bool:
@@ -145,10 +145,10 @@ def _plan_text(p: Path, block: int, strict: bool) -> tuple[list[Shard], list[Pat
         _shard(k, "text", p, notes=[[str(f), str(f.resolve()), key] for f, key in notes[i : i + block]])
         for k, i in enumerate(range(0, len(notes), block))
     ]
-    if shards and errors:
-        from synthdeid.phi.deidentify_local import reject_entry
-
-        shards[0]["pre_rejects"] = [reject_entry(e.where(), e.problem, e.fix) for e in errors]
+    if shards and errors:  # the first shard's worker lists them (naming each note by its public id)
+        shards[0]["pre_errors"] = [
+            {"problem": e.problem, "path": e.path, "line": e.line, "doc_id": e.doc_id, "fix": e.fix} for e in errors
+        ]
     return shards, [f for f, _ in notes]
 
 

@@ -82,7 +82,23 @@ def run_on_ray(
     shards.write_manifest(folder, _with_shards(manifest, plan, done))
     if error is not None:
         raise error
+    if job.id_map is not None:
+        write_id_map(job, plan)
     return _report(out, job, plan, done, resumed, elapsed)
+
+
+def write_id_map(job: DeidJob, plan: list[note_sources.Shard]) -> None:
+    """``--id-map``: the driver reads the notes' ids again, shard by shard (workers never send ids)."""
+    from synthdeid.phi.public_ids import public_ids
+
+    ids = public_ids(job, record=True)
+    for shard in plan:
+        errors: list[InputError] = []
+        for doc in note_sources.read_shard(shard, errors):
+            ids(doc.id)
+        for e in errors:
+            ids.error_entry(e)
+    ids.write_map(job.id_map)
 
 
 def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
@@ -100,6 +116,7 @@ def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
         "min_confidence": job.min_confidence,
         "trust_model": job.trust_model,
         "mask": job.mask,
+        "keep_ids": job.keep_ids,
         "block_notes": block,
         "synthdeid_version": getattr(synthdeid, "__version__", None),
     }

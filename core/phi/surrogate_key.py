@@ -25,6 +25,7 @@ from synthdeid.errors import InputError
 KEY_BYTES = 32
 """256 bits: as strong as the HMAC-SHA256 it keys."""
 _DOMAIN = b"synthdeid-surrogates-v1\x00"
+_ID_DOMAIN = b"synthdeid-ids-v1\x00"
 _HEADER = "# synthdeid surrogate key: keep it secret; whoever holds it can link surrogates to notes\n"
 
 
@@ -44,6 +45,12 @@ class SurrogateKey:
     def seed(self, doc_id: str) -> int:
         digest = hmac.new(self._secret, _DOMAIN + doc_id.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
+
+    def public_id(self, doc_id: str, digits: int = 16) -> str:
+        """The note's id as written out: ``digits`` hex digits of an HMAC under the key (a domain
+        of its own: no seed or fingerprint shares it)."""
+        data = _ID_DOMAIN + doc_id.encode("utf-8", "surrogatepass")
+        return hmac.new(self._secret, data, hashlib.sha256).hexdigest()[:digits]
 
     def fingerprint(self) -> str:
         """A public name of the key (HMAC of a constant): tells two keys apart, reveals nothing of it."""
