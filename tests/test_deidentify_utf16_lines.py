@@ -53,7 +53,7 @@ def test_deidentify_counts_the_utf16_line_and_keeps_the_next_note(
     monkeypatch.chdir(tmp_path)
     n_bad = _batch(tmp_path / "notes.jsonl", kind)
     argv = ["deidentify", "notes.jsonl", "out.jsonl", "--annotator", "deduce", "--language", "nl"]
-    assert main([*argv, "--mode", "redact"]) == 0
+    assert main([*argv, "--mode", "redact", "--keep-ids"]) == 0  # ids kept: to name the notes read
     assert f"{3 + n_bad} notes in, 3 out, {n_bad} rejected" in capsys.readouterr().out
     assert [d.id for d in read_documents("out.jsonl")] == ["a", "c", "d"]
     rejects = [json.loads(x) for x in Path("out.jsonl.rejects.jsonl").read_text().split("\n") if x]
