@@ -2,7 +2,8 @@
 plugin (``deduce``): find the PHI spans, then keep them as annotations (``annotate``), replace
 them by surrogates from the language pack (``surrogate``: consistent within a note, keyed by a
 secret, never the original, failing closed), or by ``[LABEL]`` markers or a mask (``redact``).
-Every whole-word occurrence of a string found is treated as found (``every_occurrence``). Notes
+Every whole-word occurrence of a string found is treated as found (``every_occurrence``), and so
+are its case variants, the parts of a name and a genitive ``-s`` (``name_variants``). Notes
 stream through in batches: memory does not grow with the input. A note that cannot be
 de-identified goes to ``reject`` with its reason (or stops the run, without ``reject``)."""
 
@@ -25,7 +26,7 @@ from synthdeid.errors import InputError, SurrogateError
 from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.every_occurrence import add_every_occurrence
-from synthdeid.phi.keyed_surrogates import keyed_pseudonymize
+from synthdeid.phi.name_variants import Variant, find_variants, surrogate_with_variants
 from synthdeid.phi.pseudonymize import substitute
 from synthdeid.phi.public_ids import PublicIds
 from synthdeid.phi.surrogate_key import SurrogateKey
@@ -134,8 +135,10 @@ def deidentify(
 
     for found in annotate_documents(counted(docs), annotator, batch=BATCH):
         doc, added = add_every_occurrence(found)
+        doc, variants = find_variants(doc)
+        added += len(variants)
         try:
-            out = _apply(doc, mode, pack, key, mask)
+            out = _apply(doc, mode, pack, key, mask, variants)
         except SurrogateError as e:
             if reject is None:
                 raise
@@ -165,11 +168,18 @@ def _without_phi(message: str, doc: Document) -> str:
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
-def _apply(doc: Document, mode: str, pack: LanguagePack | None, key: SurrogateKey | None, mask: str | None) -> Document:
+def _apply(
+    doc: Document,
+    mode: str,
+    pack: LanguagePack | None,
+    key: SurrogateKey | None,
+    mask: str | None,
+    variants: dict[tuple[int, int], Variant] | None = None,
+) -> Document:
     if mode == "annotate":
         return doc
     if mode == "surrogate":
-        return keyed_pseudonymize(doc, cast(LanguagePack, pack), cast(SurrogateKey, key))
+        return surrogate_with_variants(doc, variants or {}, cast(LanguagePack, pack), cast(SurrogateKey, key))
     return redact(doc, mask)
 
 
