@@ -72,3 +72,26 @@ def test_the_ray_plan_cuts_shards_after_a_utf16_line(tmp_path: Path) -> None:
     for shard in plan:
         ids += [d.id for d in read_shard(shard, errors)]
     assert ids == ["a", "c", "d"] and [e.line for e in errors] == [2, 3]
+
+
+def test_a_same_size_edit_with_its_time_restored_changes_the_input_fingerprint(tmp_path: Path) -> None:
+    """A Ray resume compares the input's fingerprint: an edit of the same size whose modification
+    time is set back (``touch -r``) must not resume stale shards."""
+    import os
+    import time
+
+    from synthdeid.phi.note_sources import plan_shards
+
+    path = tmp_path / "notes.jsonl"
+    path.write_text(_line("a", "Mw. Jansen belde."), encoding="utf-8")
+    _, before = plan_shards(path, "jsonl", 10, strict=False)
+    st = path.stat()
+    time.sleep(0.01)
+    path.write_text(_line("a", "Mw. Bakker belde."), encoding="utf-8")
+    assert path.stat().st_size == st.st_size
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert path.stat().st_mtime_ns == st.st_mtime_ns
+    _, after = plan_shards(path, "jsonl", 10, strict=False)
+    assert after != before
+    _, again = plan_shards(path, "jsonl", 10, strict=False)
+    assert again == after  # and the fingerprint of an unchanged input stays the same

@@ -42,7 +42,7 @@ def is_parquet(path: str | Path) -> bool:
 
 def plan_shards(path: str | Path, fmt: str, block_notes: int, strict: bool) -> tuple[list[Shard], str]:
     """The shards of the input, in input order, and a fingerprint of the input (names, sizes,
-    modification times)."""
+    modification and change times, inodes: a changed note is never resumed as it was)."""
     if fmt not in FORMATS:
         raise InputError(
             f"the Ray engine reads {', '.join(FORMATS)}, not {fmt!r}",
@@ -75,7 +75,9 @@ def _fingerprint(files: list[Path]) -> str:
     h = hashlib.sha256()
     for f in files:
         st = f.stat()
-        h.update(f"{f.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+        # the change time too: an edit whose modification time is set back (touch -r) still moves it
+        line = f"{f.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
+        h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
