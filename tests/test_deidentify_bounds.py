@@ -137,3 +137,19 @@ def test_the_dataset_cards_yaml_header_holds_any_name(name: str) -> None:
     assert meta["pretty_name"] == f"synthdeid {name}"
     assert meta["language"] == ["nl: x"] and meta["license"] is None
     assert meta["tags"] == ["synthetic", "clinical", "de-identification", "synthdeid"]
+
+
+def test_the_privacy_stages_pairs_with_real_notes_are_private(tmp_path: Path) -> None:
+    """``pairs.jsonl`` quotes real notes beside their nearest synthetic ones: mode 600, whatever
+    the umask, and a line separator inside a note stays inside its line."""
+    import stat
+
+    from synthdeid.privacy.measure import write_rows
+
+    old = os.umask(0o022)
+    try:
+        write_rows([{"pair_id": "p", "real_text": "Mw.\u2028Jansen"}], tmp_path / "pairs.jsonl")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "pairs.jsonl").stat().st_mode) == 0o600
+    assert (tmp_path / "pairs.jsonl").read_text(encoding="utf-8").count("\n") == 1
