@@ -153,3 +153,19 @@ def test_the_privacy_stages_pairs_with_real_notes_are_private(tmp_path: Path) ->
         os.umask(old)
     assert stat.S_IMODE((tmp_path / "pairs.jsonl").stat().st_mode) == 0o600
     assert (tmp_path / "pairs.jsonl").read_text(encoding="utf-8").count("\n") == 1
+
+
+def test_a_note_over_the_size_limit_is_rejected_with_its_reason(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from synthdeid.phi.deidentify import default_max_note_chars
+
+    big = {"id": "big", "text": "Mw. Jansen belde. " * 20}
+    (work / "two.jsonl").write_text(NOTE + json.dumps(big) + "\n", encoding="utf-8")
+    assert deid("two.jsonl", "out.jsonl", "--max-note-chars", "100") == 0
+    assert "2 notes in, 1 out, 1 rejected" in capsys.readouterr().out
+    [rejected] = [json.loads(x) for x in (work / "out.jsonl.rejects.jsonl").read_text().split("\n") if x]
+    assert "360 characters, over the limit of 100" in rejected["reason"] and "--max-note-chars" in rejected["reason"]
+    assert deid("two.jsonl", "strict.jsonl", "--max-note-chars", "100", "--strict") == 1
+    assert "over the limit of 100" in capsys.readouterr().err and not (work / "strict.jsonl").exists()
+    assert deid("two.jsonl", "zero.jsonl", "--max-note-chars", "0") == 1
+    assert "--max-note-chars 0: at least one" in capsys.readouterr().err
+    assert 1_000_000 <= default_max_note_chars() < 10**10  # sized to the machine's memory

@@ -38,6 +38,8 @@ class DeidJob:
     """Write the notes' own ids (file names) instead of their keyed hashes (``public_ids``)."""
     id_map: Path | None = None
     """Where to write the mapping of public ids to input ids (``--id-map``), or nowhere."""
+    max_note_chars: int | None = None
+    """Notes longer than this are rejected before they are tagged (``--max-note-chars``)."""
 
 
 def rejects_path(output: str | Path) -> Path:

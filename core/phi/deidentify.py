@@ -10,6 +10,7 @@ de-identified goes to ``reject`` with its reason (or stops the run, without ``re
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import time
 from collections import Counter
@@ -38,6 +39,19 @@ BATCH = 512
 """Notes per call of the tagger: it sorts a call's windows by length, so larger calls pad less
 (64 notes a call ran about 25% slower than 1,000); memory grows with this, not with the input."""
 MODES = ("annotate", "surrogate", "redact")
+BYTES_PER_CHAR = 400
+"""Memory a note may take per character while it is tagged and replaced (120-340 bytes measured
+on a 50 MB note, issue 53), with a margin."""
+
+
+def default_max_note_chars() -> int:
+    """The longest note that fits in half this machine's memory at ``BYTES_PER_CHAR`` (at least
+    a million characters)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not on Linux or macOS: assume 8 GB
+        total = 8 * 2**30
+    return max(1_000_000, total // 2 // BYTES_PER_CHAR)
 
 
 @dataclass
@@ -112,12 +126,14 @@ def deidentify(
     counts: DeidCounts | None = None,
     reject: Reject | None = None,
     ids: PublicIds | None = None,
+    max_chars: int | None = None,
 ) -> Iterator[Document]:
     """Each note with the annotator's spans (and every further occurrence of their strings), then
     surrogates keyed by ``key`` (a fresh random key when not given) or redaction by ``mode``. A
     note whose surrogates fail goes to ``reject`` when given; without it the run stops there.
     ``ids`` renames each note written (and named in a reject) to its public id; surrogates stay
-    keyed by the note's own id."""
+    keyed by the note's own id. A note longer than ``max_chars`` characters is rejected (or stops
+    the run) before it is tagged: memory grows with a note's length."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
     if mode == "surrogate" and pack is None:
@@ -131,6 +147,18 @@ def deidentify(
         for doc in items:
             counts.notes += 1
             counts.spans_in += len(doc.spans)
+            if max_chars is not None and len(doc.text) > max_chars:
+                reason = (
+                    f"the note has {len(doc.text):,} characters, over the limit of {max_chars:,} (memory grows "
+                    f"with a note's length, up to {BYTES_PER_CHAR} bytes a character): split it, or raise "
+                    "--max-note-chars if the machine has the memory"
+                )
+                if reject is None:
+                    raise InputError(reason, doc_id=doc.id, fix="split the note, or raise --max-note-chars")
+                counts.rejected += 1
+                where = f"document {doc.id!r}"
+                reject(where if ids is None else ids.hide(where, doc.id), reason)
+                continue
             yield doc
 
     for found in annotate_documents(counted(docs), annotator, batch=BATCH):

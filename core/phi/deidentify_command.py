@@ -25,7 +25,7 @@ from synthdeid.phi.write_targets import Target, check_input_links, check_targets
 
 def job_from_args(args: argparse.Namespace) -> DeidJob:
     from synthdeid.language_choice import command_language
-    from synthdeid.phi.deidentify import input_format
+    from synthdeid.phi.deidentify import default_max_note_chars, input_format
     from synthdeid.phi.threads import default_threads
 
     if args.seed is not None:
@@ -95,6 +95,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
         threads=args.threads if args.threads is not None else default_threads(),
         keep_ids=args.keep_ids,
         id_map=id_map,
+        max_note_chars=args.max_note_chars if args.max_note_chars is not None else default_max_note_chars(),
     )
 
 
@@ -131,6 +132,7 @@ def check_counts(args: argparse.Namespace) -> None:
         ),
         ("--workers", args.workers, MAX_WORKERS, "e.g. --workers 2, or leave it out: one per CPU Ray offers"),
         ("--block-notes", args.block_notes, None, "e.g. --block-notes 1000 (the default)"),
+        ("--max-note-chars", args.max_note_chars, None, "leave it out: notes that fit in half the memory"),
     )
     for flag, value, cap, fix in bounds:
         if value is None:
@@ -260,6 +262,14 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
         metavar="PATH",
         help="surrogate, redact: also write which public id is which note (JSONL, mode 600); keep it with "
         "the originals, never with the release. Default: the mapping is written nowhere",
+    )
+    sd.add_argument(
+        "--max-note-chars",
+        type=int,
+        metavar="N",
+        help="reject (with its reason) a note longer than N characters before it is tagged: memory grows "
+        "with a note's length, up to about 400 bytes a character. Default: what fits in half this "
+        "machine's memory",
     )
     sd.add_argument(
         "--threads",

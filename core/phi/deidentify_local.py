@@ -71,6 +71,7 @@ def run_local(job: DeidJob, out: Console) -> int:
             counts,
             None if job.strict else reject,
             ids,
+            job.max_note_chars,
         ),
         job.output,
         job.output_format,

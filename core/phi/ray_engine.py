@@ -117,6 +117,7 @@ def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
         "trust_model": job.trust_model,
         "mask": job.mask,
         "keep_ids": job.keep_ids,
+        "max_note_chars": job.max_note_chars,
         "block_notes": block,
         "synthdeid_version": getattr(synthdeid, "__version__", None),
     }

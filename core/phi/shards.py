@@ -210,7 +210,7 @@ def process_shard(shard: dict[str, Any], job: Any, annotator: Any, pack: Any, fo
     on_reject = None if job.strict else reject
     try:  # the one-process engine's writer: the same bytes
         written = write_jsonl(
-            deidentify(docs, annotator, job.mode, pack, job.key, job.mask, counts, on_reject, ids),
+            deidentify(docs, annotator, job.mode, pack, job.key, job.mask, counts, on_reject, ids, job.max_note_chars),
             folder / shard_file(i),
         )
     except InputError as e:
