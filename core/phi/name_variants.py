@@ -57,12 +57,8 @@ def find_variants(doc: Document) -> tuple[Document, dict[tuple[int, int], Varian
             forms.setdefault(words, (surface, span.label, "all"))
     for span in doc.spans:  # parts come after whole strings: a found "Jansen" is its own source
         surface = text[span.start : span.end]
-        words = [w for w in _TOKEN.findall(surface) if w.isalpha()]
-        if span.label != NAME or len(words) < 2:
-            continue
-        for part, word in (("first", words[0]), ("last", words[-1])):
-            if len(word) >= MIN_PART and word.casefold() not in PARTICLES:
-                forms.setdefault((word.casefold(),), (surface, span.label, part))
+        for part, word in name_parts(surface, span.label):
+            forms.setdefault((word.casefold(),), (surface, span.label, part))
     lengths: dict[str, list[int]] = {}
     for words in forms:
         lengths.setdefault(words[0], []).append(len(words))
@@ -92,6 +88,19 @@ def find_variants(doc: Document) -> tuple[Document, dict[tuple[int, int], Varian
     if not added:
         return doc, {}
     return Document.create(doc.id, text, [*doc.spans, *added]), variants
+
+
+def name_parts(surface: str, label: str) -> list[tuple[str, str]]:
+    """(``first``/``last``, word) of a found name of two or more words: the words that stand for it
+    alone (at least ``MIN_PART`` letters, no particle)."""
+    words = [w for w in _TOKEN.findall(surface) if w.isalpha()]
+    if label != NAME or len(words) < 2:
+        return []
+    return [
+        (part, word)
+        for part, word in (("first", words[0]), ("last", words[-1]))
+        if len(word) >= MIN_PART and word.casefold() not in PARTICLES
+    ]
 
 
 def _match(
@@ -141,10 +150,10 @@ def surrogate_with_variants(
     doc: Document, variants: dict[tuple[int, int], Variant], pack: LanguagePack, key: SurrogateKey
 ) -> Document:
     """``doc`` with keyed surrogates for its spans, each variant's derived from its source's."""
-    if not variants:
-        return keyed_pseudonymize(doc, pack, key)
+    also = {doc.text[a:b] for a, b in variants}  # no surrogate may be a variant or a part of a name either
+    also.update(word for s in doc.spans for _, word in name_parts(doc.surface(s), s.label))
     own = Document.create(doc.id, doc.text, [s for s in doc.spans if (s.start, s.end) not in variants])
-    drawn = keyed_pseudonymize(own, pack, key)
+    drawn = keyed_pseudonymize(own, pack, key, also)
     by_span = {(s.start, s.end): drawn.surface(o) for s, o in zip(own.spans, drawn.spans)}
     of_source: dict[str, str] = {}
     for s, o in zip(own.spans, drawn.spans):
