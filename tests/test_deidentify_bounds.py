@@ -169,3 +169,19 @@ def test_a_note_over_the_size_limit_is_rejected_with_its_reason(work: Path, caps
     assert deid("two.jsonl", "zero.jsonl", "--max-note-chars", "0") == 1
     assert "--max-note-chars 0: at least one" in capsys.readouterr().err
     assert 1_000_000 <= default_max_note_chars() < 10**10  # sized to the machine's memory
+
+
+def test_ray_started_off_a_terminal_logs_errors_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ray's start-up warnings (token authentication, ...) printed on every run in CI and logs."""
+    import logging
+
+    ray = pytest.importorskip("ray")
+    from synthdeid.phi import ray_engine
+
+    calls: list[dict] = []
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **kw: calls.append(kw))
+    ray_engine.ensure_ray(None)
+    ray_engine.ensure_ray("10.0.0.5:6379")
+    assert [c["logging_level"] for c in calls] == [logging.ERROR, logging.ERROR]
+    assert all(c["log_to_driver"] is False for c in calls)

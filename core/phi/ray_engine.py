@@ -292,7 +292,7 @@ def ensure_ray(address: str | None) -> Any:
 
     if ray.is_initialized():
         return lambda: None
-    level = logging.INFO if interactive() else logging.WARNING
+    level = logging.INFO if interactive() else logging.ERROR  # off a terminal: errors only
     if address:
         ray.init(address=address, log_to_driver=False, logging_level=level)
     else:
