@@ -59,7 +59,7 @@ def job_from_args(args: argparse.Namespace) -> DeidJob:
     check_input_links(args.input)
     check_output(rejects, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
     if id_map is not None:
-        check_output(id_map, (args.input, args.output, *keys), force=args.force)
+        check_output(id_map, (args.input, args.output, *keys), force=args.force, existing_ok=resuming)
     fmt = args.from_format or ("parquet" if is_parquet(args.input) else input_format(args.input))
     if fmt == "parquet" and args.engine != "ray":
         raise InputError(
