@@ -1,9 +1,11 @@
 """``synthdeid deidentify``: the one command that writes real notes meant to leave the building.
 
 It refuses to destroy or replace anything (output == input, an existing output without
-``--force``), keys surrogates by a secret (``surrogate_key``), writes files only their owner can
-read, sends bad notes to a rejects file with their reasons (``--strict`` stops at the first), and
-runs torch's threads so that a busy machine slows it in proportion (``threads``)."""
+``--force``, any two paths it writes at one place or one inside the other, a link, device or FIFO
+as a target: ``write_targets``), keys surrogates and public ids by a secret (``surrogate_key``,
+``public_ids``), writes files only their owner can read, sends bad notes to a rejects file with
+their reasons (``--strict`` stops at the first), refuses counts out of bounds, and runs torch's
+threads so that a busy machine slows it in proportion (``threads``)."""
 
 from __future__ import annotations
 
@@ -227,7 +229,8 @@ def add_deidentify_command(sub: Any, formats: list[str], writers: list[str]) -> 
     sd.add_argument(
         "--key-file",
         metavar="PATH",
-        help="surrogate: keep one secret key across runs (the same notes get the same surrogates); created "
+        help="surrogate, redact: keep one secret key across runs (the same notes get the same surrogates and "
+        "public ids); created "
         "with mode 600 when missing, refused when others can read it. Default: a fresh key per run, never written",
     )
     sd.add_argument("--seed", type=int, help=argparse.SUPPRESS)  # refused with a message: see job_from_args
