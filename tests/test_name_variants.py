@@ -137,3 +137,19 @@ def test_no_surrogate_is_a_variant_of_another_name_of_the_note() -> None:
     for k in range(20):
         out = surrogate_with_variants(doc, variants, small, SurrogateKey(bytes([k + 1]) * 32))
         assert not set(words(out.text)) & {"aafje", "jansen", "bakker"}, out.text
+
+
+@pytest.mark.parametrize("found", ["Meneer Vos", "Dhr. Vos", "Mevrouw de Vries", "Frau Müller", "Prof. Bakker"])
+def test_a_title_is_no_part_of_the_name(found: str) -> None:
+    """The tagger often takes the title into the span; the pack keeps it in the surrogate, so it
+    is neither a name alone elsewhere nor forbidden in a surrogate (every draw would fail)."""
+    from synthdeid.phi.name_variants import name_parts
+
+    title = found.split(" ")[0].rstrip(".")
+    assert title not in [word for _, word in name_parts(found, "Name")]
+    text = f"{found} kwam op 3 januari. {title} belde later."
+    doc, variants = find_variants(Document.create("n", text, [Span(0, len(found), "Name")]))
+    assert title not in {doc.text[a:b] for a, b in variants}
+    nl = registry("language").create("nl")
+    [out] = deidentify([Document.create("n", text)], Spans([(found, "Name")]), "surrogate", nl, SurrogateKey(b"t" * 32))
+    assert out.spans  # not rejected: the pack's surrogate keeps the title

@@ -27,6 +27,13 @@ MIN_PART = 3
 NAME = "Name"
 PARTICLES = frozenset("van von de der den het ten ter te la le du di da del dos das in op 't".split())
 """Words of a name that are no name by themselves (Dutch, German, French, Spanish, Portuguese)."""
+TITLES = frozenset(
+    "meneer mevrouw mejuffrouw juffrouw heer dhr mw mevr mr mrs ms miss sir madam dokter doctor dr drs ir ing prof "
+    "zuster broeder pastoor herr frau fräulein doktor señor señora señorita don doña sr sra srta fru herr fröken "
+    "professor".split()
+)
+"""Titles before a name: a pack keeps them in the surrogate (``Meneer Vos`` -> ``Meneer Smit``), so
+they are no part of the name. A word written with a full stop (``Dhr.``) is taken for one too."""
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 
 
@@ -93,8 +100,15 @@ def find_variants(doc: Document) -> tuple[Document, dict[tuple[int, int], Varian
 def name_parts(surface: str, label: str) -> list[tuple[str, str]]:
     """(``first``/``last``, word) of a found name of two or more words: the words that stand for it
     alone (at least ``MIN_PART`` letters, no particle)."""
-    words = [w for w in _TOKEN.findall(surface) if w.isalpha()]
-    if label != NAME or len(words) < 2:
+    if label != NAME:
+        return []
+    tokens = _TOKEN.findall(surface)
+    words = [
+        w
+        for i, w in enumerate(tokens)
+        if w.isalpha() and w.casefold() not in TITLES and not (i + 1 < len(tokens) and tokens[i + 1] == ".")
+    ]
+    if len(words) < 2:
         return []
     return [
         (part, word)
