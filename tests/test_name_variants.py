@@ -153,3 +153,20 @@ def test_a_title_is_no_part_of_the_name(found: str) -> None:
     nl = registry("language").create("nl")
     [out] = deidentify([Document.create("n", text)], Spans([(found, "Name")]), "surrogate", nl, SurrogateKey(b"t" * 32))
     assert out.spans  # not rejected: the pack's surrogate keeps the title
+
+
+def test_a_family_name_with_its_particle_is_replaced_whole() -> None:
+    """``de Vries`` alone after ``Jan de Vries`` becomes the surrogate's family name, particle and
+    all: never ``de`` + a surrogate (``de van Oosten``)."""
+    text = "Dhr. Jan de Vries kwam. Later belde de Vries terug."
+    found = "Jan de Vries"
+    out = _one(text, [(found, "Name")])
+    full = out.surface(out.spans[0])
+    family = " ".join(full.split(" ")[1:])
+    assert out.text.endswith(f"Later belde {family} terug."), out.text
+
+
+def _one(text: str, found: list[tuple[str, str]]) -> Document:
+    nl = registry("language").create("nl")
+    [out] = deidentify([Document.create("n", text)], Spans(found), "surrogate", nl, SurrogateKey(b"p" * 32))
+    return out

@@ -66,6 +66,9 @@ def find_variants(doc: Document) -> tuple[Document, dict[tuple[int, int], Varian
         surface = text[span.start : span.end]
         for part, word in name_parts(surface, span.label):
             forms.setdefault((word.casefold(),), (surface, span.label, part))
+        family = family_name(surface, span.label)
+        if family:  # "de Vries" alone is the family name whole, never "de" + a surrogate
+            forms.setdefault(tuple(w.casefold() for w in _TOKEN.findall(family)), (surface, span.label, "last"))
     lengths: dict[str, list[int]] = {}
     for words in forms:
         lengths.setdefault(words[0], []).append(len(words))
@@ -95,6 +98,22 @@ def find_variants(doc: Document) -> tuple[Document, dict[tuple[int, int], Varian
     if not added:
         return doc, {}
     return Document.create(doc.id, text, [*doc.spans, *added]), variants
+
+
+def family_name(surface: str, label: str) -> str | None:
+    """The words after the given name of a found name of three or more words (``de Vries`` of
+    ``Jan de Vries``), when its last word counts as a part; else None."""
+    parts = dict(name_parts(surface, label))
+    if "last" not in parts:
+        return None
+    names = [
+        m
+        for m in re.finditer(r"\w+", surface)
+        if m.group().casefold() not in TITLES and surface[m.end() : m.end() + 1] != "."
+    ]
+    if len(names) < 3:
+        return None
+    return surface[names[1].start() :]
 
 
 def name_parts(surface: str, label: str) -> list[tuple[str, str]]:
@@ -166,6 +185,7 @@ def surrogate_with_variants(
     """``doc`` with keyed surrogates for its spans, each variant's derived from its source's."""
     also = {doc.text[a:b] for a, b in variants}  # no surrogate may be a variant or a part of a name either
     also.update(word for s in doc.spans for _, word in name_parts(doc.surface(s), s.label))
+    also.update(f for s in doc.spans if (f := family_name(doc.surface(s), s.label)))
     own = Document.create(doc.id, doc.text, [s for s in doc.spans if (s.start, s.end) not in variants])
     drawn = keyed_pseudonymize(own, pack, key, also)
     by_span = {(s.start, s.end): drawn.surface(o) for s, o in zip(own.spans, drawn.spans)}
