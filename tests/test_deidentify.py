@@ -110,7 +110,22 @@ def test_cli_reads_a_folder_of_text_notes_and_writes_every_mode(model: Path, tmp
     assert main(["deidentify", str(src), str(tmp_path / "red"), *common, "--mode", "redact"]) == 0
     redacted = list(read_documents(tmp_path / "red"))  # a BRAT folder: .txt notes with their .ann spans
     assert all(d.surface(s) == f"[{s.label}]" for d in redacted for s in d.spans)
-    assert main(["deidentify", str(src), str(tmp_path / "plain"), *common, "--mode", "surrogate", "--to", "text"]) == 0
+    assert (
+        main(
+            [
+                "deidentify",
+                str(src),
+                str(tmp_path / "plain"),
+                *common,
+                "--mode",
+                "surrogate",
+                "--to",
+                "text",
+                "--keep-ids",
+            ]
+        )
+        == 0
+    )
     plain = sorted((tmp_path / "plain" / "ward").glob("*.txt"))
     assert len(plain) == 5 and not list((tmp_path / "plain").rglob("*.ann"))
     for doc, path in zip(annotated, plain):

@@ -243,7 +243,8 @@ def test_a_killed_run_resumes_with_every_note_once(local_ray: Any, model: Path, 
     local, _ = _local(src, tmp_path, model, key, capsys)
     assert _shards(out) == local
     ids = [json.loads(line)["id"] for line in _shards(out).decode().splitlines()]
-    assert ids == [d.id for d in toy_docs(1500, seed=13)]
+    public = load_or_create_key(key).public_id  # surrogate ids are keyed hashes of the input ids
+    assert ids == [public(d.id) for d in toy_docs(1500, seed=13)]
 
 
 def _end_group(proc: subprocess.Popen[bytes]) -> None:
@@ -263,3 +264,27 @@ def test_documents_survive_as_their_own_records(tmp_path: Path) -> None:
     assert len(shards) == 5
     read = [d for s in shards for d in read_shard(s, [])]
     assert read == docs
+
+
+def test_ray_writes_public_ids_and_the_same_id_map(local_ray: Any, model: Path, tmp_path: Path, capsys: Any) -> None:
+    """Surrogate shards carry keyed hashes of the ids, in the notes and the rejects alike, and
+    ``--id-map`` (read again by the driver) is the local engine's, byte for byte."""
+    key = tmp_path / "deid.key"
+    src = tmp_path / "notes.jsonl"
+    src.write_text("\n".join(_notes_with_problems()) + "\n", encoding="utf-8")
+    local = tmp_path / "local.jsonl"
+    assert main(_args(src, local, model, key, "--id-map", str(tmp_path / "local.ids.jsonl"))) == 0
+    out = tmp_path / "ray"
+    assert main(_args(src, out, model, key, "--engine", "ray", "--id-map", str(tmp_path / "ray.ids.jsonl"))) == 0
+    capsys.readouterr()
+    assert _shards(out) == local.read_bytes()
+    ray_map = (tmp_path / "ray.ids.jsonl").read_bytes()
+    assert ray_map == (tmp_path / "local.ids.jsonl").read_bytes()
+    assert stat.S_IMODE((tmp_path / "ray.ids.jsonl").stat().st_mode) == 0o600
+    inputs = {json.loads(x)["id"] for x in _notes_with_problems() if x.startswith("{")}
+    written = [json.loads(x)["id"] for x in _shards(out).decode().split("\n") if x]
+    assert len(written) == 30 and not inputs & set(written)
+    rejects = (tmp_path / "ray.rejects.jsonl").read_text()
+    assert "'empty'" not in rejects and "'d21-2'" not in rejects
+    mapping = {json.loads(x)["id"]: json.loads(x)["input_id"] for x in ray_map.decode().split("\n") if x}
+    assert set(written) <= set(mapping) and "empty" in mapping.values()

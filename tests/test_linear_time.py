@@ -70,7 +70,7 @@ def test_deidentify_1mb_notes_end_to_end(tiny_tagger: Path, tmp_path: Path) -> N
         (notes / f"{shape}.txt").write_text(note(shape, MB), encoding="utf-8")
     out = tmp_path / "out.jsonl"
     cli = [sys.executable, "-m", "synthdeid.cli", "deidentify", str(notes), str(out)]
-    run([*cli, "--model", str(tiny_tagger), "--language", "nl", "--mode", "surrogate"])
+    run([*cli, "--model", str(tiny_tagger), "--language", "nl", "--mode", "surrogate", "--keep-ids"])
     written = {d.id: d for d in read_documents(out)}
     assert set(written) == set(shapes)
 

@@ -292,3 +292,30 @@ def test_cli_errors_are_synthdeid_errors(tmp_path):
         _run(["review", "analyze", str(a)])
     with pytest.raises(InputError, match="file not found"):
         _run(["review", "page", str(tmp_path / "nope.jsonl"), str(tmp_path / "x.html")])
+
+
+def test_the_page_holds_real_notes_and_is_private(tmp_path):
+    """The page quotes real notes: mode 600 (folders made for it 700), whatever the umask, and an
+    existing page is replaced by a new private file, never rewritten in place with its old mode."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        path = write_review_page(PAIRS, tmp_path / "sub" / "page.html", "Review")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert stat.S_IMODE((tmp_path / "sub").stat().st_mode) == 0o700
+        path.chmod(0o644)
+        write_review_page(PAIRS, path, "Review")
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    finally:
+        os.umask(old)
+
+
+def test_read_pairs_splits_on_newlines_only(tmp_path):
+    """U+2028, U+2029 and U+0085 are characters inside a JSON string, not line breaks."""
+    f = tmp_path / "pairs.jsonl"
+    pair = {**PAIRS[1], "real_text": "Dhr.\u2028is\u2029naar\x85bed."}
+    f.write_text(json.dumps(pair, ensure_ascii=False) + "\n", encoding="utf-8")
+    [read] = read_pairs(f)
+    assert read["real_text"] == pair["real_text"]

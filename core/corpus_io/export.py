@@ -155,19 +155,23 @@ def dataset_card(name: str, docs: Sequence[Document], language: str, datasheet: 
         "there is no generator, decoder or privacy audit to report. Check with your data "
         "protection officer before sharing.\n"
     )
-    meta = "\n".join(
-        [
-            "---",
-            f"language:\n- {language}",
-            "license: null  # choose one: the corpus is derived from your notes; check your data agreements",
-            "task_categories:\n- token-classification",
-            "task_ids:\n- named-entity-recognition",
-            f"size_categories:\n- {size_category(len(docs))}",
-            f"pretty_name: synthdeid {name}",
-            "tags:\n- synthetic\n- clinical\n- de-identification\n- synthdeid",
-            "---",
-        ]
+    import yaml
+
+    header = {  # dumped, not formatted: a name such as "notes: v2" or "[x]" stays a string
+        "language": [language],
+        "license": None,
+        "task_categories": ["token-classification"],
+        "task_ids": ["named-entity-recognition"],
+        "size_categories": [size_category(len(docs))],
+        "pretty_name": f"synthdeid {name}",
+        "tags": ["synthetic", "clinical", "de-identification", "synthdeid"],
+    }
+    dumped = yaml.safe_dump(header, sort_keys=False, allow_unicode=True, width=10_000).rstrip("\n")
+    dumped = dumped.replace(
+        "\nlicense: null\n",
+        "\nlicense: null  # choose one: the corpus is derived from your notes; check your data agreements\n",
     )
+    meta = "---\n" + dumped + "\n---"
     summary = (
         f"\n## Contents\n\n{len(docs)} notes, {sum(counts.values())} PHI spans "
         f"({', '.join(f'{k} {v}' for k, v in counts.items()) or 'none'}); columns `id`, `text`, `tokens`, "

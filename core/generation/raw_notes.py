@@ -11,7 +11,7 @@ from typing import Any
 
 def read_prompts(path: str | Path) -> list[str]:
     """The ``prompt`` of every non-empty line."""
-    return [json.loads(line)["prompt"] for line in Path(path).read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line)["prompt"] for line in _lines(path) if line]
 
 
 def write_raw_notes(notes: Sequence[tuple[str, str]], corpus: str, path: str | Path) -> None:
@@ -25,5 +25,12 @@ def write_raw_notes(notes: Sequence[tuple[str, str]], corpus: str, path: str | P
 
 def read_raw_notes(path: str | Path) -> Iterator[dict[str, Any]]:
     """Every raw note of the file, in order."""
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
-        yield json.loads(line)
+    for line in _lines(path):
+        if line:
+            yield json.loads(line)
+
+
+def _lines(path: str | Path) -> list[str]:
+    """The file's JSONL lines: split on newlines only (``splitlines`` also splits on U+2028,
+    U+2029, U+0085 and more, which JSON strings written with ``ensure_ascii=False`` hold)."""
+    return Path(path).read_text(encoding="utf-8").split("\n")

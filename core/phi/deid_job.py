@@ -34,6 +34,12 @@ class DeidJob:
     strict: bool
     rejects: Path
     threads: int
+    keep_ids: bool = False
+    """Write the notes' own ids (file names) instead of their keyed hashes (``public_ids``)."""
+    id_map: Path | None = None
+    """Where to write the mapping of public ids to input ids (``--id-map``), or nowhere."""
+    max_note_chars: int | None = None
+    """Notes longer than this are rejected before they are tagged (``--max-note-chars``)."""
 
 
 def rejects_path(output: str | Path) -> Path:
@@ -51,8 +57,14 @@ def write_rejects(rejects: list[dict[str, Any]], path: Path) -> None:
             f.write(json.dumps(r, ensure_ascii=False) + "\n")
 
 
-def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> None:
-    """The run's accounting: notes in = out + rejected, spans found per label, spans added."""
+EXIT_ALL_REJECTED = 3
+"""The exit code of a run that wrote no note because every one was rejected (1: refused or failed;
+2: a usage error or a bug)."""
+
+
+def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: int) -> int:
+    """The run's accounting: notes in = out + rejected, spans found per label, spans added; returns
+    the exit code (``EXIT_ALL_REJECTED`` when every note was rejected, else 0)."""
     labels = ", ".join(f"{label} {k}" for label, k in sorted(counts.found.items()))
     rejected = read_rejects + counts.rejected
     out.print(
@@ -68,3 +80,11 @@ def report(out: Console, job: DeidJob, counts: Any, written: int, read_rejects: 
             "(--strict stops at the first instead)",
             file=sys.stderr,
         )
+    if rejected and not written:
+        print(
+            f"error: every note was rejected: {job.output} holds none (exit code {EXIT_ALL_REJECTED}); "
+            f"fix: read the reasons in {job.rejects}",
+            file=sys.stderr,
+        )
+        return EXIT_ALL_REJECTED
+    return 0

@@ -2,12 +2,15 @@
 plugin (``deduce``): find the PHI spans, then keep them as annotations (``annotate``), replace
 them by surrogates from the language pack (``surrogate``: consistent within a note, keyed by a
 secret, never the original, failing closed), or by ``[LABEL]`` markers or a mask (``redact``).
-Every whole-word occurrence of a string found is treated as found (``every_occurrence``). Notes
+Every whole-word occurrence of a string found is treated as found (``every_occurrence``), and so
+are its case variants, the parts of a name and a genitive ``-s`` (``name_variants``). Notes
 stream through in batches: memory does not grow with the input. A note that cannot be
 de-identified goes to ``reject`` with its reason (or stops the run, without ``reject``)."""
 
 from __future__ import annotations
 
+import dataclasses
+import os
 import re
 import time
 from collections import Counter
@@ -24,8 +27,9 @@ from synthdeid.errors import InputError, SurrogateError
 from synthdeid.model_files import trusting_pickles
 from synthdeid.phi.annotate import annotate_documents
 from synthdeid.phi.every_occurrence import add_every_occurrence
-from synthdeid.phi.keyed_surrogates import keyed_pseudonymize
+from synthdeid.phi.name_variants import Variant, find_variants, surrogate_with_variants
 from synthdeid.phi.pseudonymize import substitute
+from synthdeid.phi.public_ids import PublicIds
 from synthdeid.phi.surrogate_key import SurrogateKey
 
 Reject = Callable[[str, str], None]
@@ -35,6 +39,19 @@ BATCH = 512
 """Notes per call of the tagger: it sorts a call's windows by length, so larger calls pad less
 (64 notes a call ran about 25% slower than 1,000); memory grows with this, not with the input."""
 MODES = ("annotate", "surrogate", "redact")
+BYTES_PER_CHAR = 400
+"""Memory a note may take per character while it is tagged and replaced (120-340 bytes measured
+on a 50 MB note, issue 53), with a margin."""
+
+
+def default_max_note_chars() -> int:
+    """The longest note that fits in half this machine's memory at ``BYTES_PER_CHAR`` (at least
+    a million characters)."""
+    try:
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # not on Linux or macOS: assume 8 GB
+        total = 8 * 2**30
+    return max(1_000_000, total // 2 // BYTES_PER_CHAR)
 
 
 @dataclass
@@ -108,10 +125,15 @@ def deidentify(
     mask: str | None = None,
     counts: DeidCounts | None = None,
     reject: Reject | None = None,
+    ids: PublicIds | None = None,
+    max_chars: int | None = None,
 ) -> Iterator[Document]:
     """Each note with the annotator's spans (and every further occurrence of their strings), then
     surrogates keyed by ``key`` (a fresh random key when not given) or redaction by ``mode``. A
-    note whose surrogates fail goes to ``reject`` when given; without it the run stops there."""
+    note whose surrogates fail goes to ``reject`` when given; without it the run stops there.
+    ``ids`` renames each note written (and named in a reject) to its public id; surrogates stay
+    keyed by the note's own id. A note longer than ``max_chars`` characters is rejected (or stops
+    the run) before it is tagged: memory grows with a note's length."""
     if mode not in MODES:
         raise InputError(f"unknown mode {mode!r}", fix="use one of " + ", ".join(MODES))
     if mode == "surrogate" and pack is None:
@@ -125,21 +147,38 @@ def deidentify(
         for doc in items:
             counts.notes += 1
             counts.spans_in += len(doc.spans)
+            if max_chars is not None and len(doc.text) > max_chars:
+                reason = (
+                    f"the note has {len(doc.text):,} characters, over the limit of {max_chars:,} (memory grows "
+                    f"with a note's length, up to {BYTES_PER_CHAR} bytes a character): split it, or raise "
+                    "--max-note-chars if the machine has the memory"
+                )
+                if reject is None:
+                    raise InputError(reason, doc_id=doc.id, fix="split the note, or raise --max-note-chars")
+                counts.rejected += 1
+                where = f"document {doc.id!r}"
+                reject(where if ids is None else ids.hide(where, doc.id), reason)
+                continue
             yield doc
 
     for found in annotate_documents(counted(docs), annotator, batch=BATCH):
         doc, added = add_every_occurrence(found)
+        doc, variants = find_variants(doc)
+        added += len(variants)
         try:
-            out = _apply(doc, mode, pack, key, mask)
+            out = _apply(doc, mode, pack, key, mask, variants)
         except SurrogateError as e:
             if reject is None:
                 raise
             counts.rejected += 1
-            reject(f"document {doc.id!r}", _without_phi(str(e), doc))
+            where, reason = f"document {doc.id!r}", _without_phi(str(e), doc)
+            if ids is not None:
+                where, reason = ids.hide(where, doc.id), ids.hide(reason, doc.id)
+            reject(where, reason)
             continue
         counts.found.update(s.label for s in found.spans)
         counts.added += added
-        yield out
+        yield out if ids is None or ids.key is None else dataclasses.replace(out, id=ids(out.id))
 
 
 def _without_phi(message: str, doc: Document) -> str:
@@ -157,11 +196,18 @@ def _without_phi(message: str, doc: Document) -> str:
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
 
 
-def _apply(doc: Document, mode: str, pack: LanguagePack | None, key: SurrogateKey | None, mask: str | None) -> Document:
+def _apply(
+    doc: Document,
+    mode: str,
+    pack: LanguagePack | None,
+    key: SurrogateKey | None,
+    mask: str | None,
+    variants: dict[tuple[int, int], Variant] | None = None,
+) -> Document:
     if mode == "annotate":
         return doc
     if mode == "surrogate":
-        return keyed_pseudonymize(doc, cast(LanguagePack, pack), cast(SurrogateKey, key))
+        return surrogate_with_variants(doc, variants or {}, cast(LanguagePack, pack), cast(SurrogateKey, key))
     return redact(doc, mask)
 
 

@@ -11,6 +11,7 @@ from synthdeid.corpus.records import Document
 from synthdeid.corpus_io import read_documents
 from synthdeid.errors import InputError
 from synthdeid.phi.deid_job import DeidJob, report, write_rejects
+from synthdeid.phi.public_ids import PublicIds, public_ids
 
 
 def reject_entry(where: str, reason: str, fix: str | None = None) -> dict[str, Any]:
@@ -50,6 +51,7 @@ def run_local(job: DeidJob, out: Console) -> int:
 
     annotator = build_annotator(job)
     pack = language_pack(job)
+    ids = public_ids(job, record=job.id_map is not None)
     rejects: list[dict[str, Any]] = []
     errors: list[InputError] | None = None if job.strict else []
     docs = read_documents(job.input, job.input_format, errors=errors)
@@ -60,7 +62,7 @@ def run_local(job: DeidJob, out: Console) -> int:
 
     n = write_output(
         deidentify(
-            track(draining(docs, errors, rejects), f"de-identify ({job.mode})"),
+            track(draining(docs, errors, rejects, ids), f"de-identify ({job.mode})"),
             annotator,
             job.mode,
             pack,
@@ -68,6 +70,8 @@ def run_local(job: DeidJob, out: Console) -> int:
             job.mask,
             counts,
             None if job.strict else reject,
+            ids,
+            job.max_note_chars,
         ),
         job.output,
         job.output_format,
@@ -75,21 +79,26 @@ def run_local(job: DeidJob, out: Console) -> int:
     )
     if rejects:
         write_rejects(rejects, job.rejects)
-    report(out, job, counts, n, len(rejects) - counts.rejected)
-    return 0
+    if job.id_map is not None:
+        ids.write_map(job.id_map)
+    return report(out, job, counts, n, len(rejects) - counts.rejected)
 
 
 def draining(
-    docs: Iterable[Document], errors: list[InputError] | None, rejects: list[dict[str, Any]]
+    docs: Iterable[Document],
+    errors: list[InputError] | None,
+    rejects: list[dict[str, Any]],
+    ids: PublicIds | None = None,
 ) -> Iterator[Document]:
-    """``docs``, moving each note the reader refused (collected in ``errors``) to ``rejects``."""
+    """``docs``, moving each note the reader refused (collected in ``errors``) to ``rejects``
+    (named by its public id, with ``ids``)."""
     for doc in docs:
-        _drain(errors, rejects)
+        _drain(errors, rejects, ids)
         yield doc
-    _drain(errors, rejects)
+    _drain(errors, rejects, ids)
 
 
-def _drain(errors: list[InputError] | None, rejects: list[dict[str, Any]]) -> None:
+def _drain(errors: list[InputError] | None, rejects: list[dict[str, Any]], ids: PublicIds | None) -> None:
     while errors:
         e = errors.pop(0)
-        rejects.append(reject_entry(e.where(), e.problem, e.fix))
+        rejects.append(ids.error_entry(e) if ids is not None else reject_entry(e.where(), e.problem, e.fix))

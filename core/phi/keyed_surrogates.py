@@ -8,6 +8,7 @@ again with the next keyed seed; a note for which every draw does it is refused (
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from synthdeid.api import LanguagePack
 from synthdeid.corpus.records import Document
@@ -20,10 +21,11 @@ DRAWS = 16
 _WORDS = re.compile(r"\w+|[^\w\s]")
 
 
-def keyed_pseudonymize(doc: Document, pack: LanguagePack, key: SurrogateKey) -> Document:
+def keyed_pseudonymize(doc: Document, pack: LanguagePack, key: SurrogateKey, also: Iterable[str] = ()) -> Document:
     """``doc`` with surrogates seeded by ``key`` and the note's id; no surrogate equals or holds
-    (as whole words, case-insensitively) a PHI string of the note."""
-    originals = {_words(doc.surface(s)) for s in doc.spans}
+    (as whole words, case-insensitively) a PHI string of the note, nor one of ``also`` (the parts
+    and variants of its names, ``name_variants``)."""
+    originals = {_words(doc.surface(s)) for s in doc.spans} | {_words(a) for a in also}
     originals.discard(())
     longest = max((len(o) for o in originals), default=0)
     for draw in range(DRAWS):

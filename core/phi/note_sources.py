@@ -28,7 +28,7 @@ PARQUET_COLUMNS = ("id", "text", "spans")
 
 Shard = dict[str, Any]
 """A shard descriptor (JSON-able): ``index``, ``kind``, where to read, ``seen`` ids of earlier shards
-that recur in it, ``pre_rejects`` found while planning."""
+that recur in it, ``pre_errors`` (the reader's, as fields) found while planning."""
 
 
 def is_parquet(path: str | Path) -> bool:
@@ -42,7 +42,7 @@ def is_parquet(path: str | Path) -> bool:
 
 def plan_shards(path: str | Path, fmt: str, block_notes: int, strict: bool) -> tuple[list[Shard], str]:
     """The shards of the input, in input order, and a fingerprint of the input (names, sizes,
-    modification times)."""
+    modification and change times, inodes: a changed note is never resumed as it was)."""
     if fmt not in FORMATS:
         raise InputError(
             f"the Ray engine reads {', '.join(FORMATS)}, not {fmt!r}",
@@ -75,7 +75,9 @@ def _fingerprint(files: list[Path]) -> str:
     h = hashlib.sha256()
     for f in files:
         st = f.stat()
-        h.update(f"{f.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\n".encode("utf-8", "surrogateescape"))
+        # the change time too: an edit whose modification time is set back (touch -r) still moves it
+        line = f"{f.resolve()}\0{st.st_size}\0{st.st_mtime_ns}\0{st.st_ctime_ns}\0{st.st_ino}\n"
+        h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
 
 
@@ -145,10 +147,10 @@ def _plan_text(p: Path, block: int, strict: bool) -> tuple[list[Shard], list[Pat
         _shard(k, "text", p, notes=[[str(f), str(f.resolve()), key] for f, key in notes[i : i + block]])
         for k, i in enumerate(range(0, len(notes), block))
     ]
-    if shards and errors:
-        from synthdeid.phi.deidentify_local import reject_entry
-
-        shards[0]["pre_rejects"] = [reject_entry(e.where(), e.problem, e.fix) for e in errors]
+    if shards and errors:  # the first shard's worker lists them (naming each note by its public id)
+        shards[0]["pre_errors"] = [
+            {"problem": e.problem, "path": e.path, "line": e.line, "doc_id": e.doc_id, "fix": e.fix} for e in errors
+        ]
     return shards, [f for f, _ in notes]
 
 

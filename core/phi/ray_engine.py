@@ -46,15 +46,17 @@ def run_on_ray(
     ``address``) with ``workers`` actors of ``threads`` torch threads each (default 1), into the
     folder ``job.output``; returns the exit code. A folder holding an earlier run of the same job
     is resumed; another job's folder is refused unless ``force``."""
+    if address:
+        check_address(address)
     if job.output_format not in (None, "jsonl"):
         raise InputError(
             f"the Ray engine writes JSONL shards, not {job.output_format}",
             fix="leave out --to (convert the shards afterwards), or use --engine local",
         )
-    block = block_notes or DEFAULT_BLOCK_NOTES
+    block = DEFAULT_BLOCK_NOTES if block_notes is None else block_notes
     job = dataclasses.replace(
         job,
-        threads=threads or 1,
+        threads=1 if threads is None else threads,
         model=str(Path(job.model).resolve()) if job.model else None,  # workers may start elsewhere
     )
     fmt = "parquet" if note_sources.is_parquet(job.input) else job.input_format
@@ -80,8 +82,23 @@ def run_on_ray(
     shards.write_manifest(folder, _with_shards(manifest, plan, done))
     if error is not None:
         raise error
-    _report(out, job, plan, done, resumed, elapsed)
-    return 0
+    if job.id_map is not None:
+        write_id_map(job, plan)
+    return _report(out, job, plan, done, resumed, elapsed)
+
+
+def write_id_map(job: DeidJob, plan: list[note_sources.Shard]) -> None:
+    """``--id-map``: the driver reads the notes' ids again, shard by shard (workers never send ids)."""
+    from synthdeid.phi.public_ids import public_ids
+
+    ids = public_ids(job, record=True)
+    for shard in plan:
+        errors: list[InputError] = []
+        for doc in note_sources.read_shard(shard, errors):
+            ids(doc.id)
+        for e in errors:
+            ids.error_entry(e)
+    ids.write_map(job.id_map)
 
 
 def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
@@ -99,6 +116,8 @@ def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
         "min_confidence": job.min_confidence,
         "trust_model": job.trust_model,
         "mask": job.mask,
+        "keep_ids": job.keep_ids,
+        "max_note_chars": job.max_note_chars,
         "block_notes": block,
         "synthdeid_version": getattr(synthdeid, "__version__", None),
     }
@@ -174,7 +193,7 @@ def _summaries(
     from synthdeid.progress import interactive
 
     cpus = int(ray.cluster_resources().get("CPU", 1))
-    n = workers or max(1, cpus // job.threads)
+    n = max(1, cpus // job.threads) if workers is None else workers
     if n < 1:
         raise InputError(f"--workers {n}: at least one worker is needed", fix="e.g. --workers 2")
     ctx = DataContext.get_current()
@@ -204,7 +223,7 @@ def _error(e: dict[str, Any]) -> SynthdeidError:
 
 def _report(
     out: Console, job: DeidJob, plan: list[Any], done: dict[int, dict[str, Any]], resumed: set[int], elapsed: float
-) -> None:
+) -> int:
     from synthdeid.phi.deidentify import DeidCounts
 
     counts = DeidCounts()
@@ -221,14 +240,45 @@ def _report(
         read_rejects += m["rejected"] - c["rejected"]
         written += m["out"]
         if m["rejects_sha256"]:
-            lines.extend((job.output / shards.rejects_file(i)).read_text(encoding="utf-8").splitlines(keepends=True))
+            text = (job.output / shards.rejects_file(i)).read_text(encoding="utf-8")
+            lines.extend(line + "\n" for line in text.split("\n")[:-1])  # JSONL lines: U+2028 is no break
     this_run = sum(done[i]["counts"]["notes"] for i in done if i not in resumed)
     counts.started = time.perf_counter() - elapsed * counts.notes / max(this_run, 1)  # the rate of this run
     if lines:
         shards.write_private(job.rejects, lines)
-    report(out, job, counts, written, read_rejects)
+    code = report(out, job, counts, written, read_rejects)
     if resumed:
         out.print(f"ray: resumed: {len(resumed)} of {len(plan)} shard(s) were done by an earlier run", highlight=False)
+    return code
+
+
+ADDRESS_TIMEOUT = 10.0
+"""Seconds to wait for a Ray ``--address`` to answer (Ray itself retries for minutes)."""
+
+
+def check_address(address: str, timeout: float = ADDRESS_TIMEOUT) -> None:
+    """Refuse a Ray ``--address`` (``HOST:PORT`` or ``ray://HOST:PORT``; ``auto`` and ``local`` are
+    Ray's own) that is malformed or where nothing accepts a connection within ``timeout`` seconds."""
+    import socket
+
+    if address in ("auto", "local"):
+        return
+    hostport = address.split("://", 1)[1] if "://" in address else address
+    host, _, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    if not host or not port.isdigit():
+        raise InputError(
+            f"--address {address!r} is not HOST:PORT",
+            fix="give the head node's address, e.g. --address 10.0.0.5:6379 (or ray://10.0.0.5:10001, or auto)",
+        )
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise InputError(
+            f"nothing answers at the Ray address {host}:{port} within {timeout:g} s ({e.strerror or e})",
+            fix="start the cluster first (ray start --head) and check the address and the firewall, or leave "
+            "--address out for a local Ray on this machine",
+        ) from None
 
 
 def ensure_ray(address: str | None) -> Any:
@@ -242,7 +292,7 @@ def ensure_ray(address: str | None) -> Any:
 
     if ray.is_initialized():
         return lambda: None
-    level = logging.INFO if interactive() else logging.WARNING
+    level = logging.INFO if interactive() else logging.ERROR  # off a terminal: errors only
     if address:
         ray.init(address=address, log_to_driver=False, logging_level=level)
     else:

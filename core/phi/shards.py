@@ -194,20 +194,23 @@ def process_shard(shard: dict[str, Any], job: Any, annotator: Any, pack: Any, fo
     from synthdeid.phi.deidentify import DeidCounts, deidentify
     from synthdeid.phi.deidentify_local import draining, reject_entry
     from synthdeid.phi.note_sources import read_shard
+    from synthdeid.phi.public_ids import public_ids
 
     i = shard["index"]
     started, started_at = time.perf_counter(), time.time()
     errors: list[InputError] | None = None if job.strict else []
-    rejects: list[dict[str, Any]] = list(shard.get("pre_rejects", []))
+    ids = public_ids(job)
+    rejects = [ids.error_entry(InputError(**e)) for e in shard.get("pre_errors", [])]
     counts = DeidCounts()
 
     def reject(where: str, reason: str) -> None:
         rejects.append(reject_entry(where, reason))
 
-    docs = draining(read_shard(shard, errors), errors, rejects)
+    docs = draining(read_shard(shard, errors), errors, rejects, ids)
+    on_reject = None if job.strict else reject
     try:  # the one-process engine's writer: the same bytes
         written = write_jsonl(
-            deidentify(docs, annotator, job.mode, pack, job.key, job.mask, counts, None if job.strict else reject),
+            deidentify(docs, annotator, job.mode, pack, job.key, job.mask, counts, on_reject, ids, job.max_note_chars),
             folder / shard_file(i),
         )
     except InputError as e:

@@ -25,6 +25,7 @@ from synthdeid.errors import InputError
 KEY_BYTES = 32
 """256 bits: as strong as the HMAC-SHA256 it keys."""
 _DOMAIN = b"synthdeid-surrogates-v1\x00"
+_ID_DOMAIN = b"synthdeid-ids-v1\x00"
 _HEADER = "# synthdeid surrogate key: keep it secret; whoever holds it can link surrogates to notes\n"
 
 
@@ -44,6 +45,12 @@ class SurrogateKey:
     def seed(self, doc_id: str) -> int:
         digest = hmac.new(self._secret, _DOMAIN + doc_id.encode("utf-8", "surrogatepass"), hashlib.sha256).digest()
         return int.from_bytes(digest[:8], "big") >> 1
+
+    def public_id(self, doc_id: str, digits: int = 16) -> str:
+        """The note's id as written out: ``digits`` hex digits of an HMAC under the key (a domain
+        of its own: no seed or fingerprint shares it)."""
+        data = _ID_DOMAIN + doc_id.encode("utf-8", "surrogatepass")
+        return hmac.new(self._secret, data, hashlib.sha256).hexdigest()[:digits]
 
     def fingerprint(self) -> str:
         """A public name of the key (HMAC of a constant): tells two keys apart, reveals nothing of it."""
@@ -94,7 +101,7 @@ def _read_key(p: Path) -> SurrogateKey:
         raise InputError(
             "the key file belongs to another user", path=p, fix="use a key file of your own (chown, or a new one)"
         )
-    lines = [ln.strip() for ln in p.read_text(encoding="ascii", errors="replace").splitlines()]
+    lines = [ln.strip() for ln in p.read_text(encoding="ascii", errors="replace").split("\n")]
     values = [ln for ln in lines if ln and not ln.startswith("#")]
     try:
         secret = bytes.fromhex(values[0]) if len(values) == 1 else b""
@@ -105,5 +112,12 @@ def _read_key(p: Path) -> SurrogateKey:
             f"not a synthdeid key file (one line of at least {2 * KEY_BYTES} hexadecimal digits expected)",
             path=p,
             fix="name the file an earlier --key-file run created, or a path that does not exist yet (it is created)",
+        )
+    if len(set(secret)) == 1:
+        raise InputError(
+            f"the key is one byte repeated: no secret ({secret[:1].hex()} x {len(secret)}); anyone can guess it "
+            "and recompute every surrogate",
+            path=p,
+            fix="move this file away and name a path that does not exist yet: a new random key is created there",
         )
     return SurrogateKey(secret)

@@ -31,7 +31,7 @@ def refill_sources(raw_path: str | Path, real: Sequence[Document]) -> dict[str, 
     out: dict[str, str] = {}
     if not Path(raw_path).exists():
         return out
-    for line in Path(raw_path).read_text(encoding="utf-8").splitlines():
+    for line in Path(raw_path).read_text(encoding="utf-8").split("\n"):  # not splitlines(): U+2028 is no break
         record = json.loads(line) if line.strip() else {}
         if record.get("prompt") in ids:
             out[record["id"]] = record["prompt"]
@@ -64,6 +64,8 @@ def label_pairs(
 
 
 def write_rows(rows: Iterable[dict[str, Any]], path: str | Path) -> None:
-    """One JSON object per line (UTF-8, ``\\n`` line ends)."""
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
+    """One JSON object per line (UTF-8, ``\\n`` line ends), mode 600: the rows quote real notes."""
+    from synthdeid.corpus.formats.textfile import atomic_write
+
+    with atomic_write(path) as f:
         f.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)

@@ -71,12 +71,12 @@ def lines_from(
         if offset == 0:
             check_not_wide(f.read(SNIFFED), display)
         f.seek(offset)
-        for i, raw in enumerate(f, start=lineno):
-            error = None
+        for i, raw in enumerate(_raw_lines(f), start=lineno):
+            error = _wide_line(raw, display, i)
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError as e:
-                error = not_utf8(raw, e.start, e.end, offset + e.start, display, i, None)
+                error = error or not_utf8(raw, e.start, e.end, offset + e.start, display, i, None)
                 line = raw.decode("utf-8", errors="replace")
             if i == 1 and line.startswith(BOM):
                 line = line[1:]
@@ -87,6 +87,39 @@ def lines_from(
             line = line[:-1] if line.endswith("\n") else line
             yield i, offset, line[:-1] if line.endswith("\r") else line, error
             offset += len(raw)
+
+
+def _raw_lines(f: IO[bytes]) -> Iterator[bytes]:
+    """The file's lines as bytes, split at ``\\n``, except that a line holding NUL bytes (UTF-16
+    text) also takes the NUL that follows its newline: in UTF-16LE a newline is ``\\n\\0``, and
+    that NUL would otherwise start (and spoil) the next line."""
+    pending: bytes | None = None
+    for raw in f:
+        if pending is not None:
+            if raw.startswith(b"\0"):
+                pending, raw = pending + b"\0", raw[1:]
+            yield pending
+            pending = None
+            if not raw:
+                continue
+        if b"\0" in raw and raw.endswith(b"\n"):
+            pending = raw
+        else:
+            yield raw
+    if pending is not None:
+        yield pending
+
+
+def _wide_line(raw: bytes, path: str | Path, lineno: int) -> InputError | None:
+    """A line holding NUL bytes: UTF-16 (or UTF-32) text in a UTF-8 file, refused by itself."""
+    if b"\0" not in raw:
+        return None
+    return InputError(
+        "holds NUL bytes: this line looks like UTF-16 text (in a UTF-8 file)",
+        path=path,
+        line=lineno,
+        fix="re-save the line as UTF-8 (e.g. iconv -f UTF-16 -t UTF-8), or export the notes again as UTF-8",
+    )
 
 
 def read_lines(path: str | Path, errors: list[InputError] | None = None) -> Iterator[tuple[int, str]]:

@@ -229,8 +229,10 @@ def write_review_page(pairs: list[dict], path: str | Path, title: str) -> Path:
             path=blocking,
             fix="name an HTML file in a folder, e.g. review.html",
         )
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(text, encoding="utf-8")
+    from synthdeid.corpus.formats.textfile import atomic_write
+
+    with atomic_write(out) as f:  # it quotes real notes: mode 600 (folders 700), whatever the umask
+        f.write(text)
     return out
 
 
@@ -240,7 +242,7 @@ def read_pairs(path: str | Path) -> list[dict]:
     if not p.is_file():
         raise InputError("file not found", path=p, fix="pass the JSONL file of high-risk pairs")
     try:
-        lines = p.read_text(encoding="utf-8").splitlines()
+        lines = p.read_text(encoding="utf-8").split("\n")  # not splitlines(): U+2028 is no line break in JSON
     except UnicodeDecodeError as e:
         raise InputError(f"not UTF-8 ({e.reason} at byte {e.start})", path=p, fix="save the file as UTF-8") from None
     pairs: list[dict] = []
