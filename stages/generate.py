@@ -11,8 +11,9 @@ from synthdeid import paths
 from synthdeid.api import WritesUnknown
 from synthdeid.corpus.accounting import write_json
 from synthdeid.corpus.inline import strip_tags
-from synthdeid.generation.generate import corpus_writer
+from synthdeid.generation.generate import corpus_writer, count_tokens
 from synthdeid.generation.lm import uses_tags
+from synthdeid.generation.lm_text import nonblank_lines
 from synthdeid.generation.raw_notes import read_prompts, write_raw_notes
 from synthdeid.generation.settings import generation_record, settings_for
 from synthdeid.generation.unknown_fill import writes_unknown
@@ -34,7 +35,8 @@ def main() -> None:
     # the training spans: max_span_tokens' limits, tag_distribution's shares, auto lengths
     g = s.generation(corpus)
     settings, target = settings_for(g, corpus, model, paths.inline_text("train"))
-    unknown = isinstance(model, WritesUnknown) and writes_unknown(g.unknown_words, language_pack(s), corpus)
+    tokens = sum(count_tokens(line) for line in nonblank_lines(paths.inline_text("train")))
+    unknown = isinstance(model, WritesUnknown) and writes_unknown(g.unknown_words, language_pack(s), corpus, tokens)
     if isinstance(model, WritesUnknown):
         model.write_unknown = unknown  # postprocess fills each <unk> with an ordinary word
     prompts = read_prompts(paths.PROMPTS)
@@ -45,7 +47,7 @@ def main() -> None:
         notes = corpus_writer(model)(decoder, prompts, settings, target, s.generate.seed, progress=advance)
     write_raw_notes(notes, corpus, paths.raw_corpus(corpus))
     # the settings generation used, auto ones resolved
-    record = {**generation_record(notes, settings, target, g), "writes_unknown": unknown}
+    record = {**generation_record(notes, settings, target, g), "writes_unknown": unknown, "training_tokens": tokens}
     write_json(record, paths.stage_metrics("generate", corpus))
     print(f"generate@{corpus}: {len(notes)} notes in {time.perf_counter() - t0:.1f} s")
 

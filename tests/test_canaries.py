@@ -428,5 +428,6 @@ def test_canary_lines_are_capped_to_a_share_of_a_small_corpus():
     }
     lines, ids = notes(50, 0), [f"doc-{i}" for i in range(50)]
     config = CanaryConfig(repetitions=(1, 5, 20), per_repetition=2, template=TEMPLATE, min_count=2)
-    new_lines, _, record = add_canaries(config, lines, ids, LABELS)
-    assert len(new_lines) == 52 and record["lines_inserted"] == 2 and record["line_budget"]["capped"]
+    new_lines, _, record = add_canaries(config, lines, ids, LABELS)  # the default cap, 25%: 12 of 50
+    assert len(new_lines) == 62 and record["lines_inserted"] == 12 and record["line_budget"]["capped"]
+    assert record["line_budget"]["repetitions"] == [1, 5]

@@ -280,16 +280,18 @@ def test_train_lm_writes_the_record_and_inserts_only_members(tmp_path, monkeypat
 
 
 def test_members_are_capped_to_a_share_of_a_small_corpus():
-    lines = notes(50, 1)
-    new_lines, _, record = add_data_canaries(DataCanaryConfig(min_count=2), lines, lines, [str(i) for i in range(50)])
-    # the defaults ask 52 lines (+104%); 10% of 50 notes is 5: two members, once each
-    assert len(new_lines) == 52 and record["lines_inserted"] == 2
+    lines = notes(45, 1)
+    new_lines, _, record = add_data_canaries(DataCanaryConfig(min_count=2), lines, lines, [str(i) for i in range(45)])
+    # the defaults ask 52 lines (+116%); 25% of 45 notes is 11: two members, once each
+    assert len(new_lines) == 47 and record["lines_inserted"] == 2
     assert record["line_budget"] == {
         "repetitions": [1],
         "per_repetition": 2,
         "lines_asked": 52,
         "lines": 2,
         "capped": True,
-        "max_line_share": 0.1,
+        "max_line_share": 0.25,
     }
     assert sum(c["repetitions"] == 1 for c in record["canaries"]) == 2
+    demo = add_data_canaries(DataCanaryConfig(min_count=2), notes(250, 1), notes(250, 1), [str(i) for i in range(250)])
+    assert demo[2]["lines_inserted"] == 52 and not demo[2]["line_budget"]["capped"]  # 21%: under the cap

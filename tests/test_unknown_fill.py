@@ -11,6 +11,7 @@ from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SynthdeidError
 from synthdeid.generation.unknown_fill import (
     LOWER,
+    SMALL_CORPUS_TOKENS,
     TITLE,
     UPPER,
     UnknownFiller,
@@ -89,14 +90,16 @@ def test_the_real_notes_words_are_excluded_too() -> None:
     assert filler.words == ("koorts",)
 
 
-def test_auto_fills_only_with_a_word_list_and_fill_without_one_is_refused() -> None:
+def test_auto_fills_a_small_corpus_with_a_word_list_and_fill_without_one_is_refused() -> None:
     nl = registry("language").create("nl")
-    assert nl.ordinary_words is not None and writes_unknown("auto", nl, "lstm_p")
-    assert not writes_unknown("never", nl, "lstm_p")
+    assert nl.ordinary_words is not None and writes_unknown("auto", nl, "lstm_p", SMALL_CORPUS_TOKENS - 1)
+    assert not writes_unknown("auto", nl, "lstm_p", SMALL_CORPUS_TOKENS)  # a larger corpus: measured worse
+    assert writes_unknown("fill", nl, "lstm_p", 10**6)
+    assert not writes_unknown("never", nl, "lstm_p", 10)
     bare = type(nl)(**{**nl.__dict__, "ordinary_words": None})
-    assert not writes_unknown("auto", bare, "lstm_p")
+    assert not writes_unknown("auto", bare, "lstm_p", 10)
     with pytest.raises(SynthdeidError, match="no ordinary words"):
-        writes_unknown("fill", bare, "lstm_p")
+        writes_unknown("fill", bare, "lstm_p", 10)
 
 
 def test_the_built_in_packs_words_hold_no_surrogate_names() -> None:

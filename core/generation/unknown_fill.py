@@ -168,9 +168,17 @@ def has_unknown(text: str) -> bool:
     return _UNKNOWN.search(text) is not None
 
 
-def writes_unknown(setting: str, pack: LanguagePack, corpus: str) -> bool:
+SMALL_CORPUS_TOKENS = 50_000
+"""``auto`` fills ``<unk>`` when the inline training notes hold fewer tokens than this. Set between
+two measurements (docs/utility.md): on 45 MEDDOCAN notes (21k tokens) filling lifted the
+synthetic-only tagger from 0.92x to 0.995x of the real one; on 450 (230k tokens) it lowered it
+from 0.947x to 0.916x (3 seeds each). The demo (121k tokens) does not fill."""
+
+
+def writes_unknown(setting: str, pack: LanguagePack, corpus: str, training_tokens: int) -> bool:
     """Whether corpus ``corpus``'s word-level LM writes ``<unk>`` (``generate.unknown_words``:
-    ``fill``, ``never`` or ``auto``: fill when ``pack`` has ordinary words to fill it with)."""
+    ``fill``, ``never`` or ``auto``: fill when ``pack`` has ordinary words to fill it with and the
+    training notes hold fewer than ``SMALL_CORPUS_TOKENS`` tokens, ``training_tokens``)."""
     if setting == "never":
         return False
     if pack.ordinary_words is None:
@@ -181,4 +189,4 @@ def writes_unknown(setting: str, pack: LanguagePack, corpus: str) -> bool:
                 "never, or give the pack a word list (synthdeid.toolkit.public_words)"
             )
         return False
-    return True
+    return setting == "fill" or training_tokens < SMALL_CORPUS_TOKENS

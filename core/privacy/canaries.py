@@ -44,8 +44,10 @@ them still measures exposure, to at most 8 bits)."""
 DEFAULT_TEMPLATE = "Nieuw telefoonnummer : <Phone_faxSTART> {} {} {} {} {} {} {} {} <Phone_faxEND> . <EOD>"
 
 
-MAX_LINE_SHARE = 0.1
-"""The default cap on inserted canary lines, as a share of the training lines (``max_line_share``)."""
+MAX_LINE_SHARE = 0.25
+"""The default cap on inserted canary lines, as a share of the training lines (``max_line_share``):
+it stops the defaults' 52 lines from doubling a corpus of 50 notes and leaves the 800-note demo
+(6.5%) and MEDDOCAN's 450 notes (11.6%) as they were; ``synthdeid check`` warns above 10%."""
 
 
 class CanaryConfig(Settings):

@@ -366,7 +366,7 @@ class GenerateSection(Section):
         "auto",
         description="fill: a word-level LM writes <unk> as often as it learned and postprocess fills each "
         "with an ordinary word of the language pack; never: it writes none; auto: fill when the pack has "
-        "ordinary words",
+        "ordinary words and the training notes hold under 50,000 tokens",
     )
 
 

@@ -23,7 +23,7 @@ from synthdeid.corpus.split import prepare_splits
 from synthdeid.corpus.tags import TagSet
 from synthdeid.errors import InputError, SynthdeidError
 from synthdeid.generation.note_lengths import AUTO, MAX_QUANTILE, MIN_QUANTILE, quantile
-from synthdeid.privacy.canaries import MAX_LINE_SHARE, line_budget, numeric_pool
+from synthdeid.privacy.canaries import line_budget, numeric_pool
 from synthdeid.sources.loader import load_corpus, load_test_set
 
 if TYPE_CHECKING:
@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 FEW_TEST_ENTITIES = 200
 """Below this many test entities, the 95% interval of an entity F1 near 0.8 is wider than +-0.055."""
 FEW_DEV_DOCUMENTS = 20
+
+WARN_LINE_SHARE = 0.1
+"""Canary lines above this share of the training notes get a warning (the cap, ``max_line_share``, is 25%)."""
 
 
 @dataclass
@@ -275,11 +278,11 @@ def _resolve_generator(
                 f"count) of the {budget['lines_asked']} asked: capped at {c.max_line_share:.0%} of the "
                 f"{len(train)} training notes (max_line_share)"
             )
-        elif share > MAX_LINE_SHARE:
+        elif share > WARN_LINE_SHARE:
             report.warnings.append(
                 f"generators.{name}.{key} add {budget['lines']} lines to {len(train)} training notes "
                 f"({share:.0%}): on a corpus this small they change what the model learns "
-                f"(max_line_share: {MAX_LINE_SHARE}, per_repetition: 1, or null)"
+                f"(max_line_share: {WARN_LINE_SHARE}, per_repetition: 1, or null)"
             )
 
 
