@@ -11,6 +11,7 @@ import stat
 from pathlib import Path
 
 import pytest
+from tiny_draws import TinyDraws
 from toy_notes import toy_docs
 
 from synthdeid import Document, InputError, Span
@@ -231,20 +232,6 @@ def test_export_refuses_the_studys_real_notes(
     assert not Path("out.jsonl").exists()
 
 
-class _Draws:
-    """A surrogate source that draws from a tiny list: often another original of the note."""
-
-    def __init__(self, seed: int, names: list[str]) -> None:
-        import random
-
-        self.rng, self.names, self.memo = random.Random(seed), names, {}
-
-    def surrogate(self, original: str, label: str) -> str:
-        if original not in self.memo:
-            self.memo[original] = self.rng.choice([n for n in self.names if n != original])
-        return self.memo[original]
-
-
 def test_a_surrogate_is_never_another_original_of_the_note() -> None:
     import dataclasses
 
@@ -255,13 +242,13 @@ def test_a_surrogate_is_never_another_original_of_the_note() -> None:
     text = "Bos belde Visser. Daarna kwam de Vries."
     doc = Document.create("n", text, [Span(0, 3, "Name"), Span(10, 16, "Name"), Span(30, 38, "Name")])
     small = dataclasses.replace(
-        nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Visser", "Bos", "Vries", "Smit", "Mol", "Kok"])
+        nl, surrogates=lambda doc_id, seed: TinyDraws(seed, ["Visser", "Bos", "Vries", "Smit", "Mol", "Kok"])
     )
     key = SurrogateKey(bytes(32))
     outs = {keyed_pseudonymize(doc, small, key).text for _ in range(3)}
     [out] = outs  # keyed: the same every time
     assert not any(stays(w, out) for w in ("Bos", "Visser", "de Vries"))
-    stuck = dataclasses.replace(nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Visser", "Bos"]))
+    stuck = dataclasses.replace(nl, surrogates=lambda doc_id, seed: TinyDraws(seed, ["Visser", "Bos"]))
     with pytest.raises(SurrogateError, match="each of 16 keyed draws"):
         keyed_pseudonymize(
             Document.create("m", "Bos belde Visser.", [Span(0, 3, "Name"), Span(10, 16, "Name")]), stuck, key

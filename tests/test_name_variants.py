@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from tiny_draws import TinyDraws
 
 from synthdeid import Document, Span
 from synthdeid.phi.deidentify import deidentify
@@ -107,20 +108,6 @@ def test_the_deduce_annotator_gets_the_variants_replaced() -> None:
     assert not set(words(out.text)) & {"aafje", "jansen", "jansens", "aafjes"}, out.text
 
 
-class _Draws:
-    """A surrogate source that draws from a tiny list: often a part of another name of the note."""
-
-    def __init__(self, seed: int, names: list[str]) -> None:
-        import random
-
-        self.rng, self.names, self.memo = random.Random(seed), names, {}
-
-    def surrogate(self, original: str, label: str) -> str:
-        if original not in self.memo:
-            self.memo[original] = self.rng.choice([n for n in self.names if n != original])
-        return self.memo[original]
-
-
 def test_no_surrogate_is_a_variant_of_another_name_of_the_note() -> None:
     """``Jansen`` alone is PHI of a note about ``Aafje Jansen``: another span's surrogate is never
     it (nor ``AAFJE``), any more than it is a whole found string."""
@@ -130,7 +117,7 @@ def test_no_surrogate_is_a_variant_of_another_name_of_the_note() -> None:
 
     nl = registry("language").create("nl")
     small = dataclasses.replace(
-        nl, surrogates=lambda doc_id, seed: _Draws(seed, ["Jansen", "aafje", "Smit Mol", "Kok", "de Wit Bos", "Vos"])
+        nl, surrogates=lambda doc_id, seed: TinyDraws(seed, ["Jansen", "aafje", "Smit Mol", "Kok", "de Wit Bos", "Vos"])
     )
     text = "Mw. Aafje Jansen belde. Dhr. Bakker kwam; Jansen ook."
     doc, variants = find_variants(Document.create("n", text, [Span(4, 16, "Name"), Span(29, 35, "Name")]))
