@@ -56,6 +56,8 @@ def rare_word_table(postprocess: Metrics) -> str:
     real = rare[corpora[0]]["real"]
 
     def cell(c: str) -> list[str]:
+        if not (postprocess[c].get("tags") or {}).get("tags"):  # an untagged generator's notes: no spans yet
+            return [c, "untagged", "(machine_annotate adds its spans)", "", ""]
         s, k = rare[c]["synthetic_singletons"], rare[c]["synthetic_scaled"]
         filled = (postprocess[c].get("unknown_words") or {}).get("filled")
         return [
