@@ -83,12 +83,12 @@ def run_on_ray(
     if error is not None:
         raise error
     if job.id_map is not None:
-        write_id_map(job, plan)
+        write_id_map(job, plan, job.id_map)
     return _report(out, job, plan, done, resumed, elapsed)
 
 
-def write_id_map(job: DeidJob, plan: list[note_sources.Shard]) -> None:
-    """``--id-map``: the driver reads the notes' ids again, shard by shard (workers never send ids)."""
+def write_id_map(job: DeidJob, plan: list[note_sources.Shard], path: Path) -> None:
+    """``--id-map`` (``path``): the driver reads the notes' ids again, shard by shard (workers never send ids)."""
     from synthdeid.phi.public_ids import public_ids
 
     ids = public_ids(job, record=True)
@@ -98,7 +98,7 @@ def write_id_map(job: DeidJob, plan: list[note_sources.Shard]) -> None:
             ids(doc.id)
         for e in errors:
             ids.error_entry(e)
-    ids.write_map(job.id_map)
+    ids.write_map(path)
 
 
 def job_settings(job: DeidJob, fmt: str, block: int) -> dict[str, Any]:
