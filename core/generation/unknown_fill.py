@@ -171,8 +171,9 @@ def has_unknown(text: str) -> bool:
 SMALL_CORPUS_TOKENS = 50_000
 """``auto`` fills ``<unk>`` when the inline training notes hold fewer tokens than this. Set between
 two measurements (docs/utility.md): on 45 MEDDOCAN notes (21k tokens) filling lifted the
-synthetic-only tagger from 0.92x to 0.995x of the real one; on 450 (230k tokens) it lowered it
-from 0.947x to 0.916x (3 seeds each). The demo (95k tokens) does not fill (forced, it lost 0.017 F1)."""
+synthetic-only tagger from 0.92x to 0.995x of the real one; on 450 (231k tokens) it lowered it
+from 0.947x to 0.921x (3 seeds each, the same language model). The demo (95k tokens) does not
+fill (forced, it lost 0.017 F1)."""
 
 
 def writes_unknown(setting: str, pack: LanguagePack, corpus: str, training_tokens: int) -> bool:
