@@ -36,7 +36,8 @@ def main() -> None:
     g = s.generation(corpus)
     settings, target = settings_for(g, corpus, model, paths.inline_text("train"))
     tokens = sum(count_tokens(line) for line in nonblank_lines(paths.inline_text("train")))
-    unknown = isinstance(model, WritesUnknown) and writes_unknown(g.unknown_words, language_pack(s), corpus, tokens)
+    dp = getattr(s.generators[gen_name].settings, "dp", None) is not None  # DP: nothing read outside DP-SGD
+    unknown = isinstance(model, WritesUnknown) and writes_unknown(g.unknown_words, language_pack(s), corpus, tokens, dp)
     if isinstance(model, WritesUnknown):
         model.write_unknown = unknown  # postprocess fills each <unk> with an ordinary word
     prompts = read_prompts(paths.PROMPTS)

@@ -96,6 +96,9 @@ def test_auto_fills_a_small_corpus_with_a_word_list_and_fill_without_one_is_refu
     assert not writes_unknown("auto", nl, "lstm_p", SMALL_CORPUS_TOKENS)  # a larger corpus: measured worse
     assert writes_unknown("fill", nl, "lstm_p", 10**6)
     assert not writes_unknown("never", nl, "lstm_p", 10)
+    assert not writes_unknown("auto", nl, "lstm_dp_p", 10, dp=True)  # outside the DP guarantee
+    with pytest.raises(SynthdeidError, match="trains with DP"):
+        writes_unknown("fill", nl, "lstm_dp_p", 10, dp=True)
     bare = type(nl)(**{**nl.__dict__, "ordinary_words": None})
     assert not writes_unknown("auto", bare, "lstm_p", 10)
     with pytest.raises(SynthdeidError, match="no ordinary words"):

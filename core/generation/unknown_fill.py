@@ -176,11 +176,21 @@ from 0.947x to 0.921x (3 seeds each, the same language model). The demo (95k tok
 fill (forced, it lost 0.017 F1)."""
 
 
-def writes_unknown(setting: str, pack: LanguagePack, corpus: str, training_tokens: int) -> bool:
+def writes_unknown(setting: str, pack: LanguagePack, corpus: str, training_tokens: int, dp: bool = False) -> bool:
     """Whether corpus ``corpus``'s word-level LM writes ``<unk>`` (``generate.unknown_words``:
     ``fill``, ``never`` or ``auto``: fill when ``pack`` has ordinary words to fill it with and the
-    training notes hold fewer than ``SMALL_CORPUS_TOKENS`` tokens, ``training_tokens``)."""
+    training notes hold fewer than ``SMALL_CORPUS_TOKENS`` tokens, ``training_tokens``). A ``dp``
+    generator's corpus never fills: the filler reads the training notes (their words, the shapes of
+    their rare tokens) outside the DP guarantee; ``fill`` is refused for it."""
     if setting == "never":
+        return False
+    if dp:
+        if setting == "fill":
+            raise SynthdeidError(
+                f"corpora.{corpus}: unknown_words is fill, but its generator trains with DP: filling reads the "
+                "training notes' words and rare-token shapes outside the DP guarantee; set unknown_words: never "
+                "(or auto) for this corpus"
+            )
         return False
     if pack.ordinary_words is None:
         if setting == "fill":
