@@ -27,7 +27,7 @@ def main() -> None:
     test_docs = list(read_jsonl(paths.CORPUS_TEST, tagset=tagset)) if Path(paths.CORPUS_TEST).exists() else []
     counts = Counts("prepare")
     counts.took(len(docs) + len(test_docs))
-    parts = prepare_splits(docs, test_docs, s.prepare.split, s.prepare.seed, counts)
+    parts = prepare_splits(docs, test_docs, s.prepare.split, s.prepare.seed, counts, s.prepare.min_dev_notes)
     for name in SPLITS:
         counts.kept(write_jsonl(parts[name], paths.prepared(name)))
     counts.extra = {

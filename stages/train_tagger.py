@@ -16,7 +16,14 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
 from synthdeid.evaluation.coverage import coverage, label_vocabulary
 from synthdeid.evaluation.redraws import study_redraw, with_redraws
-from synthdeid.evaluation.utility import augmented_config, budget_of, setting_name, train_and_predict, training_sets
+from synthdeid.evaluation.utility import (
+    augmented_config,
+    budget_of,
+    setting_name,
+    train_and_predict,
+    training_sets,
+    unknown_calibrated,
+)
 from synthdeid.generation import distributed
 from synthdeid.plugin_system.manager import registry
 from synthdeid.spec.packs import language_pack
@@ -36,7 +43,10 @@ def main() -> None:
     s = study()
     pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
-    real = {split: list(read_jsonl(paths.prepared(split))) if kind != "synthetic" else [] for split in ("train", "dev")}
+    # the real training notes: trained on, or (synthetic) the unknown-word calibration's share
+    real = {"train": list(read_jsonl(paths.prepared("train"))), "dev": []}
+    if kind != "synthetic":
+        real["dev"] = list(read_jsonl(paths.prepared("dev")))
     redraws = s.utility.surrogate_redraws if kind == "synthetic" else 1  # copies, each with its own surrogates
     expand = (
         partial(with_redraws, redraws=redraws, redraw=study_redraw(s, corpus, pack)) if redraws > 1 and corpus else None
@@ -48,7 +58,14 @@ def main() -> None:
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    tagger, settings = s.taggers[s.utility.tagger], s.taggers[s.utility.tagger].settings
+    tagger = s.taggers[s.utility.tagger]
+    built = registry("tagger").settings(tagger.plugin, tagger.settings)  # None: a plugin without a settings class
+    settings, unknown_share = unknown_calibrated(
+        tagger.settings if built is None else built,
+        real["train"],
+        kind,
+        s.utility.calibrate_unknown_words,
+    )
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
         settings = augmented_config(settings, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(
@@ -73,6 +90,8 @@ def main() -> None:
             "train_spans": sum(len(d.spans) for d in train),
             # the budget params set (grown for augmented), null when left to the tagger's default
             "max_train_tokens": budget_of(settings) if "max_train_tokens" in tagger.config else None,
+            # calibrated unknown-word training: the real training notes' singleton PHI share (null: off)
+            "unknown_phi_share": unknown_share,
             **metrics,
         },
         paths.stage_metrics("train_tagger", setting),

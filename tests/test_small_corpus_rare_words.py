@@ -38,6 +38,7 @@ def _params() -> dict[str, Any]:
     params["language"] = "es"
     params["tags"]["mapping"] = "meddocan"
     params["prepare"]["split"] = [0.9, 0.1, 0.0]
+    params["prepare"]["min_dev_notes"] = 0  # the study: 45 train and 5 dev notes
     params["utility"]["rule_baseline"] = None
     small = {"max_epochs": 20, "threads": 1}  # the demo's LSTM, fewer epochs (the study's stops near 20 by patience)
     params["generators"]["lstm"]["config"] = small

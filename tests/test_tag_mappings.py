@@ -204,6 +204,28 @@ def test_no_test_share_leaves_the_test_split_empty(n: int) -> None:
     assert parts["test"] == [] and len(parts["train"]) + len(parts["dev"]) == n
 
 
+def test_a_small_dev_split_is_raised_to_the_minimum_from_train() -> None:
+    docs = _docs("c", 50)
+    plain = split_documents(docs, [0.9, 0.1, 0.0], 0)
+    raised = split_documents(docs, [0.9, 0.1, 0.0], 0, min_dev=10)
+    assert (len(plain["train"]), len(plain["dev"])) == (45, 5)
+    assert (len(raised["train"]), len(raised["dev"])) == (40, 10)
+    assert {d.id for d in plain["dev"]} < {d.id for d in raised["dev"]}  # the same five, and five of train
+    assert {d.id for d in raised["train"]} < {d.id for d in plain["train"]}
+    assert split_documents(_docs("c", 200), [0.8, 0.1, 0.1], 0, min_dev=10) == split_documents(
+        _docs("c", 200), [0.8, 0.1, 0.1], 0
+    )  # 20 dev notes already: as it was
+    assert split_documents(docs, [1.0, 0.0, 0.0], 0, min_dev=10)["dev"] == []  # no dev share: none asked
+
+
+def test_a_corpus_too_small_for_the_minimum_dev_split_is_refused_with_the_fix() -> None:
+    with pytest.raises(InputError, match="min_dev_notes = 10") as e:
+        prepare_splits(_docs("c", 19), [], [0.8, 0.1, 0.1], 0, Counts("prepare"), min_dev=10)
+    assert e.value.fix and "lower prepare.min_dev_notes" in e.value.fix
+    parts = prepare_splits(_docs("c", 21), [], [0.9, 0.1, 0.0], 0, Counts("prepare"), min_dev=10)
+    assert (len(parts["train"]), len(parts["dev"])) == (11, 10)
+
+
 # -- the MEDDOCAN preset ------------------------------------------------------------------------
 
 

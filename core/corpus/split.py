@@ -39,14 +39,20 @@ def deduplicate(docs: Sequence[Document], counts: Counts, held_out: Sequence[Doc
 
 
 def prepare_splits(
-    docs: Sequence[Document], test_docs: Sequence[Document], ratios: Sequence[float], seed: int, counts: Counts
+    docs: Sequence[Document],
+    test_docs: Sequence[Document],
+    ratios: Sequence[float],
+    seed: int,
+    counts: Counts,
+    min_dev: int = 0,
 ) -> dict[str, list[Document]]:
     """Deduplicate and split. Without ``test_docs`` the corpus is cut into train/dev/test by
     ``ratios``; with a separate test set the corpus gives train and dev only (the test share of
-    ``ratios`` must be 0) and ``test_docs`` (deduplicated) are the test split."""
+    ``ratios`` must be 0) and ``test_docs`` (deduplicated) are the test split. A dev split (a dev
+    share above 0) holds at least ``min_dev`` notes (``split_documents``)."""
     check_ratios(ratios)
     if not test_docs:
-        return split_documents(deduplicate(docs, counts), ratios, seed)
+        return split_documents(deduplicate(docs, counts), ratios, seed, min_dev)
     if len(ratios) == 3 and ratios[2]:
         raise InputError(
             f"a separate test set is given (corpus.test_path), but prepare.split {list(ratios)} also "
@@ -55,7 +61,7 @@ def prepare_splits(
             fix="set the test share to 0, e.g. prepare.split: [0.9, 0.1, 0.0]",
         )
     test = deduplicate(test_docs, counts)
-    parts = split_documents(deduplicate(docs, counts, held_out=test), ratios, seed)
+    parts = split_documents(deduplicate(docs, counts, held_out=test), ratios, seed, min_dev)
     parts["test"] = sorted(test, key=lambda d: d.id)
     return parts
 
@@ -76,8 +82,15 @@ def check_ratios(ratios: Any) -> None:
         )
 
 
-def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int) -> dict[str, list[Document]]:
-    """Shuffle with ``seed`` and cut into train/dev/test by ``ratios``; each split sorted by id."""
+def split_documents(
+    docs: Sequence[Document], ratios: Sequence[float], seed: int, min_dev: int = 0
+) -> dict[str, list[Document]]:
+    """Shuffle with ``seed`` and cut into train/dev/test by ``ratios``; each split sorted by id.
+
+    A dev split (a dev share above 0) of fewer than ``min_dev`` notes is raised to ``min_dev``
+    with notes of the train split (``prepare.min_dev_notes``): early stopping and the prompts rest
+    on it, and 5 notes make both noise. When the train split would then keep fewer than
+    ``min_dev`` notes, the corpus is refused with the fix."""
     check_ratios(ratios)
     order = sorted(docs, key=lambda d: d.id)
     random.Random(seed).shuffle(order)
@@ -90,6 +103,17 @@ def split_documents(docs: Sequence[Document], ratios: Sequence[float], seed: int
             path="params.yaml",
             fix="add documents or change prepare.split",
         )
+    if ratios[1] and n_dev < min_dev:
+        if n_train - (min_dev - n_dev) < min_dev:
+            raise InputError(
+                f"{n} documents are too few for a dev split of prepare.min_dev_notes = {min_dev} notes "
+                f"beside a train split (the split {list(ratios)} gives {n_dev} dev notes)",
+                path="params.yaml",
+                fix="add documents, lower prepare.min_dev_notes (0: the split's share as it is), "
+                "or set the dev share to 0 (taggers then train their full epochs without early stopping)",
+            )
+        n_train -= min_dev - n_dev
+        n_dev = min_dev
     parts = {"train": order[:n_train], "dev": order[n_train : n_train + n_dev], "test": order[n_train + n_dev :]}
     return {k: sorted(v, key=lambda d: d.id) for k, v in parts.items()}
 

@@ -11,11 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from synthdeid.api import Tagger, Tokenize
+from synthdeid.corpus.rare_words import rare_word_share
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SynthdeidError
 from synthdeid.evaluation.metrics import compare_systems, entity_scores
 
 KINDS = ("real", "synthetic", "augmented")
+CALIBRATED = {"synthetic": ("synthetic",), "all": ("synthetic", "augmented"), "off": ()}
+"""``utility.calibrate_unknown_words``: the utility kinds whose taggers get calibrated unknown-word training."""
 
 
 def setting_name(kind: str, corpus: str | None) -> str:
@@ -78,6 +81,25 @@ def augmented_config(settings: Any, train: Sequence[Document], real: Sequence[Do
     if isinstance(settings, Mapping):
         return {**settings, "max_train_tokens": grown}
     return settings.replace(max_train_tokens=grown)
+
+
+def unknown_calibrated(settings: Any, real_train: Sequence[Document], kind: str, mode: str) -> tuple[Any, float | None]:
+    """The built tagger ``settings`` (``Registry.settings``) of a ``kind`` setting with calibrated
+    unknown-word training, and the share used (None: ``settings`` as they are).
+
+    When ``kind`` is one ``mode`` calibrates (``CALIBRATED``) and the tagger has the setting
+    ``unknown_phi_share``, it is set to the share of the real training notes' singleton occurrences
+    that lie inside PHI (``corpus.rare_words``): in real notes most words seen once are ordinary,
+    in a synthetic corpus nearly all are surrogates, and a tagger trained on them alone learns
+    "unseen word = PHI". Real notes without PHI singletons (or without ordinary ones) leave the
+    settings as they are. The share is one number of the real notes, used by a tagger trained here."""
+    if kind not in CALIBRATED[mode] or "unknown_phi_share" not in getattr(type(settings), "model_fields", {}):
+        return settings, None
+    share = rare_word_share(real_train, k=1).share
+    if not 0.0 < share < 1.0:
+        return settings, None
+    share = round(share, 4)
+    return settings.replace(unknown_phi_share=share), share
 
 
 def train_and_predict(

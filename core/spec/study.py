@@ -270,6 +270,14 @@ class PrepareSection(Section):
         min_length=3,
         max_length=3,
     )
+    min_dev_notes: Whole = Field(
+        10,
+        ge=0,
+        description="a dev split of fewer notes is raised to this many from the train split (0: the share as it is)",
+    )
+    """A dev share above 0 gives at least this many dev notes, taken from the train split: early
+    stopping and the prompts rest on them. A corpus too small to keep as many training notes
+    beside them is refused with the fix; a dev share of 0 is left as it is."""
 
     @field_validator("split")
     @classmethod
@@ -498,6 +506,12 @@ class UtilitySection(Section):
         "scaled",
         description="scaled: an augmented tagger's token budget grows with its notes, so it passes over the real "
         "notes as often as the real tagger; same: the real tagger's budget",
+    )
+    calibrate_unknown_words: Literal["synthetic", "all", "off"] = Field(
+        "synthetic",
+        description="taggers trained on synthetic notes read ordinary words as unknown so that the words they "
+        "read as unknown hold PHI at the real training notes' singleton share (synthetic: synthetic-only taggers "
+        "and the learning curve; all: the augmented ones too; off: none)",
     )
     rule_baseline: Text | None = Field(None, description="an annotator scored without training (null: none)")
     significance: Significance = Field(default_factory=Significance)

@@ -118,7 +118,9 @@ def check(
         )
     _corpus_facts(report, docs, test_docs)
     try:
-        parts = prepare_splits(docs, test_docs, study.prepare.split, study.prepare.seed, Counts("check"))
+        parts = prepare_splits(
+            docs, test_docs, study.prepare.split, study.prepare.seed, Counts("check"), study.prepare.min_dev_notes
+        )
     except SynthdeidError as e:
         report.problem(
             f"the split does not work: {e.problem if isinstance(e, InputError) else e}",

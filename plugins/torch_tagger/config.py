@@ -29,6 +29,19 @@ class TorchTaggerConfig(Settings):
     word_unk_rate: float = setting(
         0.5, ge=0, le=1, description="words seen once in training are read as unknown with this probability"
     )
+    unknown_phi_share: float | None = setting(
+        None,
+        gt=0,
+        lt=1,
+        description="calibrate unknown-word training: this share of the words read as unknown are PHI "
+        "(null: only singletons are read as unknown)",
+    )
+    """Calibrated unknown-word training (null: off). Besides singletons, ordinary (``O``) words seen
+    more than once are read as unknown at the rate that makes this share of the occurrences read as
+    unknown PHI (``training.ordinary_unknown_rate``). On a synthetic corpus nearly every singleton
+    is a fresh surrogate, and the tagger would learn "unseen word = PHI"; the study sets this to
+    the real training notes' share for taggers trained on synthetic notes
+    (``utility.calibrate_unknown_words``)."""
     shape_dim: int = setting(20, ge=0, description="width of the word-shape embeddings (casing and digit patterns)")
     """Word-shape embeddings (``Jansen`` -> ``Xx``, ``06-1234`` -> ``d-d``, first word of a line
     marked), the feature that carries casing and digit patterns."""

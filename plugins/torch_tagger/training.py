@@ -1,5 +1,5 @@
 """Training with early stopping: length-bucketed seeded batches, Adam with gradient clipping,
-unknown-word replacement of training singletons, validation entity F1 after every epoch and the
+unknown-word replacement of training singletons (and, calibrated, of ordinary words), validation entity F1 after every epoch and the
 best epoch's weights kept."""
 
 from __future__ import annotations
@@ -30,6 +30,33 @@ def bucketed_batches(lengths: Sequence[int], size: int, generator: torch.Generat
     return [batches[b] for b in torch.randperm(len(batches), generator=generator).tolist()]
 
 
+def ordinary_unknown_rate(
+    items: Sequence[Encoded], tags: Sequence[Sequence[int]], singletons: set[int], rate: float, phi_share: float
+) -> float:
+    """The rate at which ordinary (``O``) words seen more than once are read as unknown, so that
+    ``phi_share`` of the occurrences read as unknown in training are PHI.
+
+    Singletons are read as unknown at ``rate``; in a synthetic corpus nearly all of them are
+    surrogates, so the unknown-word vector would learn "unseen word = PHI". Solving
+    ``rate * phi_singletons = phi_share * (rate * phi_singletons + rate * o_singletons + r * o_other)``
+    for ``r`` gives the rate; it is capped at ``rate`` (an ordinary word is never dropped more often
+    than a singleton) and is 0 when the singletons already hold no more PHI than ``phi_share``."""
+    phi_single = o_single = o_other = 0
+    for (words, _, _), row in zip(items, tags):
+        for w, t in zip(words, row):
+            if w in singletons:
+                if t:
+                    phi_single += 1
+                else:
+                    o_single += 1
+            elif not t:
+                o_other += 1
+    if not o_other or not phi_single:
+        return 0.0
+    r = rate * (phi_single * (1 - phi_share) / phi_share - o_single) / o_other
+    return round(min(rate, max(0.0, r)), 6)
+
+
 def fit(
     net: BiLSTMCRF,
     items: Sequence[Encoded],
@@ -47,6 +74,11 @@ def fit(
     is_singleton = torch.zeros(len(net.word.weight), dtype=torch.bool)
     if singletons:
         is_singleton[torch.tensor(sorted(singletons))] = True
+    ordinary = (
+        ordinary_unknown_rate(items, tags, singletons, cfg.word_unk_rate, cfg.unknown_phi_share)
+        if cfg.unknown_phi_share is not None and singletons
+        else 0.0
+    )
     optimizer = torch.optim.Adam(net.parameters(), lr=cfg.learning_rate, fused=True)  # one kernel, not one per tensor
     tokens = sum(len(w) for w, _, _ in items)
     history: list[dict[str, float]] = []
@@ -61,7 +93,11 @@ def fit(
                 batch = batches[b]
                 words = batch.words
                 if cfg.word_unk_rate > 0 and singletons:
-                    drop = is_singleton[words] & (torch.rand(words.shape, generator=generator) < cfg.word_unk_rate)
+                    draws = torch.rand(words.shape, generator=generator)
+                    drop = is_singleton[words] & (draws < cfg.word_unk_rate)
+                    if ordinary:  # O words seen more than once (padding is word 0, O is tag 0)
+                        assert batch.tags is not None
+                        drop |= ~is_singleton[words] & (words > 1) & (batch.tags == 0) & (draws < ordinary)
                     words = words.masked_fill(drop, 1)
                 with autocast(cfg.precision):
                     scores = net.emissions(batch, words)
@@ -95,6 +131,7 @@ def fit(
         "epochs_run": epochs,
         "best_epoch": best_epoch or epochs,
         "stopped_by": stopped,
+        "unknown_ordinary_rate": ordinary,
         "precision": resolve(cfg.precision),
         "train_seconds": round(train_seconds, 2),
         "train_tokens_per_s": round(tokens * epochs / train_seconds, 1) if train_seconds else None,
