@@ -364,6 +364,10 @@ class PrivacyInput:
     data_canaries: Path | None = None
     """The record of the generator's data-only membership canaries (``data/canaries/NAME.json``,
     ``synthdeid.privacy.data_canaries``), or None when the corpus has no generator of its own."""
+    original: Sequence[Document] = ()
+    """The real training notes before pseudonymization, with their true PHI (``data/annotated``),
+    for metrics that compare surrogates with real PHI (``surrogate_realism``); empty where a stage
+    does not give them."""
     extra: dict[str, Any] = field(default_factory=dict)
     """In the ``audit_lm`` stage: ``lm``, the loaded generator, and ``lm_text``, its inline
     training and dev lines (``{"train": [...], "dev": [...]}``)."""

@@ -1,4 +1,4 @@
-"""The ``synthdeid`` command: plugins, convert, validate, check, deidentify, export, preset, new-plugin."""
+"""The ``synthdeid`` command: plugins, convert, validate, check, deidentify, export, realism, preset, new-plugin."""
 
 from __future__ import annotations
 
@@ -297,6 +297,31 @@ def cmd_export(args: argparse.Namespace, out: Console) -> int:
     return 0
 
 
+def cmd_realism(args: argparse.Namespace, out: Console) -> int:
+    from synthdeid.privacy.audit.realism import realism
+
+    real, surrogates = list(read_documents(args.real)), list(read_documents(args.surrogates))
+    table = realism(real, surrogates, context_words=args.context_words, folds=args.folds, seed=args.seed)
+    if args.json:
+        out.print_json(json.dumps(table))
+        return 0
+    view = Table(title=f"surrogate realism: {args.surrogates} against {args.real} (ROC AUC, 0.5: not told apart)")
+    for column in ("label", "real strings", "surrogates", "AUC", "AUC in context", "copied"):
+        view.add_column(column, justify="left" if column == "label" else "right")
+    shown = lambda v: "-" if v is None else f"{v:.3f}"  # noqa: E731
+    for label, row in table.items():
+        view.add_row(
+            label,
+            str(row["real_strings"]),
+            str(row["surrogate_strings"]),
+            shown(row["auc"]),
+            shown(row["auc_context"]),
+            shown(row["copied_share"]),
+        )
+    out.print(view)
+    return 0
+
+
 def cmd_preset(args: argparse.Namespace, out: Console) -> int:
     from synthdeid.tools.presets import apply_preset, available
 
@@ -430,6 +455,21 @@ def build_parser() -> argparse.ArgumentParser:
     se.add_argument("--language", help="the language pack (tokens for hf, spaCy's language); default: params.yaml's")
     se.add_argument("--force", action="store_true", help="replace an existing output (never the corpus itself)")
     se.set_defaults(run=cmd_export)
+    sre = sub.add_parser(
+        "realism",
+        help="per label, how well a classifier tells surrogates from the real PHI (ROC AUC) and how many are copies",
+        **examples(
+            "synthdeid realism data/annotated/train.jsonl data/pseudonymized/train.jsonl",
+            "synthdeid realism data/annotated/train.jsonl data/synthetic/lstm_p/documents.jsonl --json",
+        ),
+    )
+    sre.add_argument("real", help="notes with their real PHI spans (any corpus format)")
+    sre.add_argument("surrogates", help="notes whose PHI spans are surrogates (pseudonymized or synthetic)")
+    sre.add_argument("--context-words", type=int, default=3, help="words either side in the context variant (0: none)")
+    sre.add_argument("--folds", type=int, default=5, help="cross-validation folds")
+    sre.add_argument("--seed", type=int, default=0, help="seed of the folds and samples")
+    sre.add_argument("--json", action="store_true", help="machine-readable output")
+    sre.set_defaults(run=cmd_realism)
     spr = sub.add_parser(
         "preset",
         help="switch params.yaml to a preset (demo, paper, smoke); no name lists them",

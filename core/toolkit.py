@@ -54,7 +54,8 @@ one run the same code:
 - privacy metrics: the audit math (``AuditCorpus``, ``tokenize_text``, ``tokenize_documents``,
   ``phi_token_mask``, ``real_phi_strings``, ``ngram_recall``, ``phi_leakage``, ``exact_duplicates``,
   ``longest_common_run``, ``high_risk_pairs``, ``STRUCTURE_PATTERN``, ``audit_summary``,
-  ``distinct_texts``, ``normalise_whitespace``, ``DEFAULT_CHUNK_CELLS``), identifying leaks
+  ``distinct_texts``, ``normalise_whitespace``, ``DEFAULT_CHUNK_CELLS``), surrogate realism
+  (``surrogate_realism``), identifying leaks
   (``IdentifyingRule``, ``leakage_by_label``, ``DIRECT_IDENTIFIERS``, ``COMMON_LABELS``,
   ``COMMON_NOTES``, ``AGE_BELOW``), membership and exposure (``attack_summary``, ``auc``,
   ``bootstrap_auc``, ``best_advantage``, ``tpr_at_fpr``, ``LOW_FPRS``, ``sampled_exposure``,
@@ -180,6 +181,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
         tpr_at_fpr,
     )
     from synthdeid.privacy.audit.ngram_lm import LaplaceNgramLM
+    from synthdeid.privacy.audit.realism import realism as surrogate_realism
     from synthdeid.privacy.canaries import CANARY_FILE, read_canaries
     from synthdeid.privacy.canaries import check_template as check_canary_template
     from synthdeid.privacy.data_canaries import read_data_canaries
@@ -327,6 +329,7 @@ __getattr__ = lazy_exports(
         "real_phi_strings": "synthdeid.privacy.audit",
         "tokenize_documents": "synthdeid.privacy.audit",
         "tokenize_text": "synthdeid.privacy.audit",
+        "surrogate_realism": "synthdeid.privacy.audit.realism:realism",
         "extrapolated_exposure": "synthdeid.privacy.audit.exposure",
         "lower_or_equal": "synthdeid.privacy.audit.exposure",
         "sampled_exposure": "synthdeid.privacy.audit.exposure",
@@ -526,6 +529,7 @@ __all__ = [  # grouped in the module docstring
     "strip_accents",
     "strip_tags",
     "sum_gradients",
+    "surrogate_realism",
     "texts_to_score",
     "tokenize_documents",
     "tokenize_text",

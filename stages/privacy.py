@@ -36,6 +36,7 @@ def main() -> None:
         print(f"warning: {OVERRIDE_WARNING}", file=sys.stderr)
     pack = language_pack(s)
     real = list(read_jsonl(paths.pseudonymized("train")))
+    original = list(read_jsonl(paths.annotated("train")))  # the same notes with their real PHI
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     generator = Origin.read(paths.corpus_origin(corpus)).generator
     # raw.jsonl (a refilled real note's id, for mlm_fill) is no dvc.yaml dep: machine-annotated corpora
@@ -45,6 +46,7 @@ def main() -> None:
         synthetic=synthetic,
         tokenize=pack.tokenize,
         heldout=list(read_jsonl(paths.pseudonymized("dev"))),
+        original=original,
         sources=refill_sources(paths.raw_corpus(corpus), real),
         data_canaries=Path(paths.data_canaries(generator)) if generator else None,
     )
@@ -55,7 +57,7 @@ def main() -> None:
     label_pairs(found.pairs, corpus, real, synthetic)
     write_rows(found.pairs, out / "pairs.jsonl")
     write_review_page(found.pairs, paths.review_page(corpus), title=f"synthdeid review: {corpus}")
-    found.summary["phi_coverage"] = exposures(read_jsonl(paths.annotated("train")), real, synthetic, pack.tokenize)
+    found.summary["phi_coverage"] = exposures(original, real, synthetic, pack.tokenize)
     found.summary["head_words_kept"] = HeadWords.read(paths.HEAD_WORDS).as_dict()  # real words, generic by rule
     failures = gate.failures(found.summary)  # a threshold's figure missing or not finite: fails here, closed
     write_json(

@@ -197,6 +197,7 @@ def datasheet(
                         if phi.get("identifying_rule")
                         else None,
                     ),
+                    _realism_line(privacy.get("surrogate_realism")),
                     (
                         "Privacy gate",
                         "passed"
@@ -235,3 +236,16 @@ def datasheet(
         "exact inputs in `dvc.lock`).\n",
     ]
     return "".join(out)
+
+
+def _realism_line(realism: Mapping[str, Any] | None) -> tuple[str, str | None]:
+    """The datasheet's line on surrogate realism: the label whose surrogates a classifier tells
+    best from real PHI (``surrogate_realism``); no text (the line is left out) when it did not run."""
+    worst = ((realism or {}).get("corpus") or {}).get("worst")
+    what = "Surrogates told from real PHI (ROC AUC, 0.5: not at all)"
+    if not worst or worst.get("auc") is None:
+        return what, None
+    return (
+        what,
+        f"worst label {worst['label']}: {_fmt(worst['auc'])} (labels with {worst['min_real_strings']}+ real strings)",
+    )

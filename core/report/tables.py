@@ -74,6 +74,42 @@ def rare_word_table(postprocess: Metrics) -> str:
     return markdown_table(header, rows)
 
 
+def realism_table(privacy: Metrics) -> str:
+    """Per label: the surrogate realism AUC (and the copy share) of the pseudonymized training notes
+    and of each audited corpus against the real PHI (``surrogate_realism`` of the privacy metrics)."""
+    corpora = [c for c in privacy if "surrogate_realism" in privacy[c]]
+    if not corpora:
+        return "No corpus has realism figures (`surrogate_realism` is not in privacy.metrics).\n"
+    tables = {c: privacy[c]["surrogate_realism"] for c in corpora}
+    pseudonymized = tables[corpora[0]]["pseudonymized"]["labels"]
+
+    def cell(row: Mapping[str, Any] | None) -> str:
+        if not row or row.get("auc") is None:
+            return "n/a"
+        return f"{row['auc']:.2f} ({_pct(row['copied_share'])})"
+
+    labels = sorted({label for c in corpora for label in tables[c]["corpus"]["labels"]} | set(pseudonymized))
+    rows = [
+        [
+            label,
+            _num((pseudonymized.get(label) or {}).get("real_strings", 0)),
+            cell(pseudonymized.get(label)),
+            *(cell(tables[c]["corpus"]["labels"].get(label)) for c in corpora),
+        ]
+        for label in labels
+    ]
+    worst = lambda w: "n/a" if w["auc"] is None else f"{w['auc']:.2f} ({w['label']})"  # noqa: E731
+    rows.append(
+        [
+            f"**worst label with >= {tables[corpora[0]]['pseudonymized']['worst']['min_real_strings']} real strings**",
+            "",
+            worst(tables[corpora[0]]["pseudonymized"]["worst"]),
+            *(worst(tables[c]["corpus"]["worst"]) for c in corpora),
+        ]
+    )
+    return markdown_table(["label", "real strings", "pseudonymized notes", *corpora], rows)
+
+
 def tag_table(postprocess: Metrics) -> str:
     """Table 5: the share of well-formed and malformed PHI tags in each generated corpus, with the
     kinds of malformation (counts) and the notes dropped by a counted rule."""

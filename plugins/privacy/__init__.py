@@ -1,5 +1,6 @@
 """Built-in privacy metrics: ``rouge``, ``bm25``, ``ngram_recall``, ``leakage``, ``high_risk_pairs``,
-``phi_reinjection`` and ``data_membership_inference`` on synthetic corpora (stage ``privacy``), and
+``phi_reinjection``, ``data_membership_inference`` and ``surrogate_realism`` on synthetic corpora (stage
+``privacy``), and
 ``canary_exposure``, ``membership_inference`` and ``name_probe`` on trained generators (stage ``audit_lm``). The math is in
 ``synthdeid.privacy.audit``.
 
@@ -25,6 +26,7 @@ METRICS: dict[str, tuple[str, str, str]] = {
     "high_risk_pairs": ("high_risk_pairs", "HighRiskPairsConfig", "HighRiskPairsMetric"),
     "phi_reinjection": ("reinjection", "ReinjectionConfig", "ReinjectionMetric"),
     "data_membership_inference": ("data_membership", "DataMembershipConfig", "DataMembershipMetric"),
+    "surrogate_realism": ("realism", "SurrogateRealismConfig", "SurrogateRealismMetric"),
     "canary_exposure": ("canary_exposure", "CanaryExposureConfig", "CanaryExposureMetric"),
     "membership_inference": ("membership_inference", "MembershipInferenceConfig", "MembershipInferenceMetric"),
     "name_probe": ("name_probe", "NameProbeConfig", "NameProbeMetric"),

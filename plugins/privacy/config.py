@@ -194,6 +194,18 @@ class DataMembershipConfig(TokenSettings):
     seed: int = setting(0, ge=0, description="seed of the attack's splits and resamples")
 
 
+class SurrogateRealismConfig(Settings):
+    """``surrogate_realism``: can a classifier tell the surrogates from the real PHI they replace?"""
+
+    context_words: int = setting(3, ge=0, description="words either side of a span in the context variant (0: none)")
+    folds: int = setting(5, ge=2, description="cross-validation folds of the classifier")
+    seed: int = setting(0, ge=0, description="seed of the folds and of the string samples")
+    max_strings: int = setting(2000, ge=10, description="distinct strings per label and side classified at most")
+    min_real_strings: int = setting(
+        50, ge=1, description="labels with this many distinct real strings give the worst-label figure"
+    )
+
+
 class CanaryExposureConfig(Settings):
     """``canary_exposure``: how much of the inserted canaries the trained model memorised."""
 
