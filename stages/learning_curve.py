@@ -39,6 +39,7 @@ def main() -> None:
         list(read_jsonl(paths.prepared("train"))),
         "synthetic",
         s.utility.calibrate_unknown_words,
+        pack.tokenize,
     )
     make = SeededTagger(tagger.plugin, settings)
     threads = make.threads()  # split across workers; a tagger without the setting trains alone

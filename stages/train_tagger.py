@@ -65,6 +65,7 @@ def main() -> None:
         real["train"],
         kind,
         s.utility.calibrate_unknown_words,
+        pack.tokenize,
     )
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
         settings = augmented_config(settings, train, real["train"], pack.tokenize)

@@ -10,6 +10,7 @@ from toy_notes import toy_docs
 
 from synthdeid import Document, Span
 from synthdeid.corpus.formats.conll import default_tokenize
+from synthdeid.corpus.rare_words import SMALL_CORPUS_TOKENS
 from synthdeid.evaluation.utility import unknown_calibrated
 from synthdeid.plugins import registry
 from synthdeid.plugins.torch_tagger import create
@@ -92,21 +93,35 @@ def _docs() -> list[Document]:
     ]
 
 
+def _calibrated(settings: object, docs: list[Document], kind: str, mode: str) -> tuple[object, float | None]:
+    return unknown_calibrated(settings, docs, kind, mode, default_tokenize)
+
+
 def test_the_study_sets_the_real_notes_singleton_share_for_the_kinds_it_calibrates() -> None:
     settings = registry("tagger").settings("torch_bilstm_crf", {"max_epochs": 3})
-    calibrated, share = unknown_calibrated(settings, _docs(), "synthetic", "synthetic")
+    calibrated, share = _calibrated(settings, _docs(), "synthetic", "synthetic")
     assert share == 0.5 and calibrated.unknown_phi_share == 0.5 and calibrated.max_epochs == 3
-    assert unknown_calibrated(settings, _docs(), "augmented", "synthetic") == (settings, None)
-    assert unknown_calibrated(settings, _docs(), "augmented", "all")[1] == 0.5
-    assert unknown_calibrated(settings, _docs(), "synthetic", "off") == (settings, None)
-    assert unknown_calibrated(settings, _docs(), "real", "all") == (settings, None)
+    assert _calibrated(settings, _docs(), "augmented", "synthetic") == (settings, None)
+    assert _calibrated(settings, _docs(), "augmented", "all")[1] == 0.5
+    assert _calibrated(settings, _docs(), "synthetic", "off") == (settings, None)
+    assert _calibrated(settings, _docs(), "real", "all") == (settings, None)
+
+
+def test_auto_calibrates_a_small_corpus_only() -> None:
+    settings = registry("tagger").settings("torch_bilstm_crf", {})
+    assert _calibrated(settings, _docs(), "synthetic", "auto")[1] == 0.5
+    assert _calibrated(settings, _docs(), "augmented", "auto") == (settings, None)
+    words = " ".join(f"woord{i}" for i in range(SMALL_CORPUS_TOKENS))  # one note of 50,000 tokens more
+    large = [*_docs(), Document.create("big", words, [], allow_empty=True)]
+    assert _calibrated(settings, large, "synthetic", "auto") == (settings, None)
+    assert _calibrated(settings, large, "synthetic", "synthetic")[1] is not None
 
 
 def test_a_tagger_without_the_setting_or_real_notes_without_phi_singletons_are_left_alone() -> None:
     flair = registry("tagger").settings("flair_bilstm_crf", {})
-    assert unknown_calibrated(flair, _docs(), "synthetic", "synthetic") == (flair, None)
+    assert _calibrated(flair, _docs(), "synthetic", "synthetic") == (flair, None)
     mapping = {"max_epochs": 2}
-    assert unknown_calibrated(mapping, _docs(), "synthetic", "synthetic") == (mapping, None)
+    assert _calibrated(mapping, _docs(), "synthetic", "synthetic") == (mapping, None)
     torch_settings = registry("tagger").settings("torch_bilstm_crf", {})
     no_phi = [Document.create("a", "koorts en pijn", [], allow_empty=True)]
-    assert unknown_calibrated(torch_settings, no_phi, "synthetic", "synthetic") == (torch_settings, None)
+    assert _calibrated(torch_settings, no_phi, "synthetic", "synthetic") == (torch_settings, None)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from synthdeid.api import LanguagePack, Tokenize
+from synthdeid.corpus.rare_words import SMALL_CORPUS_TOKENS
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SynthdeidError
 from synthdeid.phi.seeds import derive_seed
@@ -166,14 +167,6 @@ class UnknownFiller:
 def has_unknown(text: str) -> bool:
     """Whether ``text`` holds an ``<unk>`` token."""
     return _UNKNOWN.search(text) is not None
-
-
-SMALL_CORPUS_TOKENS = 50_000
-"""``auto`` fills ``<unk>`` when the inline training notes hold fewer tokens than this. Set between
-two measurements (docs/utility.md): on 45 MEDDOCAN notes (21k tokens) filling lifted the
-synthetic-only tagger from 0.92x to 0.995x of the real one; on 450 (231k tokens) it lowered it
-from 0.947x to 0.921x (3 seeds each, the same language model). The demo (95k tokens) does not
-fill (forced, it lost 0.017 F1)."""
 
 
 def writes_unknown(setting: str, pack: LanguagePack, corpus: str, training_tokens: int, dp: bool = False) -> bool:

@@ -507,11 +507,12 @@ class UtilitySection(Section):
         description="scaled: an augmented tagger's token budget grows with its notes, so it passes over the real "
         "notes as often as the real tagger; same: the real tagger's budget",
     )
-    calibrate_unknown_words: Literal["synthetic", "all", "off"] = Field(
-        "synthetic",
+    calibrate_unknown_words: Literal["auto", "synthetic", "all", "off"] = Field(
+        "auto",
         description="taggers trained on synthetic notes read ordinary words as unknown so that the words they "
         "read as unknown hold PHI at the real training notes' singleton share (synthetic: synthetic-only taggers "
-        "and the learning curve; all: the augmented ones too; off: none)",
+        "and the learning curve; all: the augmented ones too; auto: synthetic for real training notes under "
+        "50,000 tokens; off: none)",
     )
     rule_baseline: Text | None = Field(None, description="an annotator scored without training (null: none)")
     significance: Significance = Field(default_factory=Significance)
