@@ -14,7 +14,7 @@ every plugin. docs/plugin-hooks.md documents each hook and is held to this modul
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
@@ -413,6 +413,23 @@ class DocumentSurrogates(Protocol):
 
     def surrogate(self, original: str, label: str) -> str:
         """The replacement of ``original``, a PHI string of kind ``label`` (see the class)."""
+        ...
+
+
+@runtime_checkable
+class KeepsTypeWords(Protocol):
+    """Optional, for ``DocumentSurrogates``: institution surrogates that keep the original's type
+    words (``Apotheek``, ``Gemeente``, ``Hospital Universitario``) and draw only its name
+    (``synthdeid.language_kit.institutions``; ``BaseSurrogates`` implements it). Pseudonymization
+    then hands over the whole span with the study's head words of the label as ``keep``, instead of
+    cutting the head words off and asking for a surrogate of the rest."""
+
+    def keeps_type_words(self, label: str) -> bool:
+        """Whether ``label``'s surrogates are type-aware (the pack has type words for its kind)."""
+        ...
+
+    def surrogate(self, original: str, label: str, keep: Collection[str] = ()) -> str:
+        """As ``DocumentSurrogates.surrogate``; ``keep``: more words to keep as type words."""
         ...
 
 

@@ -15,7 +15,8 @@ one run the same code:
   ``SettingError``, and ``lazy_exports`` (keep a plugin's registration free of heavy imports);
 - language packs (docs/language-toolkit.md documents each): ``Tokenizer``, ``SentenceSplitter``,
   names (``NameLocale``, ``NameSurrogates``, ``clean_names``), dates (``DateLocale``,
-  ``DateSurrogates``, ``name_input``), places (``PlaceSurrogates``), the surrogate base
+  ``DateSurrogates``, ``name_input``), places (``PlaceSurrogates``, type-aware institutions
+  ``InstitutionWords``), the surrogate base
   (``PhoneRules``, ``SurrogateData``, ``BaseSurrogates``), casing and shapes (``shape_replace``,
   ``capitalize_like``, ...), the pack wiring (``PackConfig``, ``SurrogateFactory``, ``make_pack``), a public word list
   (``public_words``, from ``wordfreq``),
@@ -118,6 +119,7 @@ if TYPE_CHECKING:  # every name is imported on first use (PEP 562): see the modu
     from synthdeid.generation.tagmask import TagMask
     from synthdeid.generation.vocab_anonymize import UNK_PATTERN, unk_tokens
     from synthdeid.language_kit.dates import DateLocale, DateSurrogates, name_input
+    from synthdeid.language_kit.institutions import InstitutionWords
     from synthdeid.language_kit.names import NameLocale, NameSurrogates, clean_names
     from synthdeid.language_kit.ordinary_words import public_words
     from synthdeid.language_kit.pack import PackConfig, SurrogateFactory, make_pack
@@ -287,6 +289,7 @@ __getattr__ = lazy_exports(
         "match_case": "synthdeid.language_kit.shapes",
         "shape_replace": "synthdeid.language_kit.shapes",
         "strip_accents": "synthdeid.language_kit.shapes",
+        "InstitutionWords": "synthdeid.language_kit.institutions",
         "BaseSurrogates": "synthdeid.language_kit.surrogates",
         "PhoneRules": "synthdeid.language_kit.surrogates",
         "SurrogateData": "synthdeid.language_kit.surrogates",
@@ -415,6 +418,7 @@ __all__ = [  # grouped in the module docstring
     "IdentifyingRule",
     "InlineCodec",
     "InlineDecoded",
+    "InstitutionWords",
     "LMStage",
     "LaplaceNgramLM",
     "LoopSettings",

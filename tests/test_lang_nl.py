@@ -263,7 +263,8 @@ SHAPES: list[tuple[str, str, str]] = [
     ("Email", "j.jansen@rijnstate.nl", r"[a-z]\.[a-z]+@[a-z0-9-]+\.nl"),
     ("Email", "piet123@gmail.com", r"[a-z]+\d{3}@[a-z0-9]+\.[a-z]+(?:\.[a-z]+)?"),
     ("URL_IP", "www.rijnstate.nl", r"www\.[a-z0-9-]+\.nl"),
-    ("URL_IP", "https://www.umcg.nl/afdeling/cardiologie", r"https://www\.[a-z0-9-]+\.nl/[a-z]{8}/[a-z]{11}"),
+    # the path's words become the pack's path words, not random letters
+    ("URL_IP", "https://www.umcg.nl/afdeling/cardiologie", r"https://www\.[a-z0-9-]+\.nl/[a-z]+/[a-z]+"),
     ("URL_IP", "192.168.1.10", _IPV4),
     ("SSN", "123456782", r"\d{9}"),
     ("SSN", "123.456.782", r"\d{3}\.\d{3}\.\d{3}"),
@@ -279,7 +280,8 @@ SHAPES: list[tuple[str, str, str]] = [
     ("Internal_Location", "afdeling C4 West", r"afdeling [A-Z]\d [A-Z][a-z]+"),
     ("Profession", "huisarts", r"[a-zë]+(?: [a-z]+)?"),
     ("Profession", "Verpleegkundige", r"[A-Z][a-zë]+(?: [a-z]+)?"),
-    ("Other", "XYZ-9", r"[A-Z]{3}-\d"),
+    ("Other", "XYZ-9", r"[A-Z]{3}-\d"),  # a code keeps its shape
+    ("Other", "Kees", r"[A-Z][a-zé]+"),  # a pet's name: a first name
 ]
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 
 from faker import Faker
 
+from .institutions import InstitutionDraws, InstitutionWords
 from .shapes import capitalize_like, match_case, shape_replace
 
-_PART_SEP = re.compile(r"(\s*[,;\n]\s*)")
 _SLOT = re.compile(r"\{(\w+)\}")
 _NUMBER_ONLY = re.compile(r"^(?P<num>\d{1,5})(?P<add>(?:\s?-?\s?(?:[A-Za-z]{1,3}|\d{1,4}))?)$")
 
@@ -26,6 +26,9 @@ class PlaceSurrogates:
     """House-number additions kept as they are ("bis", "hs")."""
     street_suffixes: tuple[str, ...] = ()
     """Endings that mark a street rather than a town ("straat", "gatan", "straße")."""
+    part_words: tuple[str, ...] = ()
+    """Words that join two parts of an address as a comma does ("te", "in": ``Dorpsstraat 4 te
+    Aalten``)."""
     po_box_words: frozenset[str] = frozenset()
     """Casefolded words kept before a number ("postbus", "box")."""
     acronym_tails: tuple[str, ...] = ("MC", "H", "HU")
@@ -48,6 +51,9 @@ class PlaceSurrogates:
     """Names of new companies and organisations."""
     words: dict[str, tuple[str, ...]] = {}
     """The word lists of the templates' slots ("{saint}" -> ("St. Anna", ...))."""
+    institutions: InstitutionWords = InstitutionWords()
+    """Type words and name lists for type-aware institution surrogates
+    (``synthdeid.language_kit.institutions``); a kind without type words uses the templates above."""
     city_names: tuple[str, ...] = ()
     """Real town names for ``city()``, the ``{city}`` slot and made-up web domains; empty: Faker's
     ``city()``, which is real in some locales (nl_NL, sv_SE) and invented in others (no_NO, fr_FR)."""
@@ -57,6 +63,9 @@ class PlaceSurrogates:
         self.fake = fake
         self.surnames = surnames
         self._maps: dict[tuple[str, str], str] = {}
+        joins = "".join(rf"|\s+{re.escape(w)}\s+" for w in self.part_words)
+        self._part_sep = re.compile(rf"(\s*[,;\n]\s*{joins})")
+        self._institutions = InstitutionDraws(self.institutions, self.rng.choice, self.fill, self.new_city, surnames)
         self._single_location_words = tuple(w for w in self.location_words if " " not in w)
         keywords = "|".join(re.escape(k) for k in sorted(self.location_keywords, key=len, reverse=True))
         self._location = (
@@ -102,7 +111,7 @@ class PlaceSurrogates:
         return self._mapped("postcode", re.sub(r"\s+", "", original), lambda: shape_replace(original, self.rng))
 
     def _address_parts(self, text: str, after_postcode: bool) -> str:
-        parts = _PART_SEP.split(text)
+        parts = self._part_sep.split(text)
         cores = [p.strip() if k % 2 == 0 else "" for k, p in enumerate(parts)]
         out = []
         for k, part in enumerate(parts):
@@ -132,7 +141,23 @@ class PlaceSurrogates:
             if any(last.endswith(s) for s in self.street_suffixes) and not later:
                 return self.street(core)
             return self.city(core)
-        return shape_replace(core, self.rng)
+        return self._loose_part(core)
+
+    def _loose_part(self, core: str) -> str:
+        """A part no rule reads ("Zona 4", "km 12"): words become towns, single letters other
+        letters, numbers new digits; never random letters in place of a word."""
+
+        def piece(m: re.Match[str]) -> str:
+            w = m.group()
+            if w.isdigit():
+                return "".join(str(self.rng.randint(0, 9)) for _ in w)
+            if len(w) == 1:
+                letter = self.rng.choice([c for c in "abcdefgh" if c != w.lower()])
+                return letter.upper() if w.isupper() else letter
+            return capitalize_like(w, self.city(w)) if w[:1].isupper() else w
+
+        new = re.sub(r"\d+|[^\W\d_]+", piece, core)
+        return new if new.casefold() != core.casefold() else shape_replace(core, self.rng)
 
     def street(self, original: str) -> str:
         """A street (consistent per original) from Faker's ``street_name()``."""
@@ -168,8 +193,11 @@ class PlaceSurrogates:
 
     # -- institutions -------------------------------------------------------------------------
 
-    def hospital(self, original: str) -> str:
-        """A hospital name built from the language's parts, or an acronym for an acronym."""
+    def hospital(self, original: str, keep: Collection[str] = ()) -> str:
+        """A hospital name built from the language's parts, or an acronym for an acronym; type-aware
+        when the pack's ``institutions`` has hospital type words (``keep``: more of them)."""
+        if self.institutions.type_aware("hospital"):
+            return self._typed("hospital", original, keep)
         if re.fullmatch(r"[A-Z]{2,6}", original):
             return self._mapped("hospital", original, self._acronym)
         return match_case(original, self._mapped("hospital", original, self._hospital_name))
@@ -181,19 +209,26 @@ class PlaceSurrogates:
     def _hospital_name(self) -> str:
         return self.fill(self.rng.choice(self.hospital_templates))
 
-    def care_institute(self, original: str) -> str:
-        """A care institute (nursing home, GP practice, health centre)."""
+    def care_institute(self, original: str, keep: Collection[str] = ()) -> str:
+        """A care institute (nursing home, GP practice, health centre); type-aware like ``hospital``."""
+        if self.institutions.type_aware("care"):
+            return self._typed("care", original, keep)
         return match_case(original, self._mapped("care", original, self._care_name))
 
     def _care_name(self) -> str:
         return self.fill(self.rng.choice(self.care_templates))
 
-    def organization(self, original: str) -> str:
-        """A company or organisation."""
+    def organization(self, original: str, keep: Collection[str] = ()) -> str:
+        """A company or organisation; type-aware like ``hospital``."""
+        if self.institutions.type_aware("organization"):
+            return self._typed("organization", original, keep)
         return match_case(original, self._mapped("organization", original, self._org_name))
 
     def _org_name(self) -> str:
         return self.fill(self.rng.choice(self.organization_templates))
+
+    def _typed(self, kind: str, original: str, keep: Collection[str]) -> str:
+        return self._mapped(kind, original, lambda: self._institutions.name(kind, original, keep))
 
     def fill(self, template: str) -> str:
         """``template`` with its slots filled from left to right: ``{city}`` from ``new_city``,

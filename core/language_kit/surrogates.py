@@ -11,8 +11,9 @@ from __future__ import annotations
 import random
 import re
 import string
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 
 from faker import Faker
 
@@ -22,9 +23,11 @@ from synthdeid.phi.seeds import derive_seed
 from .dates import DateLocale, DateSurrogates
 from .names import NameLocale, NameSurrogates
 from .places import PlaceSurrogates
-from .shapes import ascii_slug, capitalize_like, shape_replace
+from .shapes import ascii_slug, capitalize_like, match_case, shape_replace
 
 MAX_TRIES = 25
+INSTITUTION_KINDS = {"Hospital": "hospital", "Care_Institute": "care", "Organization_Company": "organization"}
+"""The labels of institution names and their kinds (``synthdeid.language_kit.institutions``)."""
 _IPV4 = re.compile(r"^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$")
 _URL = re.compile(r"^(?P<scheme>[A-Za-z][\w+.-]*://)?(?P<www>www\d?\.)?(?P<host>[^/:?#\s]+)(?P<rest>.*)$")
 _EMAIL = re.compile(r"^(?P<local>[^@\s]+)@(?P<domain>[^@\s]+)$")
@@ -65,6 +68,9 @@ class SurrogateData:
     """Words for made-up domains ("zorg", "clinica")."""
     phone: PhoneRules = PhoneRules()
     """What of a phone number is kept."""
+    path_words: Sequence[str] = ()
+    """Words of a web page's path (``contact``, ``afspraak``) a URL's path words become (none: the
+    ``domain_words``)."""
     default_tld: str = "com"
     """The top-level domain of a new e-mail domain when the original has none."""
     swap_groups: Sequence[Sequence[str]] = ()
@@ -128,9 +134,23 @@ class BaseSurrogates:
         self._faker.seed_instance(self.rng.getrandbits(63))
         return self._faker
 
-    def surrogate(self, original: str, label: str) -> str:
-        """The replacement of ``original`` (a span's text labelled ``label``)."""
+    def keeps_type_words(self, label: str) -> bool:
+        """Whether ``label``'s surrogates keep the original's type words (``Apotheek``, ``Hospital
+        Universitario``) and draw only its name (``api.KeepsTypeWords``): then ``surrogate`` takes
+        the whole span and, as ``keep``, the study's head words of the label."""
+        kind = INSTITUTION_KINDS.get(label)
+        return kind is not None and self.places.institutions.type_aware(kind)
+
+    def surrogate(self, original: str, label: str, keep: Collection[str] = ()) -> str:
+        """The replacement of ``original`` (a span's text labelled ``label``); ``keep``: more type
+        words an institution's surrogate keeps (``keeps_type_words``)."""
         generate = self._generators.get(label)
+        if keep and self.keeps_type_words(label):
+            kind = INSTITUTION_KINDS[label]
+            method = {"hospital": self.places.hospital, "care": self.places.care_institute}.get(
+                kind, self.places.organization
+            )
+            generate = partial(method, keep=frozenset(keep))
         if generate is None:
             raise SurrogateError(
                 f"the {self.language} language pack has no surrogate for label {label!r}; it knows "
@@ -222,7 +242,20 @@ class BaseSurrogates:
         tld = host.rsplit(".", 1)[-1]
         new_host = f"{self._domain_word()}.{tld}"
         rest = m.group("rest")
-        return (m.group("scheme") or "") + (m.group("www") or "") + new_host + shape_replace(rest, self.rng)
+        return (m.group("scheme") or "") + (m.group("www") or "") + new_host + self._path(rest)
+
+    def _path(self, rest: str) -> str:
+        """A URL's path, query and fragment with each word replaced by a path word and each number
+        by new digits (``/clientportaal/123`` -> ``/afspraak/480``): never random letters."""
+        words = tuple(self.data.path_words or self.data.domain_words)
+
+        def word(m: re.Match[str]) -> str:
+            piece = m.group()
+            if piece.isdigit():
+                return "".join(self.rng.choice(string.digits) for _ in piece)
+            return match_case(piece, self.rng.choice(words))
+
+        return re.sub(r"[^\W\d_]+|\d+", word, rest)
 
     def _domain_word(self) -> str:
         """A plausible domain name without TLD: a surname, a town, or a word and a town."""
@@ -242,12 +275,38 @@ class BaseSurrogates:
         return shape_replace(original, self.rng)
 
     def other(self, original: str) -> str:
-        """A word of the same swap group (sex, kinship), else shape-preserving letters and digits."""
-        group = self.data.swaps.get(original.casefold())
-        if group is not None:
-            choices = [w for w in group if w.casefold() != original.casefold()]
-            return capitalize_like(original, self.rng.choice(choices))
-        return shape_replace(original, self.rng)
+        """A word of the same swap group (sex, kinship: ``varón`` -> ``mujer``), word by word: a
+        capitalised word becomes a first name (a pet's, a boat's name), a number new digits, a code
+        new letters and digits in its shape, other lower-case words stay. When nothing changed, the
+        span becomes a word of a swap group (or a first name): never random letters in place of words."""
+        swapped = self._swap(original)
+        if swapped is not None:
+            return swapped
+        given = self.names.male + self.names.female
+
+        def word(m: re.Match[str]) -> str:
+            w = m.group()
+            new = self._swap(w)
+            if new is not None:
+                return new
+            if w.isdigit() or any(c.isdigit() for c in w) or (w.isupper() and len(w) <= 4):
+                return shape_replace(w, self.rng)  # a number or a code ("XYZ-9", "A12")
+            if w[:1].isupper():
+                return capitalize_like(w, self.rng.choice(given))
+            return w
+
+        new = re.sub(r"\w+", word, original)
+        if new.casefold() != original.casefold():
+            return new
+        groups = [w for group in self.data.swap_groups for w in group if w.casefold() != original.casefold()]
+        return capitalize_like(original, self.rng.choice(groups or given))
+
+    def _swap(self, word: str) -> str | None:
+        """Another word of ``word``'s swap group, or None when it is in none."""
+        group = self.data.swaps.get(word.casefold())
+        if group is None:
+            return None
+        return capitalize_like(word, self.rng.choice([w for w in group if w.casefold() != word.casefold()]))
 
     def profession(self, original: str) -> str:
         """A profession from the language's list."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection
 
-from synthdeid.api import LanguagePack
+from synthdeid.api import KeepsTypeWords, LanguagePack
 from synthdeid.corpus.records import Document, Span
 from synthdeid.errors import SurrogateError
 from synthdeid.phi.head_words import NONE, HeadWords
@@ -55,7 +55,11 @@ def pseudonymize(
             return None
         kind = pack.tag_map.get(span.label, span.label)
         try:
-            new = heads.surrogate(span.label, original, lambda text: source.surrogate(text, kind))
+            keep = heads.words(span.label)
+            if keep and isinstance(source, KeepsTypeWords) and source.keeps_type_words(kind):
+                new = source.surrogate(original, kind, keep=keep)  # the pack keeps them with its own type words
+            else:
+                new = heads.surrogate(span.label, original, lambda text: source.surrogate(text, kind))
         except SurrogateError as e:
             raise SurrogateError(f"document {doc.id!r}, span {span.start}-{span.end} {span.label}: {e}") from None
         if not new or new.strip() != new or new == original:

@@ -26,6 +26,7 @@ from .data import (
     countries,
     name_lists,
 )
+from .institutions import ORG_NAMES, SPANISH_INSTITUTIONS
 
 _POSTCODE = re.compile(r"(?<![\d.,])(?:0[1-9]|[1-4]\d|5[0-2])\d{3}(?![\d.,]\d)")
 _PREFIX = re.compile(
@@ -77,6 +78,7 @@ class SpanishPlaces(PlaceSurrogates):
     )
     care_templates = ("{care_kind} {care_name}", "{care_kind} {city}")
     organization_templates = ("{company}", "{org_prefix} {city}", "{surname} {org_form}", "Fundación {surname}")
+    institutions = SPANISH_INSTITUTIONS  # type-aware: the templates above are no longer drawn
     words = {
         "hospital_kind": HOSPITAL_KINDS,
         "saint": SAINTS,
@@ -84,6 +86,7 @@ class SpanishPlaces(PlaceSurrogates):
         "care_name": CARE_NAMES,
         "org_prefix": ORG_PREFIXES,
         "org_form": ORG_FORMS,
+        "org_name": ORG_NAMES,
     }
 
     def postcode(self, original: str) -> str:

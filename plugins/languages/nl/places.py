@@ -23,6 +23,7 @@ from .data import (
     ORG_PREFIXES,
     STREET_SUFFIXES,
 )
+from .institutions import DUTCH_INSTITUTIONS, ORG_NAMES
 
 _POSTCODE = re.compile(r"(?<!\d)([1-9]\d{3})(\s*)([A-Za-z]{2})(?![A-Za-z])")
 
@@ -34,6 +35,7 @@ class DutchPlaces(PlaceSurrogates):
     kept_additions = frozenset({"bis", "hs", "huis", "boven", "beneden", "rood", "zwart", "i", "ii", "iii"})
     street_suffixes = STREET_SUFFIXES
     po_box_words = frozenset({"postbus", "antwoordnummer"})
+    part_words = ("te",)
     acronym_tails = HOSPITAL_ACRONYM_TAILS
     location_keywords = LOCATION_KEYWORDS
     location_words = LOCATION_WORDS
@@ -56,6 +58,7 @@ class DutchPlaces(PlaceSurrogates):
         "Huisartsenpraktijk {surname_core}",
     )
     organization_templates = ("{company}", "{org_prefix} {city}", "{Surname} {org_form}")
+    institutions = DUTCH_INSTITUTIONS  # type-aware: the templates above are no longer drawn
     words = {
         "hprefix": HOSPITAL_PREFIXES,
         "region": HOSPITAL_REGIONS,
@@ -67,6 +70,7 @@ class DutchPlaces(PlaceSurrogates):
         "care_acronym": CARE_ACRONYMS,
         "org_prefix": ORG_PREFIXES,
         "org_form": ORG_FORMS,
+        "org_name": ORG_NAMES,
     }
 
     def postcode(self, original: str) -> str:
