@@ -595,11 +595,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     from synthdeid.phi.threads import passive_waits
 
     passive_waits()  # before torch loads: its waiting threads sleep instead of spinning
-    err = Console(stderr=True, soft_wrap=True)
+    err = Console(stderr=True, soft_wrap=True, emoji=False)  # "params.yaml:100:" is no emoji code
     debug = os.environ.get(DEBUG_ENV, "") not in ("", "0")
     try:
         args = build_parser().parse_args(argv)
-        return args.run(args, Console(soft_wrap=True))
+        return args.run(args, Console(soft_wrap=True, emoji=False))
     except SynthdeidError as e:
         # escaped: a message's own brackets ("synthdeid[export]", "[Name]") are text, not rich markup
         err.print(f"[red]error:[/red] {escape(str(e))}", highlight=False)

@@ -16,8 +16,8 @@ from synthdeid.corpus.formats import read_jsonl
 from synthdeid.evaluation.learning_curve import Known, run_curve, summarize_runs
 from synthdeid.evaluation.metrics.curves import write_curve_csv
 from synthdeid.evaluation.redraws import study_redraw, with_redraws
-from synthdeid.evaluation.utility import setting_name, unknown_calibrated
-from synthdeid.plugin_system.manager import registry
+from synthdeid.evaluation.tagger_settings import study_tagger
+from synthdeid.evaluation.utility import setting_name
 from synthdeid.spec.build import SeededTagger
 from synthdeid.spec.packs import language_pack
 from synthdeid.stages.common import stage_main, study
@@ -33,14 +33,7 @@ def main() -> None:
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus)))
     fractions = list(s.utility.learning_curve.fractions)
     seeds = list(s.utility.learning_curve.seeds)
-    built = registry("tagger").settings(tagger.plugin, tagger.settings)  # None: a plugin without a settings class
-    settings, _ = unknown_calibrated(
-        tagger.settings if built is None else built,
-        list(read_jsonl(paths.prepared("train"))),
-        "synthetic",
-        s.utility.calibrate_unknown_words,
-        pack.tokenize,
-    )
+    _, settings, _ = study_tagger(s, "synthetic", list(read_jsonl(paths.prepared("train"))), pack.tokenize)
     make = SeededTagger(tagger.plugin, settings)
     threads = make.threads()  # split across workers; a tagger without the setting trains alone
     known: dict[tuple[float, int], Known] = {}

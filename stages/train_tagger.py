@@ -16,13 +16,13 @@ from synthdeid.corpus.formats import read_jsonl, write_jsonl
 from synthdeid.corpus.records import Document, Span
 from synthdeid.evaluation.coverage import coverage, label_vocabulary
 from synthdeid.evaluation.redraws import study_redraw, with_redraws
+from synthdeid.evaluation.tagger_settings import study_tagger
 from synthdeid.evaluation.utility import (
     augmented_config,
     budget_of,
     setting_name,
     train_and_predict,
     training_sets,
-    unknown_calibrated,
 )
 from synthdeid.generation import distributed
 from synthdeid.plugin_system.manager import registry
@@ -44,9 +44,10 @@ def main() -> None:
     pack = language_pack(s)
     synthetic = list(read_jsonl(paths.synthetic_corpus(corpus))) if corpus else []
     # the real training notes: trained on, or (synthetic) the unknown-word calibration's share
-    real = {"train": list(read_jsonl(paths.prepared("train"))), "dev": []}
-    if kind != "synthetic":
-        real["dev"] = list(read_jsonl(paths.prepared("dev")))
+    real = {
+        "train": list(read_jsonl(paths.prepared("train"))),
+        "dev": list(read_jsonl(paths.prepared("dev"))) if kind != "synthetic" else [],
+    }
     redraws = s.utility.surrogate_redraws if kind == "synthetic" else 1  # copies, each with its own surrogates
     expand = (
         partial(with_redraws, redraws=redraws, redraw=study_redraw(s, corpus, pack)) if redraws > 1 and corpus else None
@@ -58,15 +59,7 @@ def main() -> None:
     out = distributed.output_dir(Path(paths.tagger_dir(setting)))  # under torchrun: the main process writes
     out.mkdir(parents=True, exist_ok=True)
     test = list(read_jsonl(paths.prepared("test")))
-    tagger = s.taggers[s.utility.tagger]
-    built = registry("tagger").settings(tagger.plugin, tagger.settings)  # None: a plugin without a settings class
-    settings, unknown_share = unknown_calibrated(
-        tagger.settings if built is None else built,
-        real["train"],
-        kind,
-        s.utility.calibrate_unknown_words,
-        pack.tokenize,
-    )
+    tagger, settings, unknown_share = study_tagger(s, kind, real["train"], pack.tokenize)
     if kind == "augmented" and s.utility.augmented_budget == "scaled":
         settings = augmented_config(settings, train, real["train"], pack.tokenize)
     trained, predicted = train_and_predict(
