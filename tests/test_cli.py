@@ -246,3 +246,11 @@ def test_validate_params_reads_what_the_corpus_stage_reads(tmp_path, capsys, mon
     assert "--format gives 'jsonl' but corpus.format is 'xml_inline'" in _error(capsys)
     assert main(["validate"]) == 1
     assert "no corpus to validate" in _error(capsys)
+
+
+def test_errors_print_colon_codes_as_written(tmp_path, capsys, monkeypatch):
+    """rich reads ``:100:`` as an emoji code: ``params.yaml:100:`` (a key on line 100) printed as 💯."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["convert", "in:100:x.jsonl", "out.jsonl"]) == 1
+    err = capsys.readouterr().err
+    assert "in:100:x.jsonl" in err and "\U0001f4af" not in err
