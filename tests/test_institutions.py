@@ -146,3 +146,10 @@ def test_no_pack_imports_the_demo_source_nor_copies_its_names() -> None:
         *es_inst.HOSPITAL_ACRONYMS,
     }
     assert not {n.casefold() for n in names} & _demo_literals()
+
+
+def test_other_keeps_only_function_words_of_the_original() -> None:
+    for new in _draws("es", "finca los robles de villanueva", "Other"):
+        words = new.split()
+        assert "robles" not in words and "villanueva" not in words and "finca" not in words, new
+        assert words[1:2] == ["los"] and words[3:4] == ["de"]

@@ -21,6 +21,7 @@ from synthdeid.errors import SurrogateError
 from synthdeid.phi.seeds import derive_seed
 
 from .dates import DateLocale, DateSurrogates
+from .institutions import FUNCTION_WORDS
 from .names import NameLocale, NameSurrogates
 from .places import PlaceSurrogates
 from .shapes import ascii_slug, capitalize_like, match_case, shape_replace
@@ -277,12 +278,16 @@ class BaseSurrogates:
     def other(self, original: str) -> str:
         """A word of the same swap group (sex, kinship: ``varón`` -> ``mujer``), word by word: a
         capitalised word becomes a first name (a pet's, a boat's name), a number new digits, a code
-        new letters and digits in its shape, other lower-case words stay. When nothing changed, the
-        span becomes a word of a swap group (or a first name): never random letters in place of words."""
+        new letters and digits in its shape, a function word or particle stays, and any other
+        lower-case word becomes a word of a swap group (or a first name, lower-cased): nothing of
+        the original but its function words is kept, and no random letters stand in for words.
+        When nothing changed, the span becomes a word of a swap group (or a first name)."""
         swapped = self._swap(original)
         if swapped is not None:
             return swapped
         given = self.names.male + self.names.female
+        kept = FUNCTION_WORDS | {p.casefold() for p in self.data.names.particles}
+        group_words = [w for group in self.data.swap_groups for w in group]
 
         def word(m: re.Match[str]) -> str:
             w = m.group()
@@ -293,12 +298,14 @@ class BaseSurrogates:
                 return shape_replace(w, self.rng)  # a number or a code ("XYZ-9", "A12")
             if w[:1].isupper():
                 return capitalize_like(w, self.rng.choice(given))
-            return w
+            if w.casefold() in kept:
+                return w
+            return self.rng.choice([g for g in group_words if len(g) > 2] or given).lower()
 
         new = re.sub(r"\w+", word, original)
         if new.casefold() != original.casefold():
             return new
-        groups = [w for group in self.data.swap_groups for w in group if w.casefold() != original.casefold()]
+        groups = [w for w in group_words if w.casefold() != original.casefold()]
         return capitalize_like(original, self.rng.choice(groups or given))
 
     def _swap(self, word: str) -> str | None:
