@@ -23,11 +23,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from synthdeid.corpus.records import Document
-from synthdeid.privacy.audit.leakage import normalise_whitespace
 
 _WORD = re.compile(r"\S+")
 MIN_STRINGS = 10
 """Fewer distinct strings than this on either side: no AUC (5 folds of 2 strings say nothing)."""
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ def distinct_phi(docs: Sequence[Document], context_words: int) -> dict[str, dict
     out: dict[str, dict[str, Occurrence]] = {}
     for doc in sorted(docs, key=lambda d: d.id):
         for span in doc.spans:
-            text = normalise_whitespace(doc.text[span.start : span.end])
+            text = _normal(doc.text[span.start : span.end])
             if not text or text in out.get(span.label, {}):
                 continue
             left = _WORD.findall(doc.text[: span.start])[-context_words:] if context_words else []
